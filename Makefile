@@ -1,0 +1,54 @@
+# Posterior Playground. The two commands a newcomer needs: `make run` and `make test`.
+GO      ?= go
+BIN     := playground
+PKGS    := ./...
+NPM     := npm --prefix static --no-audit --no-fund
+
+.PHONY: run build test race bench generate assets lint fuzz clean
+
+## run: fetch front-end packages, generate, build and serve on :8080
+run: build
+	./$(BIN) serve --addr :8080
+
+build: assets generate
+	$(GO) build -o $(BIN) .
+
+## assets: install the npm packages and copy their browser files into static/vendor
+assets: static/vendor/.stamp
+
+static/vendor/.stamp: static/package.json static/package-lock.json
+	$(NPM) ci
+	$(NPM) run vendor
+	touch $@
+
+## generate: templ components to Go (the generated files are committed)
+generate:
+	$(GO) tool templ generate
+
+## test: every test, browser end-to-end included (needs /usr/bin/chromium for those)
+test: assets
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 $(PKGS)
+
+## race: the numeric core and the engine under the race detector
+race:
+	$(GO) test -count=1 -race ./numeric/... ./sim/...
+
+## bench: one optimiser step per method, with allocations
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./numeric/... ./sim/...
+
+## fuzz: each fuzz target for a short fixed time
+fuzz:
+	@for t in $$($(GO) test -list '^Fuzz' ./sim/datasets/ | grep ^Fuzz); do \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 15s ./sim/datasets/ || exit 1; done
+
+## lint: formatting, vet, and generated files up to date
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet $(PKGS)
+	$(GO) tool templ generate
+	@git diff --exit-code -- '*_templ.go' || (echo 'templ generate changed generated files: commit them'; exit 1)
+
+clean:
+	rm -rf $(BIN) static/node_modules static/vendor/.stamp static/vendor/*.js static/vendor/*.css

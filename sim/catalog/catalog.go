@@ -1,0 +1,53 @@
+// Package catalog names what the playground offers: it maps method names to
+// constructors and data set names to generators, so the command line and the
+// server share one list.
+package catalog
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/posterior-playground/playground/sim"
+)
+
+// constructor builds an uninitialised method for a model ("" means the
+// method's default model for the data set).
+type constructor func(model string) (sim.Method, error)
+
+// methods is read-only after package initialisation.
+var methods = map[string]constructor{
+	// Each method package adds its line here, e.g.
+	// "mfvi": mfvi.New,
+}
+
+// MethodNames lists the method names, sorted.
+func MethodNames() []string {
+	names := make([]string, 0, len(methods))
+	for n := range methods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// NewMethod returns an uninitialised method by name for the given model.
+func NewMethod(name, model string) (sim.Method, error) {
+	c, ok := methods[name]
+	if !ok {
+		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("unknown method %q (allowed: %v)", name, MethodNames())}
+	}
+	return c(model)
+}
+
+// Specs returns every method's spec, sorted by name.
+func Specs() []sim.MethodSpec {
+	var specs []sim.MethodSpec
+	for _, n := range MethodNames() {
+		m, err := methods[n]("")
+		if err != nil {
+			continue
+		}
+		specs = append(specs, m.Spec())
+	}
+	return specs
+}

@@ -1,0 +1,209 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+)
+
+// Family groups methods by what they produce.
+type Family string
+
+const (
+	FamilyVI    Family = "vi"    // optimises a bound; objective is an ELBO estimate
+	FamilyMCMC  Family = "mcmc"  // draws samples; objective is the log posterior
+	FamilyExact Family = "exact" // closed form
+)
+
+// ControlSpec describes one control of a method: a number in [Min, Max], or,
+// when Options is non-empty, one of Options.
+type ControlSpec struct {
+	Name    string   `json:"name"`
+	Label   string   `json:"label"`
+	Help    string   `json:"help"`
+	Min     float64  `json:"min"`
+	Max     float64  `json:"max"`
+	Step    float64  `json:"step"`
+	Default Value    `json:"default"`
+	Log     bool     `json:"log"`     // a slider should move on a log scale
+	Integer bool     `json:"integer"` // only whole numbers
+	Live    bool     `json:"live"`    // Set acts on a running loop
+	Options []string `json:"options,omitempty"`
+}
+
+// MethodSpec describes a method and its controls.
+type MethodSpec struct {
+	Name     string        `json:"name"`
+	Label    string        `json:"label"`
+	Family   Family        `json:"family"`
+	Models   []string      `json:"models"` // models it supports, first is the default; empty for GP methods
+	Controls []ControlSpec `json:"controls"`
+	Traces   []string      `json:"traces"` // names of the values Trace returns, in order
+}
+
+// Control returns the spec of the named control.
+func (s MethodSpec) Control(name string) (ControlSpec, bool) {
+	for _, c := range s.Controls {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ControlSpec{}, false
+}
+
+// Value is a control's value: a number, or a choice among options.
+type Value struct {
+	Num    float64
+	Choice string // set for choice controls
+}
+
+// Num returns a numeric Value.
+func Num(v float64) Value { return Value{Num: v} }
+
+// Choice returns a choice Value.
+func Choice(s string) Value { return Value{Choice: s} }
+
+func (v Value) String() string {
+	if v.Choice != "" {
+		return v.Choice
+	}
+	return strconv.FormatFloat(v.Num, 'g', -1, 64)
+}
+
+// MarshalJSON writes a number or a string.
+func (v Value) MarshalJSON() ([]byte, error) {
+	if v.Choice != "" {
+		return json.Marshal(v.Choice)
+	}
+	return json.Marshal(v.Num)
+}
+
+// UnmarshalJSON reads a number or a string.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	var f float64
+	if err := json.Unmarshal(b, &f); err == nil {
+		*v = Num(f)
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("want a number or a string")
+	}
+	*v = Choice(s)
+	return nil
+}
+
+// Controls holds values by control name.
+type Controls map[string]Value
+
+// FieldError is a validation error that names the offending field.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Validate checks v against the control's range or options and returns a
+// *FieldError naming the field and the allowed values when it does not fit.
+func (c ControlSpec) Validate(v Value) error {
+	if len(c.Options) > 0 {
+		for _, o := range c.Options {
+			if v.Choice == o {
+				return nil
+			}
+		}
+		return &FieldError{c.Name, fmt.Sprintf("%q is not one of %v", v.String(), c.Options)}
+	}
+	if v.Choice != "" {
+		return &FieldError{c.Name, fmt.Sprintf("want a number in [%g, %g], got %q", c.Min, c.Max, v.Choice)}
+	}
+	x := v.Num
+	if x != x || x < c.Min || x > c.Max { // x != x: NaN
+		return &FieldError{c.Name, fmt.Sprintf("%s is outside the allowed range [%g, %g]", v.String(), c.Min, c.Max)}
+	}
+	if c.Integer && x != float64(int64(x)) {
+		return &FieldError{c.Name, fmt.Sprintf("%s is not a whole number in [%g, %g]", v.String(), c.Min, c.Max)}
+	}
+	return nil
+}
+
+// Resolve returns a complete set of controls for spec: the defaults,
+// overridden by given. It rejects unknown names and invalid values with a
+// *FieldError, and never modifies given.
+func (s MethodSpec) Resolve(given Controls) (Controls, error) {
+	out := make(Controls, len(s.Controls))
+	for _, c := range s.Controls {
+		out[c.Name] = c.Default
+	}
+	for name, v := range given {
+		c, ok := s.Control(name)
+		if !ok {
+			return nil, &FieldError{name, fmt.Sprintf("unknown control for method %s (allowed: %v)", s.Name, s.controlNames())}
+		}
+		if err := c.Validate(v); err != nil {
+			return nil, err
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func (s MethodSpec) controlNames() []string {
+	names := make([]string, len(s.Controls))
+	for i, c := range s.Controls {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// StepStats reports one step.
+type StepStats struct {
+	// Objective is the step's estimate of the method's objective, on the
+	// scale of the whole data set: a single-sample ELBO for VI, the log
+	// posterior density for samplers.
+	Objective float64
+}
+
+// Predictive is a set of sampled functions f(x) on a grid, model units,
+// without observation noise.
+type Predictive struct {
+	X       []float64
+	Samples [][]float64 // Samples[s][i] = f_s(X[i])
+}
+
+// Method is one inference method on one model. A Method is used from one
+// goroutine at a time.
+type Method interface {
+	Spec() MethodSpec
+	// Init sets up the method on d with fully resolved controls c, drawing
+	// all later randomness from r.
+	Init(d *Dataset, c Controls, r *rand.Rand) error
+	// Step performs one optimiser step or one transition.
+	Step() StepStats
+	// Set changes a live control on an initialised method. It validates v
+	// and changes nothing when it returns an error.
+	Set(name string, v Value) error
+	// Predict draws samples functions on xs.
+	Predict(xs []float64, samples int) Predictive
+	// Trace returns the current values of Spec().Traces, in order.
+	Trace() []float64
+}
+
+// Bounds is implemented by variational methods that can estimate their
+// evidence bounds, for the summary's elbo_* and iwbo_* keys.
+type Bounds interface {
+	// ELBO returns one unbiased single-sample estimate of the ELBO (nats,
+	// whole data set).
+	ELBO() float64
+	// IWBO returns one estimate of the importance-weighted bound with k
+	// samples.
+	IWBO(k int) float64
+}
+
+// NoiseModel is implemented by methods with a learned observation noise.
+type NoiseModel interface {
+	// NoiseStd returns the observation noise standard deviation, model units.
+	NoiseStd() float64
+}

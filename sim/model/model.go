@@ -1,0 +1,50 @@
+// Package model holds what every method on the same model must share, so
+// their fits are comparable: the Bayesian neural network's architecture and
+// prior, and the names of the models.
+package model
+
+import "math"
+
+// Names of the models a method can run on.
+const (
+	BNN    = "bnn"    // the GIP notebook's network
+	Linear = "linear" // y = b0 + b·x + σε
+)
+
+// Arch is a fully connected ReLU network with biases absorbed by a column of
+// ones appended to every layer's input (after the nonlinearity).
+type Arch struct {
+	// Widths lists the layer widths from input to output, e.g. [1 50 50 1].
+	Widths []int
+}
+
+// DefaultArch is the GIP notebook's 1 → 50 → 50 → 1 network.
+func DefaultArch() Arch { return Arch{Widths: []int{1, 50, 50, 1}} }
+
+// Layers returns the number of weight matrices.
+func (a Arch) Layers() int { return len(a.Widths) - 1 }
+
+// InDim returns the number of rows of layer l's weight matrix (0-based l):
+// the fan-in plus one for the bias row.
+func (a Arch) InDim(l int) int { return a.Widths[l] + 1 }
+
+// OutDim returns the number of columns of layer l's weight matrix.
+func (a Arch) OutDim(l int) int { return a.Widths[l+1] }
+
+// PriorStd returns the prior standard deviation of every entry of layer l's
+// weights, bias row included: scale / sqrt(fan_in + 1).
+func (a Arch) PriorStd(l int, scale float64) float64 {
+	return scale / math.Sqrt(float64(a.InDim(l)))
+}
+
+// NumWeights returns the total number of weights, biases included.
+func (a Arch) NumWeights() int {
+	n := 0
+	for l := 0; l < a.Layers(); l++ {
+		n += a.InDim(l) * a.OutDim(l)
+	}
+	return n
+}
+
+// InitLogNoise is the initial log observation noise std (σ ≈ 0.135).
+const InitLogNoise = -2.0
