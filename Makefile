@@ -41,7 +41,7 @@ bench:
 ## fuzz: each fuzz target for a short fixed time
 fuzz:
 	@for t in $$($(GO) test -list '^Fuzz' ./sim/datasets/ | grep ^Fuzz); do \
-		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 15s ./sim/datasets/ || exit 1; done
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 10s -fuzzminimizetime 2s ./sim/datasets/ || exit 1; done
 
 ## lint: formatting, vet, and generated files up to date
 lint:

@@ -1,0 +1,125 @@
+package numeric
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// AdamConfig holds Adam's hyperparameters.
+type AdamConfig struct {
+	LR    float64 // learning rate α
+	Beta1 float64 // decay of the first moment
+	Beta2 float64 // decay of the second moment
+	Eps   float64 // added to √v (Keras's placement, see Adam)
+}
+
+// DefaultAdam returns Keras's defaults (β₁ = 0.9, β₂ = 0.999, ε = 1e-7),
+// which the GIP seed uses through tf.keras.optimizers.Adam, with learning
+// rate lr.
+func DefaultAdam(lr float64) AdamConfig {
+	return AdamConfig{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-7}
+}
+
+// Adam is the Adam optimiser (Kingma & Ba 2015) over a list of matrices,
+// with the update as Keras computes it:
+//
+//	m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,
+//	θ ← θ − α·√(1−β₂ᵗ)/(1−β₁ᵗ) · m/(√v + ε),
+//
+// that is, bias-corrected, with ε added before the correction (the paper's
+// ε̂ form). With ε = 0 the first step of every parameter is exactly
+// α·sign(g).
+//
+// Moments belong to positions in the parameter list. Each position counts
+// its own steps t, so when a parameter's shape changes between steps (a live
+// control adds or drops inducing points, say) its moments and count restart
+// from zero, exactly as a fresh optimiser would, while the other parameters
+// keep theirs. A shorter list drops the state of the missing tail.
+//
+// Step allocates nothing once every parameter has been seen at its current
+// shape. An Adam is not safe for concurrent use.
+type Adam struct {
+	cfg   AdamConfig
+	state []adamState
+}
+
+type adamState struct {
+	r, c int
+	t    int
+	m, v []float64 // row-major r×c
+}
+
+// NewAdam returns an optimiser with no state.
+func NewAdam(cfg AdamConfig) *Adam { return &Adam{cfg: cfg} }
+
+// Config returns the current hyperparameters.
+func (a *Adam) Config() AdamConfig { return a.cfg }
+
+// SetLR changes the learning rate from the next step on; moments are kept.
+func (a *Adam) SetLR(lr float64) { a.cfg.LR = lr }
+
+// Reset zeroes every moment and step count, keeping the buffers, so the next
+// Step behaves like the first step of a new optimiser.
+func (a *Adam) Reset() {
+	for i := range a.state {
+		s := &a.state[i]
+		s.t = 0
+		clear(s.m)
+		clear(s.v)
+	}
+}
+
+// Step applies one update θ ← θ − Δ to each params[i] using grads[i], in
+// place. It panics if the lists differ in length or a gradient's shape
+// differs from its parameter's.
+func (a *Adam) Step(params, grads []*mat.Dense) {
+	if len(params) != len(grads) {
+		panic("numeric: Adam.Step params and grads differ in length")
+	}
+	if len(a.state) < len(params) {
+		a.state = append(a.state, make([]adamState, len(params)-len(a.state))...)
+	}
+	a.state = a.state[:len(params)]
+	b1, b2, eps := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps
+	for i, p := range params {
+		g := grads[i]
+		r, c := p.Dims()
+		if gr, gc := g.Dims(); gr != r || gc != c {
+			panic("numeric: Adam.Step gradient shape differs from parameter")
+		}
+		s := &a.state[i]
+		if s.r != r || s.c != c || s.m == nil {
+			s.reshape(r, c)
+		}
+		s.t++
+		t := float64(s.t)
+		alpha := a.cfg.LR * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
+		pr, gr := p.RawMatrix(), g.RawMatrix()
+		for row := range r {
+			pd := pr.Data[row*pr.Stride : row*pr.Stride+c]
+			gd := gr.Data[row*gr.Stride : row*gr.Stride+c]
+			m := s.m[row*c : row*c+c]
+			v := s.v[row*c : row*c+c]
+			for j, gj := range gd {
+				m[j] = b1*m[j] + (1-b1)*gj
+				v[j] = b2*v[j] + (1-b2)*gj*gj
+				pd[j] -= alpha * m[j] / (math.Sqrt(v[j]) + eps)
+			}
+		}
+	}
+}
+
+// reshape restarts the state at shape r×c, reusing the buffers when large
+// enough.
+func (s *adamState) reshape(r, c int) {
+	n := r * c
+	if cap(s.m) < n {
+		s.m = make([]float64, n)
+		s.v = make([]float64, n)
+	}
+	s.m, s.v = s.m[:n], s.v[:n]
+	clear(s.m)
+	clear(s.v)
+	s.r, s.c, s.t = r, c, 0
+}

@@ -1,0 +1,376 @@
+package numeric
+
+import (
+	"fmt"
+	"math"
+)
+
+// Elementwise binary operations, with broadcasting (package documentation).
+
+// Add returns a + b.
+func (t *Tape) Add(a, b Var) Var { return t.binary(opAdd, a, b) }
+
+// Sub returns a − b.
+func (t *Tape) Sub(a, b Var) Var { return t.binary(opSub, a, b) }
+
+// Mul returns a ⊙ b (elementwise).
+func (t *Tape) Mul(a, b Var) Var { return t.binary(opMul, a, b) }
+
+// Div returns a ⊘ b (elementwise).
+func (t *Tape) Div(a, b Var) Var { return t.binary(opDiv, a, b) }
+
+// strides returns the row and column steps of an rx×cx operand broadcast
+// against an r×c result: a repeated axis has step 0.
+func strides(rx, cx int) (rs, cs int) {
+	rs, cs = cx, 1
+	if rx == 1 {
+		rs = 0
+	}
+	if cx == 1 {
+		cs = 0
+	}
+	return rs, cs
+}
+
+func (t *Tape) binary(op opKind, a, b Var) Var {
+	an, bn := t.node(a), t.node(b)
+	r, c := max(an.r, bn.r), max(an.c, bn.c)
+	if (an.r != r && an.r != 1) || (an.c != c && an.c != 1) ||
+		(bn.r != r && bn.r != 1) || (bn.c != c && bn.c != 1) {
+		panic(fmt.Sprintf("numeric: cannot broadcast %d×%d with %d×%d", an.r, an.c, bn.r, bn.c))
+	}
+	v, nd, an, bn := t.push2(op, a, b, r, c)
+	av, bv, y := an.v, bn.v, nd.v
+	if an.r == bn.r && an.c == bn.c {
+		switch op {
+		case opAdd:
+			for i := range y {
+				y[i] = av[i] + bv[i]
+			}
+		case opSub:
+			for i := range y {
+				y[i] = av[i] - bv[i]
+			}
+		case opMul:
+			for i := range y {
+				y[i] = av[i] * bv[i]
+			}
+		case opDiv:
+			for i := range y {
+				y[i] = av[i] / bv[i]
+			}
+		}
+		return v
+	}
+	ars, acs := strides(an.r, an.c)
+	brs, bcs := strides(bn.r, bn.c)
+	for i := 0; i < r; i++ {
+		row := y[i*c : (i+1)*c]
+		for j := range row {
+			x, z := av[i*ars+j*acs], bv[i*brs+j*bcs]
+			switch op {
+			case opAdd:
+				row[j] = x + z
+			case opSub:
+				row[j] = x - z
+			case opMul:
+				row[j] = x * z
+			case opDiv:
+				row[j] = x / z
+			}
+		}
+	}
+	return v
+}
+
+// binaryBackward accumulates into the operands that need gradients (a or b
+// may be nil). Broadcast operands receive sums through their zero strides.
+func (t *Tape) binaryBackward(nd, a, b *node) {
+	an, bn := t.nodes[nd.a], t.nodes[nd.b]
+	av, bv, y, g := an.v, bn.v, nd.v, nd.g
+	r, c := nd.r, nd.c
+	if an.r == bn.r && an.c == bn.c {
+		binaryBackwardSame(nd.op, g, y, av, bv, a, b)
+		return
+	}
+	ars, acs := strides(an.r, an.c)
+	brs, bcs := strides(bn.r, bn.c)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			k := i*c + j
+			ia, ib := i*ars+j*acs, i*brs+j*bcs
+			gk := g[k]
+			switch nd.op {
+			case opAdd:
+				if a != nil {
+					a.g[ia] += gk
+				}
+				if b != nil {
+					b.g[ib] += gk
+				}
+			case opSub:
+				if a != nil {
+					a.g[ia] += gk
+				}
+				if b != nil {
+					b.g[ib] -= gk
+				}
+			case opMul:
+				if a != nil {
+					a.g[ia] += gk * bv[ib]
+				}
+				if b != nil {
+					b.g[ib] += gk * av[ia]
+				}
+			case opDiv:
+				if a != nil {
+					a.g[ia] += gk / bv[ib]
+				}
+				if b != nil {
+					b.g[ib] -= gk * y[k] / bv[ib]
+				}
+			}
+		}
+	}
+}
+
+// binaryBackwardSame is binaryBackward for operands of equal shape, with
+// the op switch hoisted out of the loops.
+func binaryBackwardSame(op opKind, g, y, av, bv []float64, a, b *node) {
+	switch op {
+	case opAdd, opSub:
+		if a != nil {
+			for i, gi := range g {
+				a.g[i] += gi
+			}
+		}
+		if b != nil {
+			sign := 1.0
+			if op == opSub {
+				sign = -1
+			}
+			for i, gi := range g {
+				b.g[i] += sign * gi
+			}
+		}
+	case opMul:
+		if a != nil {
+			for i, gi := range g {
+				a.g[i] += gi * bv[i]
+			}
+		}
+		if b != nil {
+			for i, gi := range g {
+				b.g[i] += gi * av[i]
+			}
+		}
+	case opDiv:
+		if a != nil {
+			for i, gi := range g {
+				a.g[i] += gi / bv[i]
+			}
+		}
+		if b != nil {
+			for i, gi := range g {
+				b.g[i] -= gi * y[i] / bv[i]
+			}
+		}
+	}
+}
+
+// Scale returns s·a.
+func (t *Tape) Scale(a Var, s float64) Var { return t.unary(opScale, a, s) }
+
+// AddScalar returns a + s elementwise.
+func (t *Tape) AddScalar(a Var, s float64) Var { return t.unary(opAddScalar, a, s) }
+
+// AddDiag returns a + s·I for square a.
+func (t *Tape) AddDiag(a Var, s float64) Var {
+	if an := t.node(a); an.r != an.c {
+		panic(fmt.Sprintf("numeric: AddDiag of a %d×%d matrix", an.r, an.c))
+	}
+	return t.unary(opAddDiag, a, s)
+}
+
+// Elementwise unary operations.
+
+// Neg returns −a.
+func (t *Tape) Neg(a Var) Var { return t.unary(opNeg, a, 0) }
+
+// Exp returns e^a.
+func (t *Tape) Exp(a Var) Var { return t.unary(opExp, a, 0) }
+
+// Log returns log a.
+func (t *Tape) Log(a Var) Var { return t.unary(opLog, a, 0) }
+
+// Log1p returns log(1+a), accurate for small a.
+func (t *Tape) Log1p(a Var) Var { return t.unary(opLog1p, a, 0) }
+
+// Softplus returns log(1+e^a), stable for large |a|.
+func (t *Tape) Softplus(a Var) Var { return t.unary(opSoftplus, a, 0) }
+
+// Tanh returns tanh a.
+func (t *Tape) Tanh(a Var) Var { return t.unary(opTanh, a, 0) }
+
+// ReLU returns max(a, 0); its gradient is 0 where a ≤ 0.
+func (t *Tape) ReLU(a Var) Var { return t.unary(opReLU, a, 0) }
+
+// Sigmoid returns 1/(1+e^−a), stable for large |a|.
+func (t *Tape) Sigmoid(a Var) Var { return t.unary(opSigmoid, a, 0) }
+
+// ELU returns a for a > 0 and e^a − 1 otherwise.
+func (t *Tape) ELU(a Var) Var { return t.unary(opELU, a, 0) }
+
+// Square returns a².
+func (t *Tape) Square(a Var) Var { return t.unary(opSquare, a, 0) }
+
+// Sqrt returns √a.
+func (t *Tape) Sqrt(a Var) Var { return t.unary(opSqrt, a, 0) }
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+func (t *Tape) unary(op opKind, a Var, s float64) Var {
+	an := t.node(a)
+	v, nd, an := t.push1(op, a, an.r, an.c)
+	nd.s = s
+	x, y := an.v, nd.v
+	switch op {
+	case opScale:
+		for i := range y {
+			y[i] = s * x[i]
+		}
+	case opAddScalar:
+		for i := range y {
+			y[i] = x[i] + s
+		}
+	case opAddDiag:
+		copy(y, x)
+		for i := 0; i < nd.r; i++ {
+			y[i*nd.c+i] += s
+		}
+	case opNeg:
+		for i := range y {
+			y[i] = -x[i]
+		}
+	case opExp:
+		for i := range y {
+			y[i] = math.Exp(x[i])
+		}
+	case opLog:
+		for i := range y {
+			y[i] = math.Log(x[i])
+		}
+	case opLog1p:
+		for i := range y {
+			y[i] = math.Log1p(x[i])
+		}
+	case opSoftplus:
+		for i := range y {
+			y[i] = max(x[i], 0) + math.Log1p(math.Exp(-math.Abs(x[i])))
+		}
+	case opTanh:
+		for i := range y {
+			y[i] = math.Tanh(x[i])
+		}
+	case opReLU:
+		for i := range y {
+			y[i] = max(x[i], 0)
+		}
+	case opSigmoid:
+		for i := range y {
+			y[i] = sigmoid(x[i])
+		}
+	case opELU:
+		for i := range y {
+			if x[i] > 0 {
+				y[i] = x[i]
+			} else {
+				y[i] = math.Expm1(x[i])
+			}
+		}
+	case opSquare:
+		for i := range y {
+			y[i] = x[i] * x[i]
+		}
+	case opSqrt:
+		for i := range y {
+			y[i] = math.Sqrt(x[i])
+		}
+	}
+	return v
+}
+
+// unaryBackward accumulates nd's gradient into a (operand node an, which
+// needs a gradient iff a != nil).
+func unaryBackward(nd, an, a *node) {
+	if a == nil {
+		return
+	}
+	x, y, g, ga := an.v, nd.v, nd.g, a.g
+	switch nd.op {
+	case opScale:
+		for i, gi := range g {
+			ga[i] += nd.s * gi
+		}
+	case opAddScalar, opAddDiag:
+		for i, gi := range g {
+			ga[i] += gi
+		}
+	case opNeg:
+		for i, gi := range g {
+			ga[i] -= gi
+		}
+	case opExp:
+		for i, gi := range g {
+			ga[i] += gi * y[i]
+		}
+	case opLog:
+		for i, gi := range g {
+			ga[i] += gi / x[i]
+		}
+	case opLog1p:
+		for i, gi := range g {
+			ga[i] += gi / (1 + x[i])
+		}
+	case opSoftplus:
+		for i, gi := range g {
+			ga[i] += gi * sigmoid(x[i])
+		}
+	case opTanh:
+		for i, gi := range g {
+			ga[i] += gi * (1 - y[i]*y[i])
+		}
+	case opReLU:
+		for i, gi := range g {
+			if x[i] > 0 {
+				ga[i] += gi
+			}
+		}
+	case opSigmoid:
+		for i, gi := range g {
+			ga[i] += gi * y[i] * (1 - y[i])
+		}
+	case opELU:
+		for i, gi := range g {
+			if x[i] > 0 {
+				ga[i] += gi
+			} else {
+				ga[i] += gi * (y[i] + 1)
+			}
+		}
+	case opSquare:
+		for i, gi := range g {
+			ga[i] += 2 * gi * x[i]
+		}
+	case opSqrt:
+		for i, gi := range g {
+			ga[i] += gi / (2 * y[i])
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package numeric
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// valueTol bounds the difference from gonum on the small well-conditioned
+// matrices used here: both sides do O(n) floating-point operations per entry
+// on O(1..10) values, so agreement to ~1e-13 is expected; 1e-10 leaves room.
+const valueTol = 1e-10
+
+func TestMatMulValue(t *testing.T) {
+	rng := newRNG(10)
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			a, b := randn(rng, 3, 4), randn(rng, 4, 5)
+			var opA, opB mat.Matrix = a, b
+			if tA {
+				a = randn(rng, 4, 3)
+				opA = a.T()
+			}
+			if tB {
+				b = randn(rng, 5, 4)
+				opB = b.T()
+			}
+			var want mat.Dense
+			want.Mul(opA, opB)
+			tp := NewTape()
+			got := tp.Value(tp.MatMul(tp.Const(a), tp.Const(b), tA, tB))
+			if !mat.EqualApprox(got, &want, valueTol) {
+				t.Errorf("tA=%v tB=%v: got\n%v\nwant\n%v", tA, tB, mat.Formatted(got), mat.Formatted(&want))
+			}
+		}
+	}
+}
+
+func TestCholeskyValue(t *testing.T) {
+	rng := newRNG(11)
+	const n = 6
+	a := randSPD(rng, n)
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(n, mat.DenseCopyOf(a).RawMatrix().Data)) {
+		t.Fatal("gonum: not positive definite")
+	}
+	var want mat.TriDense
+	ch.LTo(&want)
+	// Garbage in the upper triangle must be ignored.
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			a.Set(i, j, 1e6)
+		}
+	}
+	tp := NewTape()
+	l := tp.Cholesky(tp.Const(a))
+	if !mat.EqualApprox(tp.Value(l), &want, valueTol) {
+		t.Errorf("got\n%v\nwant\n%v", mat.Formatted(tp.Value(l)), mat.Formatted(&want))
+	}
+	if got, want := tp.Scalar(tp.LogDetChol(l)), ch.LogDet(); math.Abs(got-want) > valueTol {
+		t.Errorf("LogDetChol = %v, gonum LogDet = %v", got, want)
+	}
+}
+
+// TestLogDetGradient compares d log det A / dA with A⁻¹ from gonum: for
+// symmetric A the symmetrised gradient of log det A is exactly A⁻¹.
+func TestLogDetGradient(t *testing.T) {
+	rng := newRNG(12)
+	const n = 5
+	a := randSPD(rng, n)
+	var inv mat.Dense
+	if err := inv.Inverse(a); err != nil {
+		t.Fatal(err)
+	}
+	tp := NewTape()
+	x := tp.Param(a)
+	tp.Backward(tp.LogDetChol(tp.Cholesky(x)))
+	if !mat.EqualApprox(tp.Grad(x), &inv, valueTol) {
+		t.Errorf("grad\n%v\nwant A⁻¹\n%v", mat.Formatted(tp.Grad(x)), mat.Formatted(&inv))
+	}
+}
+
+func TestSolveValue(t *testing.T) {
+	rng := newRNG(13)
+	const n = 5
+	l, b := randLower(rng, n), randn(rng, n, 3)
+	tri := mat.NewTriDense(n, mat.Lower, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			tri.SetTri(i, j, l.At(i, j))
+		}
+	}
+	tp := NewTape()
+	lv, bv := tp.Const(l), tp.Const(b)
+	for _, trans := range []bool{false, true} {
+		var x Var
+		var opL mat.Matrix = tri
+		if trans {
+			x = tp.SolveLowerT(lv, bv)
+			opL = tri.T()
+		} else {
+			x = tp.SolveLower(lv, bv)
+		}
+		var lx mat.Dense
+		lx.Mul(opL, tp.Value(x))
+		if !mat.EqualApprox(&lx, b, valueTol) {
+			t.Errorf("trans=%v: op(L)·X =\n%v\nwant b =\n%v", trans, mat.Formatted(&lx), mat.Formatted(b))
+		}
+	}
+}
+
+func TestCholeskyFailure(t *testing.T) {
+	tp := NewTape()
+	a := mat.NewDense(2, 2, []float64{1, 2, 2, 1}) // eigenvalues 3 and −1
+	p := tp.Param(a)
+	l := tp.Cholesky(p)
+	loss := tp.Add(tp.LogDetChol(l), tp.Sum(p))
+	tp.Backward(loss) // must not panic
+	err := tp.Err()
+	if err == nil || !errors.Is(err, ErrNotPositiveDefinite) ||
+		!strings.Contains(err.Error(), "cholesky: matrix is not positive definite") {
+		t.Fatalf("Err() = %v, want a not-positive-definite error", err)
+	}
+	if v := tp.Scalar(loss); !math.IsNaN(v) {
+		t.Errorf("loss after failed Cholesky = %v, want NaN", v)
+	}
+	// The failed node passes nothing back; the Sum path still contributes 1.
+	if g := tp.Grad(p); g.At(0, 0) != 1 || g.At(1, 0) != 1 {
+		t.Errorf("grad through failed Cholesky = %v, want ones from Sum only", mat.Formatted(g))
+	}
+	tp.Reset()
+	if tp.Err() != nil {
+		t.Errorf("Err() after Reset = %v", tp.Err())
+	}
+	tp.Cholesky(tp.Const(mat.NewDense(2, 2, []float64{4, 0, 2, 5})))
+	if tp.Err() != nil {
+		t.Errorf("Err() after a successful Cholesky = %v", tp.Err())
+	}
+}
