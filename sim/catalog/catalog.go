@@ -1,5 +1,5 @@
 // Package catalog names what the playground offers: it maps method names to
-// constructors and data set names to generators, so the command line and the
+// constructors, so the command line and the
 // server share one list.
 package catalog
 
@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/mfvi"
 )
 
 // constructor builds an uninitialised method for a model ("" means the
@@ -16,8 +17,7 @@ type constructor func(model string) (sim.Method, error)
 
 // methods is read-only after package initialisation.
 var methods = map[string]constructor{
-	// Each method package adds its line here, e.g.
-	// "mfvi": mfvi.New,
+	"mfvi": mfvi.New,
 }
 
 // MethodNames lists the method names, sorted.

@@ -1,0 +1,179 @@
+// Package experiment runs a method headless: it trains for a number of steps,
+// then evaluates the fit into the summary that `playground run` prints, and
+// runs sweeps of one control across cores for `playground sweep`.
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+// Limits on what one experiment may ask for.
+const (
+	MaxSteps       = 10_000_000
+	MaxEvalReps    = 1000
+	MaxIWBOSamples = 100_000
+)
+
+// Config is one training run.
+type Config struct {
+	Data     string // a built-in data set, or empty when DataFile is set
+	DataFile string // a CSV file with header x,y
+	Method   string
+	Model    string // "" for the data set's default
+	Seed     uint64
+	Steps    int
+	Controls sim.Controls // overrides of the method's defaults
+
+	EvalReps    int // R: ELBO evaluations and IWBO repetitions
+	IWBOSamples int // K: importance samples per IWBO estimate
+}
+
+// DefaultConfig returns the GIP notebook's evaluation settings.
+func DefaultConfig() Config {
+	return Config{Seed: 1, Steps: 10_000, EvalReps: 10, IWBOSamples: 1000}
+}
+
+// Progress is called from the training goroutine with the steps done so far.
+type Progress func(done, total int)
+
+// streamTrain names the method's random stream for a seed.
+const streamTrain uint64 = 1
+
+// Prepared is a configuration resolved against the catalog: the data set,
+// the model and the full set of controls, ready to initialise.
+type Prepared struct {
+	Config
+	Dataset  *sim.Dataset
+	Spec     sim.MethodSpec
+	Controls sim.Controls
+	method   sim.Method
+}
+
+// Prepare validates cfg and loads its data. Every error is a *sim.FieldError
+// naming the offending field and what is allowed.
+func Prepare(cfg Config) (*Prepared, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	var (
+		d   *sim.Dataset
+		err error
+	)
+	if cfg.DataFile != "" {
+		d, err = datasets.LoadCSVFile(cfg.DataFile)
+	} else {
+		d, err = datasets.Load(cfg.Data, cfg.Seed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	modelName := cfg.Model
+	if modelName == "" {
+		modelName = d.DefaultModel
+	}
+	m, err := catalog.NewMethod(cfg.Method, modelName)
+	if err != nil {
+		return nil, err
+	}
+	spec := m.Spec()
+	if len(spec.Models) > 0 && !contains(spec.Models, modelName) {
+		return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s does not support model %q (allowed: %v)", spec.Name, modelName, spec.Models)}
+	}
+	if modelName == model.Linear && cfg.DataFile != "" {
+		// The linear model reads its coefficients in the file's units.
+		d = datasets.InUserUnits(d)
+	}
+	controls, err := spec.Resolve(cfg.Controls)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Model = modelName
+	return &Prepared{Config: cfg, Dataset: d, Spec: spec, Controls: controls, method: m}, nil
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.Data == "" && c.DataFile == "":
+		return &sim.FieldError{Field: "data", Message: fmt.Sprintf("give --data (one of %v) or --data-file", datasets.Names())}
+	case c.Data != "" && c.DataFile != "":
+		return &sim.FieldError{Field: "data", Message: "give either --data or --data-file, not both"}
+	case c.Steps < 0 || c.Steps > MaxSteps:
+		return &sim.FieldError{Field: "steps", Message: fmt.Sprintf("%d is outside [0, %d]", c.Steps, MaxSteps)}
+	case c.EvalReps < 1 || c.EvalReps > MaxEvalReps:
+		return &sim.FieldError{Field: "eval-reps", Message: fmt.Sprintf("%d is outside [1, %d]", c.EvalReps, MaxEvalReps)}
+	case c.IWBOSamples < 1 || c.IWBOSamples > MaxIWBOSamples:
+		return &sim.FieldError{Field: "iwbo-samples", Message: fmt.Sprintf("%d is outside [1, %d]", c.IWBOSamples, MaxIWBOSamples)}
+	}
+	return nil
+}
+
+// Run trains and evaluates one configuration.
+func Run(ctx context.Context, cfg Config, progress Progress) (*Summary, error) {
+	p, err := Prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, progress)
+}
+
+// ErrDiverged reports a run whose objective became NaN or infinite.
+var ErrDiverged = errors.New("diverged")
+
+// Run trains and evaluates the prepared configuration. It returns
+// ctx.Err() when cancelled.
+func (p *Prepared) Run(ctx context.Context, progress Progress) (*Summary, error) {
+	m := p.method
+	if err := m.Init(p.Dataset, p.Controls, numeric.NewStream(p.Seed, streamTrain)); err != nil {
+		return nil, err
+	}
+	const chunk = 250 // steps between cancellation checks and progress calls
+	start := time.Now()
+	for done := 0; done < p.Steps; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n := min(chunk, p.Steps-done)
+		for i := 0; i < n; i++ {
+			st := m.Step()
+			if math.IsNaN(st.Objective) || math.IsInf(st.Objective, 0) {
+				return nil, fmt.Errorf("%s on %s: %w at step %d (objective %v); try a smaller lr", p.Method, p.dataName(), ErrDiverged, done+i+1, st.Objective)
+			}
+		}
+		done += n
+		if progress != nil {
+			progress(done, p.Steps)
+		}
+	}
+	elapsed := time.Since(start).Seconds()
+	s := p.evaluate()
+	if elapsed > 0 && p.Steps > 0 {
+		s.StepsPerSec = float64(p.Steps) / elapsed
+	}
+	return s, nil
+}
+
+func (p *Prepared) dataName() string {
+	if p.DataFile != "" {
+		return p.DataFile
+	}
+	return p.Data
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,143 @@
+package experiment
+
+import (
+	"math"
+	"slices"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+)
+
+// predictiveSamples is the number of posterior function samples behind the
+// grid band and the in-between ratio. The band's quantiles at 2.5% and 97.5%
+// then rest on about 12 samples in each tail.
+const predictiveSamples = 500
+
+// Summary is the result of one run, as `playground run --json` prints it.
+// Keys that do not apply to a method or data set are null.
+type Summary struct {
+	Method   string       `json:"method"`
+	Model    string       `json:"model"`
+	Data     string       `json:"data"`
+	Seed     uint64       `json:"seed"`
+	Steps    int          `json:"steps"`
+	Controls sim.Controls `json:"controls"`
+
+	// ELBO over EvalReps single-sample evaluations and IWBO over EvalReps
+	// repetitions of IWBOSamples importance samples; *_se is the population
+	// std over the repetitions divided by √reps (the GIP notebook's ± is 2·se).
+	ELBOMean *float64 `json:"elbo_mean"`
+	ELBOSE   *float64 `json:"elbo_se"`
+	IWBOMean *float64 `json:"iwbo_mean"`
+	IWBOSE   *float64 `json:"iwbo_se"`
+
+	StepsPerSec    float64  `json:"steps_per_sec"`
+	NoiseStd       *float64 `json:"noise_std"`
+	RMSETruth      *float64 `json:"rmse_truth"`
+	InbetweenRatio *float64 `json:"inbetween_ratio"`
+	Grid           Grid     `json:"grid"`
+}
+
+// Grid is the predictive distribution of f(x) (observation noise excluded)
+// on the data set's plotting grid: mean and std over posterior samples, and
+// the 2.5% and 97.5% quantiles.
+type Grid struct {
+	X    []float64 `json:"x"`
+	Mean []float64 `json:"mean"`
+	Std  []float64 `json:"std"`
+	Lo   []float64 `json:"lo"`
+	Hi   []float64 `json:"hi"`
+}
+
+func (p *Prepared) evaluate() *Summary {
+	d, m := p.Dataset, p.method
+	s := &Summary{
+		Method: p.Method, Model: p.Model, Data: p.dataName(),
+		Seed: p.Seed, Steps: p.Steps, Controls: p.Controls,
+	}
+	if b, ok := m.(sim.Bounds); ok {
+		elbos := make([]float64, p.EvalReps)
+		iwbos := make([]float64, p.EvalReps)
+		for i := range elbos {
+			elbos[i] = b.ELBO()
+		}
+		for i := range iwbos {
+			iwbos[i] = b.IWBO(p.IWBOSamples)
+		}
+		s.ELBOMean, s.ELBOSE = meanSE(elbos)
+		s.IWBOMean, s.IWBOSE = meanSE(iwbos)
+	}
+	xs, ys := d.ReportScales()
+	if n, ok := m.(sim.NoiseModel); ok {
+		s.NoiseStd = ptr(n.NoiseStd() * ys.Std)
+	}
+
+	band := summarise(m.Predict(d.Grid, predictiveSamples))
+	if d.Truth != nil {
+		var sq float64
+		for i, x := range d.Grid {
+			e := ys.Std * (band.Mean[i] - d.Truth(x))
+			sq += e * e
+		}
+		s.RMSETruth = ptr(math.Sqrt(sq / float64(len(d.Grid))))
+	}
+	if d.HasGap {
+		s.InbetweenRatio = ptr(inbetweenRatio(m, d))
+	}
+	s.Grid = band.to(xs, ys)
+	return s
+}
+
+// inbetweenRatio is the std of f at the gap's centre divided by the mean std
+// of f over the training inputs, both from the same posterior samples.
+func inbetweenRatio(m sim.Method, d *sim.Dataset) float64 {
+	xs := append(slices.Clone(d.X), d.GapCentre)
+	band := summarise(m.Predict(xs, predictiveSamples))
+	var onData float64
+	for _, s := range band.Std[:len(d.X)] {
+		onData += s
+	}
+	onData /= float64(len(d.X))
+	return band.Std[len(d.X)] / onData
+}
+
+// summarise reduces function samples to a Grid in model units.
+func summarise(p sim.Predictive) Grid {
+	n := len(p.X)
+	g := Grid{
+		X: slices.Clone(p.X), Mean: make([]float64, n), Std: make([]float64, n),
+		Lo: make([]float64, n), Hi: make([]float64, n),
+	}
+	col := make([]float64, len(p.Samples))
+	for i := range n {
+		for s, f := range p.Samples {
+			col[s] = f[i]
+		}
+		g.Mean[i], g.Std[i] = numeric.MeanStd(col)
+		slices.Sort(col)
+		g.Lo[i] = numeric.Quantile(col, 0.025)
+		g.Hi[i] = numeric.Quantile(col, 0.975)
+	}
+	return g
+}
+
+// to maps a model-unit grid to report units.
+func (g Grid) to(xs, ys sim.Affine) Grid {
+	out := Grid{X: make([]float64, len(g.X)), Mean: make([]float64, len(g.X)),
+		Std: make([]float64, len(g.X)), Lo: make([]float64, len(g.X)), Hi: make([]float64, len(g.X))}
+	for i := range g.X {
+		out.X[i] = xs.ToUser(g.X[i])
+		out.Mean[i] = ys.ToUser(g.Mean[i])
+		out.Std[i] = ys.Std * g.Std[i]
+		out.Lo[i] = ys.ToUser(g.Lo[i])
+		out.Hi[i] = ys.ToUser(g.Hi[i])
+	}
+	return out
+}
+
+func meanSE(xs []float64) (mean, se *float64) {
+	m, s := numeric.MeanSE(xs)
+	return ptr(m), ptr(s)
+}
+
+func ptr(v float64) *float64 { return &v }

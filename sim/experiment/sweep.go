@@ -1,0 +1,212 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+)
+
+// MaxSweepRuns caps values × seeds in one sweep.
+const MaxSweepRuns = 1000
+
+// SweepPoint is the result for one value of the swept control. With one
+// seed, the standard errors are those of the evaluations (Summary); with
+// several seeds, the means are over seeds and the standard errors are the
+// population std of the seeds' means over √seeds.
+type SweepPoint struct {
+	Value    float64 `json:"value"`
+	ELBOMean float64 `json:"elbo_mean"`
+	ELBOSE   float64 `json:"elbo_se"`
+	IWBOMean float64 `json:"iwbo_mean"`
+	IWBOSE   float64 `json:"iwbo_se"`
+	Seeds    int     `json:"seeds"`
+}
+
+// SweepProgress is called as runs finish, with the finished point when all
+// seeds of a value are in (else nil).
+type SweepProgress func(finished, total int, p *SweepPoint)
+
+// Sweep runs base once per value of param and per seed (base.Seed,
+// base.Seed+1, …), in parallel over workers goroutines (≤ 0: one per core).
+func Sweep(ctx context.Context, base Config, param string, values []float64, seeds, workers int, progress SweepProgress) ([]SweepPoint, error) {
+	if seeds < 1 || len(values)*seeds > MaxSweepRuns {
+		return nil, &sim.FieldError{Field: "seeds", Message: fmt.Sprintf("values × seeds must be in [1, %d]", MaxSweepRuns)}
+	}
+	if len(values) == 0 {
+		return nil, &sim.FieldError{Field: "values", Message: "no values to sweep"}
+	}
+	// Validate every configuration before starting any work.
+	prepared := make([][]*Prepared, len(values))
+	for i, v := range values {
+		prepared[i] = make([]*Prepared, seeds)
+		for s := range seeds {
+			cfg := base
+			cfg.Seed = base.Seed + uint64(s)
+			cfg.Controls = sim.Controls{}
+			for k, c := range base.Controls {
+				cfg.Controls[k] = c
+			}
+			cfg.Controls[param] = sim.Num(v)
+			p, err := Prepare(cfg)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := p.method.(sim.Bounds); !ok {
+				return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s has no evidence bound to sweep", base.Method)}
+			}
+			prepared[i][s] = p
+		}
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+
+	type job struct{ i, s int }
+	jobs := make(chan job)
+	results := make([][]*Summary, len(values))
+	for i := range results {
+		results[i] = make([]*Summary, seeds)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		finished int
+		points   = make([]SweepPoint, len(values))
+		left     = make([]int, len(values))
+	)
+	for i := range left {
+		left[i] = seeds
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				sum, err := prepared[j.i][j.s].Run(ctx, nil)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+						cancel()
+					}
+					mu.Unlock()
+					continue
+				}
+				results[j.i][j.s] = sum
+				finished++
+				left[j.i]--
+				var done *SweepPoint
+				if left[j.i] == 0 {
+					points[j.i] = aggregate(values[j.i], results[j.i])
+					done = &points[j.i]
+				}
+				if progress != nil {
+					progress(finished, len(values)*seeds, done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range values {
+		for s := range seeds {
+			select {
+			case jobs <- job{i, s}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return points, nil
+}
+
+func aggregate(v float64, runs []*Summary) SweepPoint {
+	p := SweepPoint{Value: v, Seeds: len(runs)}
+	if len(runs) == 1 {
+		r := runs[0]
+		p.ELBOMean, p.ELBOSE, p.IWBOMean, p.IWBOSE = *r.ELBOMean, *r.ELBOSE, *r.IWBOMean, *r.IWBOSE
+		return p
+	}
+	elbos := make([]float64, len(runs))
+	iwbos := make([]float64, len(runs))
+	for i, r := range runs {
+		elbos[i], iwbos[i] = *r.ELBOMean, *r.IWBOMean
+	}
+	p.ELBOMean, p.ELBOSE = numeric.MeanSE(elbos)
+	p.IWBOMean, p.IWBOSE = numeric.MeanSE(iwbos)
+	return p
+}
+
+// ParseValues reads a comma list ("1,2,5"), "linspace:a:b:n" or
+// "logspace:a:b:n" (n values from a to b, evenly spaced in log a … log b).
+func ParseValues(s string) ([]float64, error) {
+	bad := func(msg string) error {
+		return &sim.FieldError{Field: "values", Message: msg + ` (want "1,2,5", "linspace:a:b:n" or "logspace:a:b:n")`}
+	}
+	if kind, rest, ok := strings.Cut(s, ":"); ok {
+		parts := strings.Split(rest, ":")
+		if len(parts) != 3 {
+			return nil, bad(fmt.Sprintf("%q needs three fields after %s:", s, kind))
+		}
+		a, errA := strconv.ParseFloat(parts[0], 64)
+		b, errB := strconv.ParseFloat(parts[1], 64)
+		n, errN := strconv.Atoi(parts[2])
+		if errA != nil || errB != nil || errN != nil || n < 1 || n > MaxSweepRuns {
+			return nil, bad(fmt.Sprintf("cannot read %q", s))
+		}
+		out := make([]float64, n)
+		switch kind {
+		case "linspace":
+			for i := range out {
+				out[i] = lerp(a, b, i, n)
+			}
+		case "logspace":
+			if a <= 0 || b <= 0 {
+				return nil, bad("logspace bounds must be positive")
+			}
+			for i := range out {
+				out[i] = math.Exp(lerp(math.Log(a), math.Log(b), i, n))
+			}
+		default:
+			return nil, bad(fmt.Sprintf("unknown spacing %q", kind))
+		}
+		return out, nil
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, bad(fmt.Sprintf("%q is not a number", f))
+		}
+		out = append(out, v)
+	}
+	if len(out) > MaxSweepRuns {
+		return nil, bad("too many values")
+	}
+	return out, nil
+}
+
+func lerp(a, b float64, i, n int) float64 {
+	if n == 1 {
+		return a
+	}
+	return a + (b-a)*float64(i)/float64(n-1)
+}

@@ -1,0 +1,221 @@
+package mfvi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+const halfLog2Pi = 0.91893853320467274178032973640561763986139747363778 // ½ log 2π
+
+// Init sets the method up on d. The randomness is drawn from r in this
+// order: two words seeding the evaluation stream (ELBO, IWBO, Predict), the
+// initial means, then every step's ε.
+func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
+	if d == nil || r == nil {
+		return errors.New("mfvi: Init needs a data set and a random source")
+	}
+	if d.N() == 0 || len(d.Y) != d.N() {
+		return fmt.Errorf("mfvi: data set %q has %d inputs and %d targets; want the same positive number", d.Name, len(d.X), len(d.Y))
+	}
+	name := m.model
+	if name == "" {
+		name = d.DefaultModel
+	}
+	if name == "" {
+		name = model.BNN
+	}
+	var arch model.Arch
+	switch name {
+	case model.BNN:
+		arch = model.DefaultArch()
+	case model.Linear:
+		arch = model.Arch{Widths: []int{1, 1}}
+	default:
+		return modelError(name)
+	}
+	task := d.Task
+	switch task {
+	case "":
+		task = sim.Regression
+	case sim.Regression, sim.Classification:
+	default:
+		return fmt.Errorf("mfvi: unsupported task %q", task)
+	}
+	for i := range d.X {
+		x, y := d.X[i], d.Y[i]
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("mfvi: data point %d (%g, %g) is not finite", i, x, y)
+		}
+		if task == sim.Classification && y != 0 && y != 1 {
+			return fmt.Errorf("mfvi: classification target %d is %g; want 0 or 1", i, y)
+		}
+	}
+	old := m.model
+	m.model = name
+	cs, err := m.Spec().Resolve(c)
+	if err != nil {
+		m.model = old
+		return err
+	}
+
+	m.arch, m.task = arch, task
+	m.x = append([]float64(nil), d.X...)
+	m.y = append([]float64(nil), d.Y...)
+	m.evalRng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
+	m.rng = r
+
+	m.layers = m.layers[:0]
+	p := 0
+	for l := 0; l < arch.Layers(); l++ {
+		ly := layer{off: p, rows: arch.InDim(l), cols: arch.OutDim(l)}
+		m.layers = append(m.layers, ly)
+		p += ly.rows * ly.cols
+	}
+	slab := make([]float64, 8*p+2)
+	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
+	m.mu, m.ls, m.gmu, m.gls = cut(p), cut(p), cut(p), cut(p)
+	m.std, m.eps, m.w, m.dw = cut(p), cut(p), cut(p), cut(p)
+	m.logNoise, m.gnoise = cut(1), cut(1)
+	m.params = []*mat.Dense{mat.NewDense(1, p, m.mu), mat.NewDense(1, p, m.ls), mat.NewDense(1, 1, m.logNoise)}
+	m.grads = []*mat.Dense{mat.NewDense(1, p, m.gmu), mat.NewDense(1, p, m.gls), mat.NewDense(1, 1, m.gnoise)}
+	m.adam = numeric.NewAdam(numeric.DefaultAdam(cs["lr"].Num))
+
+	m.controls = cs
+	for name, v := range cs {
+		m.apply(name, v.Num)
+	}
+	// Means: He-normal draws, std √(2/(fan-in+1)), which keep the ReLU
+	// activations O(1) through the layers, so the initial function is neither
+	// flat nor exploding. Stds: initStdFrac of the prior std.
+	for _, ly := range m.layers {
+		he := math.Sqrt(2 / float64(ly.rows))
+		l0 := math.Log(initStdFrac * ly.priorStd)
+		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+			m.mu[i] = he * r.NormFloat64()
+			m.ls[i] = l0
+		}
+	}
+	m.logNoise[0] = model.InitLogNoise
+	m.train = newNet(m.layers, m.x, true)
+	m.pred = nil
+	m.frozenNoise = false
+	m.ready = true
+	return nil
+}
+
+// Step takes one Adam step on −ELBO/N, with the expected log-likelihood
+// averaged over mc_samples reparameterised weight samples and the KL
+// (times kl_weight) in closed form. Objective is the first sample's ELBO
+// estimate with kl weight 1. After the first call it allocates nothing.
+func (m *Method) Step() sim.StepStats {
+	if !m.ready {
+		return sim.StepStats{Objective: math.NaN()}
+	}
+	for i, l := range m.ls {
+		m.std[i] = math.Exp(l)
+	}
+	clear(m.gmu)
+	clear(m.gls)
+	m.gnoise[0] = 0
+	scale := 1 / (float64(len(m.x)) * float64(m.mc))
+	var ll float64
+	for s := 0; s < m.mc; s++ {
+		numeric.FillNormal(m.eps, m.rng)
+		v := m.sampleGrad(m.eps, scale)
+		if s == 0 {
+			ll = v
+		}
+	}
+	kl := m.kl(true)
+	if m.frozenNoise {
+		m.gnoise[0] = 0
+	}
+	m.adam.Step(m.params, m.grads)
+	return sim.StepStats{Objective: ll - kl}
+}
+
+// sampleGrad sets w = μ + std·ε, evaluates the log-likelihood and adds
+// scale × its negated gradient with respect to μ, ℓ and log σ into the
+// gradient slabs. m.std must hold exp(ℓ).
+func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
+	for i, mu := range m.mu {
+		m.w[i] = mu + m.std[i]*eps[i]
+	}
+	m.train.forward(m.layers, m.w)
+	ll := m.logLik(m.train, scale, true)
+	m.train.backward(m.layers, m.w, m.dw)
+	for i, d := range m.dw {
+		m.gmu[i] += d
+		m.gls[i] += d * eps[i] * m.std[i] // dw/dℓ = std·ε
+	}
+	return ll
+}
+
+// logLik returns log p(y | f) for the network outputs in t. With grad set it
+// writes d(−scale·log p)/df into t.g[last] and adds the noise gradient.
+func (m *Method) logLik(t *net, scale float64, grad bool) float64 {
+	var g []float64
+	if grad {
+		g = t.g[len(t.g)-1]
+	}
+	var ll float64
+	if m.task == sim.Classification {
+		for i, f := range t.out {
+			y := m.y[i]
+			ll += numeric.BernoulliLogitLogPMF(y, f)
+			if grad {
+				g[i] = -scale * (y - numeric.Sigmoid(f))
+			}
+		}
+		return ll
+	}
+	ln := m.logNoise[0]
+	inv := math.Exp(-2 * ln)
+	var ss float64
+	for i, f := range t.out {
+		r := m.y[i] - f
+		ss += r * r
+		if grad {
+			g[i] = -scale * r * inv
+		}
+	}
+	n := float64(len(t.out))
+	if grad {
+		m.gnoise[0] -= scale * (ss*inv - n)
+	}
+	return -n*(halfLog2Pi+ln) - 0.5*ss*inv
+}
+
+// kl returns KL(q‖p) = Σ ½[(s²+μ²)/σ_l² − 1] − log s + log σ_l. With grad
+// set it uses m.std (= exp ℓ) and adds kl_weight/N times its gradient.
+func (m *Method) kl(grad bool) float64 {
+	c := m.klWeight / float64(len(m.x))
+	var kl float64
+	for _, ly := range m.layers {
+		ip := 1 / (ly.priorStd * ly.priorStd)
+		var q, ls float64
+		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+			var s2 float64
+			if grad {
+				s2 = m.std[i] * m.std[i]
+				m.gmu[i] += c * m.mu[i] * ip
+				m.gls[i] += c * (s2*ip - 1)
+			} else {
+				s2 = math.Exp(2 * m.ls[i])
+			}
+			q += s2 + m.mu[i]*m.mu[i]
+			ls += m.ls[i]
+		}
+		n := float64(ly.rows * ly.cols)
+		kl += 0.5*(q*ip-n) - ls + n*math.Log(ly.priorStd)
+	}
+	return kl
+}
