@@ -31,11 +31,14 @@ type Summary struct {
 	IWBOMean *float64 `json:"iwbo_mean"`
 	IWBOSE   *float64 `json:"iwbo_se"`
 
-	StepsPerSec    float64  `json:"steps_per_sec"`
-	NoiseStd       *float64 `json:"noise_std"`
-	RMSETruth      *float64 `json:"rmse_truth"`
-	InbetweenRatio *float64 `json:"inbetween_ratio"`
-	Grid           Grid     `json:"grid"`
+	StepsPerSec float64  `json:"steps_per_sec"`
+	NoiseStd    *float64 `json:"noise_std"`
+	RMSETruth   *float64 `json:"rmse_truth"`
+	// RMSETruthOutside is RMSETruth over the grid points outside the
+	// training inputs' range: extrapolation.
+	RMSETruthOutside *float64 `json:"rmse_truth_outside"`
+	InbetweenRatio   *float64 `json:"inbetween_ratio"`
+	Grid             Grid     `json:"grid"`
 }
 
 // Grid is the predictive distribution of f(x) (observation noise excluded)
@@ -74,12 +77,16 @@ func (p *Prepared) evaluate() *Summary {
 
 	band := summarise(m.Predict(d.Grid, predictiveSamples))
 	if d.Truth != nil {
-		var sq float64
+		lo, hi := slices.Min(d.X), slices.Max(d.X)
+		var all, outside rmse
 		for i, x := range d.Grid {
 			e := ys.Std * (band.Mean[i] - d.Truth(x))
-			sq += e * e
+			all.add(e)
+			if x < lo || x > hi {
+				outside.add(e)
+			}
 		}
-		s.RMSETruth = ptr(math.Sqrt(sq / float64(len(d.Grid))))
+		s.RMSETruth, s.RMSETruthOutside = all.value(), outside.value()
 	}
 	if d.HasGap {
 		s.InbetweenRatio = ptr(inbetweenRatio(m, d))
@@ -141,3 +148,18 @@ func meanSE(xs []float64) (mean, se *float64) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// rmse accumulates a root mean square error; value is nil with no terms.
+type rmse struct {
+	sq float64
+	n  int
+}
+
+func (r *rmse) add(e float64) { r.sq += e * e; r.n++ }
+
+func (r rmse) value() *float64 {
+	if r.n == 0 {
+		return nil
+	}
+	return ptr(math.Sqrt(r.sq / float64(r.n)))
+}
