@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/gip"
+	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/mfvi"
 )
 
@@ -17,7 +19,10 @@ type constructor func(model string) (sim.Method, error)
 
 // methods is read-only after package initialisation.
 var methods = map[string]constructor{
-	"mfvi": mfvi.New,
+	"gp-exact": gp.NewExact,
+	"gpvi":     gp.NewVI,
+	"gip":      gip.New,
+	"mfvi":     mfvi.New,
 }
 
 // MethodNames lists the method names, sorted.

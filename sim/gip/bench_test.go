@@ -1,0 +1,41 @@
+package gip
+
+import (
+	"testing"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+// TestStepAllocatesNothing checks the hot loop (N = M = 100, 2×50, one
+// sample) allocates nothing once the tape and Adam have warmed up.
+func TestStepAllocatesNothing(t *testing.T) {
+	for _, mc := range []float64{1, 3} {
+		m := newTest(t, model.DefaultArch(), gapData(1, 100), map[string]sim.Value{ctlMC: sim.Num(mc)}, 1)
+		m.Step()
+		m.Step()
+		if a := testing.AllocsPerRun(20, func() { m.Step() }); a != 0 {
+			t.Errorf("mc_samples %g: Step allocates %g times per call", mc, a)
+		}
+	}
+}
+
+func BenchmarkStep(b *testing.B) {
+	m := newTest(b, model.DefaultArch(), gapData(1, 100), nil, 1)
+	m.Step()
+	m.Step()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Step()
+	}
+}
+
+func BenchmarkIWBO100(b *testing.B) {
+	m := newTest(b, model.DefaultArch(), gapData(1, 100), nil, 1)
+	m.Step()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.IWBO(100)
+	}
+}

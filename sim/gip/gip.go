@@ -1,0 +1,275 @@
+// Package gip implements global inducing point variational inference for
+// Bayesian neural networks (Ober & Aitchison 2021), as specified in
+// ALGORITHMS.md §1: learned inducing inputs are pushed through the network
+// with the same weight sample as the data, and each layer's weights, given
+// the layers below, are the Gaussian posterior of a linear model observing
+// learned pseudo-outputs with learned pseudo-precisions.
+//
+// Training runs on the numeric tape. The evaluation paths (ELBO, IWBO,
+// Predict) are plain float64 forward passes on BLAS and LAPACK with their own
+// buffers, because they need no gradients. Every layer samples through the
+// Cholesky factor of its precision P = σ_l⁻²I + ΦᵀΛΦ, which is at least
+// σ_l⁻²I, so no jitter is added and no matrix is inverted.
+package gip
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Control names.
+const (
+	ctlPriorScale = "prior_scale"
+	ctlInducing   = "inducing"
+	ctlLR         = "lr"
+	ctlMC         = "mc_samples"
+)
+
+// maxInducing caps the inducing control's spec; Init and Set also reject
+// more inducing points than training points.
+const maxInducing = 1000
+
+// Method is a GIP BNN. Build it with New; it is used from one goroutine.
+type Method struct {
+	requested string // as given to New; "" means the data set's default
+	modelName string // the model in use ("" until Init resolves the default)
+	arch      model.Arch
+
+	d    *sim.Dataset
+	ctl  sim.Controls
+	rng  *rand.Rand // training noise and inducing-point draws
+	erng *rand.Rand // evaluation noise (ELBO, IWBO, Predict), so display does not perturb training
+
+	scale       float64 // prior_scale
+	m           int     // number of inducing points
+	mc          int     // Monte Carlo samples per step
+	freezeNoise bool    // tests: keep log σ_n fixed
+
+	// Parameters.
+	u0     *mat.Dense   // U₀, M×1
+	v      []*mat.Dense // V_l, M×N_l
+	logLam []*mat.Dense // log λ_l, M×1
+	logSig *mat.Dense   // log σ_n, 1×1
+
+	x, y *mat.Dense // N×1 training inputs and targets
+	adam *numeric.Adam
+	tr   *trainer
+	ev   *evaluator
+
+	last   struct{ elbo, kl float64 }
+	warned bool // a failed step has been logged
+}
+
+// New returns an uninitialised GIP method on model "" (the data set's
+// default), "bnn" or "linear".
+func New(modelName string) (sim.Method, error) {
+	switch modelName {
+	case "", model.BNN, model.Linear:
+	default:
+		return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("gip supports models %q and %q, not %q", model.BNN, model.Linear, modelName)}
+	}
+	m := &Method{requested: modelName, modelName: modelName}
+	if modelName != "" {
+		m.arch = archFor(modelName)
+	}
+	return m, nil
+}
+
+func archFor(name string) model.Arch {
+	if name == model.Linear {
+		return model.Arch{Widths: []int{1, 1}}
+	}
+	return model.DefaultArch()
+}
+
+// Spec describes the method and its controls.
+func (m *Method) Spec() sim.MethodSpec {
+	models := []string{model.BNN, model.Linear}
+	if m.modelName == model.Linear {
+		models = []string{model.Linear, model.BNN}
+	}
+	return sim.MethodSpec{
+		Name:   "gip",
+		Label:  "Global inducing points",
+		Family: sim.FamilyVI,
+		Models: models,
+		Controls: []sim.ControlSpec{
+			{Name: ctlPriorScale, Label: "Prior scale", Help: "s in the weight prior N(0, s²/(fan-in+1))",
+				Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true},
+			{Name: ctlInducing, Label: "Inducing points", Help: "number M of global inducing inputs (at most the number of training points)",
+				Min: 1, Max: maxInducing, Step: 1, Default: sim.Num(100), Integer: true, Live: true},
+			{Name: ctlLR, Label: "Learning rate", Help: "Adam step size",
+				Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
+			{Name: ctlMC, Label: "MC samples", Help: "weight samples averaged per step",
+				Min: 1, Max: 32, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
+		},
+		Traces: []string{"noise_std", "kl", "mean_log_prec", "u_spread"},
+	}
+}
+
+// Init sets the method up on d. It draws the inducing inputs and two
+// independent generators (training, evaluation) from r.
+func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
+	if d == nil || d.N() == 0 {
+		return &sim.FieldError{Field: "data", Message: "gip needs a non-empty data set"}
+	}
+	if d.Task != sim.Regression {
+		return &sim.FieldError{Field: "data", Message: "gip has a Gaussian likelihood and supports regression data only"}
+	}
+	if len(d.Y) != len(d.X) {
+		return &sim.FieldError{Field: "data", Message: "x and y differ in length"}
+	}
+	spec := m.Spec()
+	c, err := spec.Resolve(c)
+	if err != nil {
+		return err
+	}
+	n := d.N()
+	if ind, _ := spec.Control(ctlInducing); c[ctlInducing].Num == ind.Default.Num && n < int(ind.Default.Num) {
+		c[ctlInducing] = sim.Num(float64(n)) // clamp the default; an explicit M > N fails just below
+	}
+	if err := checkInducing(c[ctlInducing], n); err != nil {
+		return err
+	}
+	if m.requested == "" {
+		name := d.DefaultModel
+		if name != model.Linear {
+			name = model.BNN
+		}
+		m.modelName = name
+		m.arch = archFor(name)
+	}
+
+	m.d, m.ctl = d, c
+	m.rng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
+	m.erng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
+	m.scale = c[ctlPriorScale].Num
+	m.mc = int(c[ctlMC].Num)
+	m.adam = numeric.NewAdam(numeric.DefaultAdam(c[ctlLR].Num))
+
+	m.x = mat.NewDense(n, 1, append([]float64(nil), d.X...))
+	m.y = mat.NewDense(n, 1, append([]float64(nil), d.Y...))
+	m.logSig = mat.NewDense(1, 1, []float64{model.InitLogNoise})
+	m.v, m.logLam, m.u0 = nil, nil, nil
+	m.m = 0
+	m.resize(int(c[ctlInducing].Num))
+	return nil
+}
+
+func checkInducing(v sim.Value, n int) error {
+	x := v.Num
+	if v.Choice != "" || x != x || x < 1 || x > float64(n) || x != math.Trunc(x) {
+		return &sim.FieldError{Field: ctlInducing, Message: fmt.Sprintf("%s is not a whole number in the allowed range [1, %d] (the number of training points)", v.String(), n)}
+	}
+	return nil
+}
+
+// Set changes a live control. It validates first and changes nothing on
+// error.
+func (m *Method) Set(name string, v sim.Value) error {
+	spec := m.Spec()
+	c, ok := spec.Control(name)
+	if !ok {
+		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method gip (allowed: %s, %s, %s, %s)", ctlPriorScale, ctlInducing, ctlLR, ctlMC)}
+	}
+	if err := c.Validate(v); err != nil {
+		return err
+	}
+	if m.d == nil {
+		return &sim.FieldError{Field: name, Message: "method is not initialised"}
+	}
+	switch name {
+	case ctlInducing:
+		if err := checkInducing(v, m.d.N()); err != nil {
+			return err
+		}
+		m.resize(int(v.Num))
+	case ctlPriorScale:
+		m.scale = v.Num
+	case ctlLR:
+		m.adam.SetLR(v.Num)
+	case ctlMC:
+		m.mc = int(v.Num)
+		m.tr = nil // a different recorded sequence: rebuild the tape
+	}
+	m.ctl[name] = v
+	return nil
+}
+
+// resize sets the number of inducing points to k, keeping existing rows of
+// U₀, V_l and log λ_l and filling new rows from a random subset of the
+// training inputs (V rows 0, log λ 0), as at initialisation.
+func (m *Method) resize(k int) {
+	n := m.d.N()
+	old := m.m
+	u0 := mat.NewDense(k, 1, nil)
+	keep := min(old, k)
+	for i := range keep {
+		u0.Set(i, 0, m.u0.At(i, 0))
+	}
+	if k > keep {
+		perm := m.rng.Perm(n)
+		for i := keep; i < k; i++ {
+			u0.Set(i, 0, m.d.X[perm[i-keep]])
+		}
+	}
+	m.u0 = u0
+
+	L := m.arch.Layers()
+	v := make([]*mat.Dense, L)
+	ll := make([]*mat.Dense, L)
+	for l := range L {
+		d := m.arch.OutDim(l)
+		v[l] = mat.NewDense(k, d, nil)
+		ll[l] = mat.NewDense(k, 1, nil)
+		if l < len(m.v) {
+			v[l].Slice(0, keep, 0, d).(*mat.Dense).Copy(m.v[l].Slice(0, keep, 0, d))
+			ll[l].Slice(0, keep, 0, 1).(*mat.Dense).Copy(m.logLam[l].Slice(0, keep, 0, 1))
+		}
+	}
+	m.v, m.logLam = v, ll
+	m.m = k
+	m.tr = nil // shapes changed: new tape and buffers
+	m.ev = nil
+}
+
+// priorStd returns σ_l for layer l at the current prior scale.
+func (m *Method) priorStd(l int) float64 { return m.arch.PriorStd(l, m.scale) }
+
+// NoiseStd returns the learned observation noise std σ_n.
+func (m *Method) NoiseStd() float64 { return math.Exp(m.logSig.At(0, 0)) }
+
+// Trace returns noise_std, the last step's KL, the mean log pseudo-precision
+// over all layers, and the std of the inducing inputs.
+func (m *Method) Trace() []float64 {
+	var sl float64
+	var cnt int
+	for _, ll := range m.logLam {
+		for _, x := range ll.RawMatrix().Data {
+			sl += x
+			cnt++
+		}
+	}
+	u := m.u0.RawMatrix().Data
+	var mu, s2 float64
+	for _, x := range u {
+		mu += x
+	}
+	mu /= float64(len(u))
+	for _, x := range u {
+		s2 += (x - mu) * (x - mu)
+	}
+	return []float64{m.NoiseStd(), m.last.kl, sl / float64(cnt), math.Sqrt(s2 / float64(len(u)))}
+}
+
+var (
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Bounds     = (*Method)(nil)
+	_ sim.NoiseModel = (*Method)(nil)
+)

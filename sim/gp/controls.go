@@ -1,0 +1,71 @@
+package gp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+// DefaultNoise is the default observation noise scale: e^−2, the OA seed's
+// initial Cauchy log-scale (and the scale gp-cauchy's data were drawn with).
+const DefaultNoise = 0.1353352832366127 // e^−2
+
+// kernelControls are the controls both methods share: the kernel and its
+// hyperparameters, the noise scale and the type-II toggles.
+func kernelControls(noiseHelp string, learnNoiseDefault float64) []sim.ControlSpec {
+	return []sim.ControlSpec{
+		{Name: "kernel", Label: "Kernel", Help: "covariance function: exponentiated quadratic (rbf) or periodic", Default: sim.Choice(RBF), Options: []string{RBF, Periodic}, Live: true},
+		{Name: "variance", Label: "Kernel variance", Help: "c², the prior variance of f", Min: 1e-3, Max: 100, Step: 1e-3, Default: sim.Num(1), Log: true, Live: true},
+		{Name: "lengthscale", Label: "Lengthscale", Help: "ℓ, how far apart inputs decorrelate", Min: 0.01, Max: 100, Step: 0.01, Default: sim.Num(1), Log: true, Live: true},
+		{Name: "period", Label: "Period", Help: "p of the periodic kernel (ignored by rbf)", Min: 0.05, Max: 100, Step: 0.01, Default: sim.Num(1), Log: true, Live: true},
+		{Name: "noise", Label: "Noise", Help: noiseHelp, Min: 1e-3, Max: 10, Step: 1e-3, Default: sim.Num(DefaultNoise), Log: true, Live: true},
+		{Name: "learn_kernel", Label: "Learn kernel", Help: "1: fit variance, lengthscale (and period) by type-II maximum likelihood; 0: keep the controls' values", Min: 0, Max: 1, Step: 1, Default: sim.Num(0), Integer: true, Live: true},
+		{Name: "learn_noise", Label: "Learn noise", Help: "1: fit the noise scale by maximising the objective; 0: keep the control's value", Min: 0, Max: 1, Step: 1, Default: sim.Num(learnNoiseDefault), Integer: true, Live: true},
+	}
+}
+
+// checkData validates a data set for a GP method.
+func checkData(name string, d *sim.Dataset) error {
+	if d == nil {
+		return fmt.Errorf("%s: Init needs a data set", name)
+	}
+	if d.N() == 0 || len(d.Y) != d.N() {
+		return fmt.Errorf("%s: data set %q has %d inputs and %d targets; want the same positive number", name, d.Name, len(d.X), len(d.Y))
+	}
+	for i := range d.X {
+		x, y := d.X[i], d.Y[i]
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("%s: data point %d (%g, %g) is not finite", name, i, x, y)
+		}
+	}
+	return nil
+}
+
+// checkModel accepts the names a GP method may be handed as a model: "",
+// "gp", or a data set's DefaultModel (bnn, linear), which GP methods ignore
+// (sim.Dataset.DefaultModel); anything else is a mistake worth reporting.
+func checkModel(method, name string) error {
+	switch name {
+	case "", "gp", model.BNN, model.Linear:
+		return nil
+	}
+	return &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s is a GP and takes no weight-space model (got %q)", method, name)}
+}
+
+// validate checks v against the named control of spec.
+func validate(spec sim.MethodSpec, method, name string, v sim.Value) error {
+	c, ok := spec.Control(name)
+	if !ok {
+		names := make([]string, len(spec.Controls))
+		for i, c := range spec.Controls {
+			names[i] = c.Name
+		}
+		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: %v)", method, names)}
+	}
+	return c.Validate(v)
+}
+
+var errNotReady = errors.New("Set before Init")
