@@ -207,3 +207,21 @@ type NoiseModel interface {
 	// NoiseStd returns the observation noise standard deviation, model units.
 	NoiseStd() float64
 }
+
+// Chains is implemented by samplers, for the summary's acceptance_rate,
+// divergences, ess_per_sec and params keys and the dashboard's MCMC panels.
+type Chains interface {
+	// Params names the sampled quantities Draws can return.
+	Params() []string
+	// Draws returns a copy of the retained (post-warm-up) draws of param,
+	// chains × draws, every chain the same length; nil for an unknown name.
+	Draws(param string) [][]float64
+	// AcceptanceRate is the mean acceptance statistic after warm-up.
+	AcceptanceRate() float64
+	// Divergences counts divergent transitions after warm-up.
+	Divergences() int
+	// GradEvals counts gradient evaluations of the log density so far.
+	GradEvals() int64
+	// Warmup reports whether the sampler is still in warm-up.
+	Warmup() bool
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/gip"
 	"github.com/posterior-playground/playground/sim/gp"
+	"github.com/posterior-playground/playground/sim/mcmc"
 	"github.com/posterior-playground/playground/sim/mfvi"
 )
 
@@ -19,10 +20,14 @@ type constructor func(model string) (sim.Method, error)
 
 // methods is read-only after package initialisation.
 var methods = map[string]constructor{
-	"gp-exact": gp.NewExact,
-	"gpvi":     gp.NewVI,
-	"gip":      gip.New,
-	"mfvi":     mfvi.New,
+	"gp-exact":   gp.NewExact,
+	"gpvi":       gp.NewVI,
+	"gip":        gip.New,
+	"mfvi":       mfvi.New,
+	"metropolis": mcmc.NewMetropolis,
+	"sgld":       mcmc.NewSGLD,
+	"hmc":        mcmc.NewHMC,
+	"nuts":       mcmc.NewNUTS,
 }
 
 // MethodNames lists the method names, sorted.

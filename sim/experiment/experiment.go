@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
@@ -133,6 +134,9 @@ var ErrDiverged = errors.New("diverged")
 // ctx.Err() when cancelled.
 func (p *Prepared) Run(ctx context.Context, progress Progress) (*Summary, error) {
 	m := p.method
+	if c, ok := m.(io.Closer); ok {
+		defer c.Close() // samplers stop their chain goroutines
+	}
 	if err := m.Init(p.Dataset, p.Controls, numeric.NewStream(p.Seed, streamTrain)); err != nil {
 		return nil, err
 	}
@@ -158,6 +162,9 @@ func (p *Prepared) Run(ctx context.Context, progress Progress) (*Summary, error)
 	s := p.evaluate()
 	if elapsed > 0 && p.Steps > 0 {
 		s.StepsPerSec = float64(p.Steps) / elapsed
+		if s.ESSPerSec != nil {
+			*s.ESSPerSec /= elapsed
+		}
 	}
 	return s, nil
 }

@@ -39,6 +39,14 @@ type Summary struct {
 	RMSETruthOutside *float64 `json:"rmse_truth_outside"`
 	InbetweenRatio   *float64 `json:"inbetween_ratio"`
 	Grid             Grid     `json:"grid"`
+
+	// Samplers only (null otherwise): the mean acceptance statistic and the
+	// divergent transitions after warm-up, the smallest bulk ESS over the
+	// parameters per second of sampling, and a summary per parameter.
+	AcceptanceRate *float64                        `json:"acceptance_rate"`
+	Divergences    *int                            `json:"divergences"`
+	ESSPerSec      *float64                        `json:"ess_per_sec"`
+	Params         map[string]numeric.ParamSummary `json:"params"`
 }
 
 // Grid is the predictive distribution of f(x) (observation noise excluded)
@@ -92,7 +100,37 @@ func (p *Prepared) evaluate() *Summary {
 		s.InbetweenRatio = ptr(inbetweenRatio(m, d))
 	}
 	s.Grid = band.to(xs, ys)
+	if c, ok := m.(sim.Chains); ok {
+		summariseChains(s, c, ys)
+	}
 	return s
+}
+
+// summariseChains fills the sampler keys; ESSPerSec is completed by the
+// caller, who knows the wall time. Parameters are reported as sampled,
+// except that sigma, a noise std, is mapped to report units.
+func summariseChains(s *Summary, c sim.Chains, ys sim.Affine) {
+	s.AcceptanceRate = ptr(c.AcceptanceRate())
+	div := c.Divergences()
+	s.Divergences = &div
+	s.Params = make(map[string]numeric.ParamSummary)
+	minESS := math.Inf(1)
+	for _, name := range c.Params() {
+		draws := c.Draws(name)
+		if name == "sigma" && ys.Std != 1 {
+			for _, ch := range draws {
+				for i := range ch {
+					ch[i] *= ys.Std
+				}
+			}
+		}
+		ps := numeric.Summarize(draws)
+		s.Params[name] = ps
+		minESS = math.Min(minESS, ps.ESSBulk)
+	}
+	if !math.IsInf(minESS, 1) && !math.IsNaN(minESS) {
+		s.ESSPerSec = ptr(minESS) // per second once Run divides by the wall time
+	}
 }
 
 // inbetweenRatio is the std of f at the gap's centre divided by the mean std

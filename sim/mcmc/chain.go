@@ -1,0 +1,182 @@
+package mcmc
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// kernel is one sampler's transition and warm-up adaptation for one chain.
+// Its state is private to the chain; the method changes it only between
+// steps.
+type kernel interface {
+	// init prepares the kernel at the chain's starting point (c.theta is set).
+	init(c *chain)
+	// transition moves the chain once and returns the acceptance statistic
+	// (the Metropolis acceptance probability, or its mean over a NUTS tree)
+	// and whether the transition diverged.
+	transition(c *chain, warm bool) (accept float64, divergent bool)
+	// endWarmup fixes the adapted step size before the first kept draw.
+	endWarmup(c *chain)
+	// stepSize returns the current (nominal) step size.
+	stepSize() float64
+	// setStep sets the step size from the user (Set).
+	setStep(eps float64, warm bool)
+}
+
+// chain is one Markov chain: its state, its random stream, its density and
+// kernel, its statistics and retained draws. A chain never refers to the
+// Method, so a dropped Method can be collected while its workers wait.
+type chain struct {
+	id   int
+	rng  *rand.Rand
+	dens density
+	k    kernel
+
+	theta, grad []float64
+	logp        float64
+	gradOK      bool // grad is ∇log π at theta (full data)
+
+	iter, warmup int // transitions done; warm-up length
+
+	phaseAcc  float64 // acceptance statistics summed since the phase began
+	phaseN    int
+	postAcc   float64 // … over the kept transitions
+	postN     int
+	divWarm   int
+	divPost   int
+	gradEvals int64
+
+	summ        []float64
+	draws, full store
+	panicked    any
+}
+
+// evalGrad sets logp and grad at theta.
+func (c *chain) evalGrad() {
+	c.logp = c.dens.logpGrad(c.theta, c.grad)
+	c.gradEvals++
+	c.gradOK = true
+}
+
+// leapfrog moves (θ, p) by one leapfrog step of size eps with inverse
+// metric minv; grad and logp follow θ.
+func (c *chain) leapfrog(p, minv []float64, eps float64) {
+	h := 0.5 * eps
+	for i, g := range c.grad {
+		p[i] += h * g
+	}
+	for i, pi := range p {
+		c.theta[i] += eps * minv[i] * pi
+	}
+	c.evalGrad()
+	for i, g := range c.grad {
+		p[i] += h * g
+	}
+}
+
+// kinetic returns ½ pᵀ M⁻¹ p.
+func kinetic(p, minv []float64) float64 {
+	var k float64
+	for i, pi := range p {
+		k += pi * pi * minv[i]
+	}
+	return 0.5 * k
+}
+
+// drawMomentum fills p ~ N(0, M) with M = diag(1/minv).
+func (c *chain) drawMomentum(p, minv []float64) {
+	for i := range p {
+		p[i] = c.rng.NormFloat64() / math.Sqrt(minv[i])
+	}
+}
+
+// advance performs the chain's next transition and records it. A panic is
+// kept for the method to re-raise in its own goroutine.
+func (c *chain) advance() {
+	defer func() {
+		if p := recover(); p != nil {
+			c.panicked = p
+		}
+	}()
+	if c.iter == c.warmup {
+		c.k.endWarmup(c)
+		c.phaseAcc, c.phaseN = 0, 0
+	}
+	warm := c.iter < c.warmup
+	acc, div := c.k.transition(c, warm)
+	if math.IsNaN(acc) {
+		acc = 0
+	}
+	c.phaseAcc += acc
+	c.phaseN++
+	if warm {
+		if div {
+			c.divWarm++
+		}
+	} else {
+		c.postAcc += acc
+		c.postN++
+		if div {
+			c.divPost++
+		}
+		c.dens.summarize(c.summ, c.theta)
+		c.draws.add(c.summ)
+		c.full.add(c.theta)
+	}
+	c.iter++
+}
+
+// workers runs chains 1… in persistent goroutines, one per chain; chain 0
+// runs in the caller's goroutine. One round is a send on every start
+// channel and as many receives on done, which allocates nothing.
+type workers struct {
+	start []chan struct{}
+	done  chan struct{}
+	once  sync.Once
+	alive sync.WaitGroup
+}
+
+func startWorkers(chains []*chain) *workers {
+	w := &workers{done: make(chan struct{}, len(chains))}
+	for _, c := range chains[1:] {
+		ch := make(chan struct{})
+		w.start = append(w.start, ch)
+		w.alive.Add(1)
+		go func() {
+			defer w.alive.Done()
+			work(c, ch, w.done)
+		}()
+	}
+	return w
+}
+
+func work(c *chain, start <-chan struct{}, done chan<- struct{}) {
+	for range start {
+		c.advance()
+		done <- struct{}{}
+	}
+}
+
+// round advances every chain once, in parallel.
+func (w *workers) round(chains []*chain) {
+	for _, ch := range w.start {
+		ch <- struct{}{}
+	}
+	chains[0].advance()
+	for range w.start {
+		<-w.done
+	}
+}
+
+// stop ends the worker goroutines and waits until they have returned (they
+// are idle between rounds, so this is prompt). It is safe to call more
+// than once.
+func (w *workers) stop() {
+	w.once.Do(func() {
+		for _, ch := range w.start {
+			close(ch)
+		}
+		w.alive.Wait()
+	})
+}

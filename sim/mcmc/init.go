@@ -1,0 +1,149 @@
+package mcmc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+// Init sets the sampler up on d. The linear model needs regression data;
+// the BNN takes either task. Randomness: one word from r seeds the chains'
+// streams, numeric.NewStream(seed, k) for chain k, which draw the starting
+// points and then every transition.
+func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
+	name := m.kind.name()
+	if d == nil || r == nil {
+		return fmt.Errorf("%s: Init needs a data set and a random source", name)
+	}
+	if d.N() == 0 || len(d.Y) != d.N() {
+		return fmt.Errorf("%s: data set %q has %d inputs and %d targets; want the same positive number", name, d.Name, len(d.X), len(d.Y))
+	}
+	for i := range d.X {
+		x, y := d.X[i], d.Y[i]
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("%s: data point %d (%g, %g) is not finite", name, i, x, y)
+		}
+		if d.Task == sim.Classification && y != 0 && y != 1 {
+			return fmt.Errorf("%s: classification target %d is %g; want 0 or 1", name, i, y)
+		}
+	}
+	modelName := m.model
+	if modelName == "" {
+		modelName = d.DefaultModel
+	}
+	if modelName == "" {
+		modelName = model.BNN
+	}
+	old := m.model
+	m.model = modelName
+	cs, err := m.Spec().Resolve(c)
+	if err != nil {
+		m.model = old
+		return err
+	}
+	var prob problem
+	switch modelName {
+	case model.Linear:
+		if d.Task == sim.Classification {
+			m.model = old
+			return &sim.FieldError{Field: "model", Message: "the linear model needs regression data"}
+		}
+		if d.N() < 4 {
+			m.model = old
+			return fmt.Errorf("%s: the linear model's posterior (flat priors) needs at least 4 points, have %d", name, d.N())
+		}
+		prob = &linear{x: append([]float64(nil), d.X...), y: append([]float64(nil), d.Y...)}
+	case model.BNN:
+		dd := *d
+		dd.X, dd.Y = append([]float64(nil), d.X...), append([]float64(nil), d.Y...)
+		prob = newBNN(model.DefaultArch(), &dd, cs["prior_scale"].Num)
+	default:
+		m.model = old
+		return &sim.FieldError{Field: "model", Message: fmt.Sprintf("unknown model %q", modelName)}
+	}
+	return m.initProblem(prob, cs, r)
+}
+
+// initProblem sets the sampler up on any target (the tests use Gaussians).
+func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error {
+	if r == nil {
+		return errors.New("mcmc: no random source")
+	}
+	m.Close()
+	n := int(cs["chains"].Num)
+	m.warmup = int(cs["warmup"].Num)
+	m.prob, m.params, m.controls = prob, prob.params(), cs
+	dim := prob.dim()
+	fullCap := min(max(fullFloats/dim, 64), maxDraws)
+	seed := r.Uint64()
+	m.chains = m.chains[:0]
+	for k := range n {
+		c := &chain{
+			id: k, rng: numeric.NewStream(seed, uint64(k)), dens: prob.newDensity(),
+			theta: make([]float64, dim), grad: make([]float64, dim), warmup: m.warmup,
+			summ:  make([]float64, len(m.params)),
+			draws: newStore(len(m.params), maxDraws), full: newStore(dim, fullCap),
+		}
+		prob.initState(c.theta, c.rng)
+		c.k = m.newKernel(dim, prob.numData(), cs)
+		c.k.init(c)
+		m.chains = append(m.chains, c)
+	}
+	m.iter = 0
+	m.trace = make([]float64, len(m.Spec().Traces))
+	m.diag = diagCache{}
+	m.ready = true
+	return nil
+}
+
+func (m *Method) newKernel(dim, nData int, cs sim.Controls) kernel {
+	step := cs["step"].Num
+	switch m.kind {
+	case kindMetropolis:
+		return &metropolis{step: step}
+	case kindSGLD:
+		k := &sgld{step: step, batch: int(cs["batch"].Num)}
+		k.setData(nData)
+		return k
+	case kindHMC:
+		return newHMC(dim, m.warmup, step, int(cs["leapfrog_steps"].Num), cs["adapt"].Num == 1)
+	default:
+		return newNUTS(dim, m.warmup, step, int(cs["max_depth"].Num))
+	}
+}
+
+// Step performs one transition of every chain, in parallel, and returns
+// the mean log posterior density over the chains' new states. After the
+// first call it allocates nothing except while the draw stores grow
+// towards their caps.
+func (m *Method) Step() sim.StepStats {
+	if !m.ready {
+		return sim.StepStats{Objective: math.NaN()}
+	}
+	if len(m.chains) == 1 {
+		m.chains[0].advance()
+	} else {
+		if m.work == nil {
+			m.work = startWorkers(m.chains)
+			m.cleanup = runtime.AddCleanup(m, func(w *workers) { w.stop() }, m.work)
+		}
+		m.work.round(m.chains)
+	}
+	m.iter++
+	var s float64
+	for _, c := range m.chains {
+		if c.panicked != nil {
+			p := c.panicked
+			c.panicked = nil
+			panic(fmt.Sprintf("%s chain %d: %v", m.kind.name(), c.id+1, p))
+		}
+		s += c.logp
+	}
+	return sim.StepStats{Objective: s / float64(len(m.chains))}
+}

@@ -1,0 +1,254 @@
+// Package mcmc holds the playground's samplers: random-walk Metropolis,
+// stochastic-gradient Langevin dynamics (SGLD), Hamiltonian Monte Carlo
+// (HMC) and the no-U-turn sampler (NUTS), each a sim.Method on the `linear`
+// model (flat priors on b0, b and σ > 0, sampled as log σ with its
+// Jacobian) and on the shared Bayesian neural network of package model.
+//
+// A method runs `chains` chains (default 4) in parallel, one persistent
+// goroutine per chain beyond the first, each with its own random stream
+// derived from the stream handed to Init; one Step is one transition of
+// every chain. The first `warmup` Steps are warm-up: their draws are
+// discarded (HMC and NUTS adapt there). Retained draws live in bounded
+// memory: at most 100 000 per chain of the summarised parameters
+// (Params), thinned by 2 whenever full, and about 4 MB per chain of full
+// parameter vectors for Predict. Workers stop when Close is called or, as a
+// backstop, when the method is garbage collected.
+//
+// Mathematics: ALGORITHMS.md §6. Gradients of the BNN come from the numeric
+// tape; those of the linear model are written by hand.
+package mcmc
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+// Catalogue names of the samplers.
+const (
+	NameMetropolis = "metropolis"
+	NameSGLD       = "sgld"
+	NameHMC        = "hmc"
+	NameNUTS       = "nuts"
+)
+
+// maxChains is the largest `chains` value; Spec().Traces has a slot per
+// chain up to it (NaN, shown as null, for chains a run does not have).
+const maxChains = 8
+
+type kind int
+
+const (
+	kindMetropolis kind = iota
+	kindSGLD
+	kindHMC
+	kindNUTS
+)
+
+// Method is one sampler on one model. Create it with NewMetropolis,
+// NewSGLD, NewHMC or NewNUTS. Like every sim.Method it is used from one
+// goroutine at a time; its chains run in goroutines of their own during
+// Step only.
+type Method struct {
+	kind  kind
+	model string // requested model; "" until Init resolves it
+
+	ready    bool
+	controls sim.Controls
+	prob     problem
+	params   []string
+	chains   []*chain
+	work     *workers
+	cleanup  runtime.Cleanup
+	warmup   int
+	iter     int // Steps done
+
+	trace []float64
+	diag  diagCache
+}
+
+// NewMetropolis returns random-walk Metropolis for model "linear" or "bnn"
+// ("" means the data set's default, resolved at Init).
+func NewMetropolis(modelName string) (sim.Method, error) { return newMethod(kindMetropolis, modelName) }
+
+// NewSGLD returns stochastic-gradient Langevin dynamics.
+func NewSGLD(modelName string) (sim.Method, error) { return newMethod(kindSGLD, modelName) }
+
+// NewHMC returns Hamiltonian Monte Carlo with warm-up adaptation.
+func NewHMC(modelName string) (sim.Method, error) { return newMethod(kindHMC, modelName) }
+
+// NewNUTS returns the no-U-turn sampler with warm-up adaptation.
+func NewNUTS(modelName string) (sim.Method, error) { return newMethod(kindNUTS, modelName) }
+
+func newMethod(k kind, modelName string) (*Method, error) {
+	switch modelName {
+	case "", model.BNN, model.Linear:
+		return &Method{kind: k, model: modelName}, nil
+	}
+	return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("unknown model %q for %s (allowed: %s, %s)", modelName, k.name(), model.BNN, model.Linear)}
+}
+
+func (k kind) name() string {
+	return [...]string{NameMetropolis, NameSGLD, NameHMC, NameNUTS}[k]
+}
+
+func (k kind) label() string {
+	return [...]string{"Random-walk Metropolis", "SGLD", "HMC", "NUTS"}[k]
+}
+
+// Spec describes the sampler, its controls and its traces.
+func (m *Method) Spec() sim.MethodSpec {
+	bnn := m.model != model.Linear
+	cs := []sim.ControlSpec{
+		{Name: "chains", Label: "Chains", Help: "independent chains, run in parallel", Min: 1, Max: maxChains, Step: 1, Default: sim.Num(4), Integer: true},
+		{Name: "warmup", Label: "Warm-up", Help: "first transitions, discarded (HMC and NUTS adapt here)", Min: 0, Max: 1_000_000, Step: 1, Default: sim.Num(1000), Integer: true},
+	}
+	switch m.kind {
+	case kindMetropolis:
+		// 0.05 accepts about 75% on linreg; the BNN's 2702 dimensions need
+		// a far smaller step (1e-3 accepts about 70% on gap).
+		def := 0.05
+		if bnn {
+			def = 1e-3
+		}
+		cs = append(cs, sim.ControlSpec{Name: "step", Label: "Proposal std", Help: "standard deviation τ of the Gaussian random-walk proposal", Min: 1e-5, Max: 10, Step: 1e-5, Default: sim.Num(def), Log: true, Live: true})
+	case kindSGLD:
+		// 1e-3 is stable on linreg (ULA bias < 1%); on gap 1e-4 blows up
+		// early in warm-up, 1e-5 does not.
+		def := 1e-3
+		if bnn {
+			def = 1e-5
+		}
+		cs = append(cs,
+			sim.ControlSpec{Name: "step", Label: "Step ε", Help: "drift (ε/2)·∇log p plus Gaussian noise of variance ε", Min: 1e-8, Max: 1, Step: 1e-8, Default: sim.Num(def), Log: true, Live: true},
+			sim.ControlSpec{Name: "batch", Label: "Batch size", Help: "data points per gradient estimate (at most N)", Min: 1, Max: 100_000, Step: 1, Default: sim.Num(32), Integer: true, Live: true})
+	case kindHMC:
+		// L·ε is the trajectory length. With the adapted metric the linear
+		// posterior is nearly a unit Gaussian and ε ≈ 0.65, so L = 3 moves
+		// about a third of an orbit; L = 10 would travel a whole orbit of
+		// length 2π and come back where it started.
+		def := 3.0
+		if bnn {
+			def = 20
+		}
+		cs = append(cs,
+			sim.ControlSpec{Name: "step", Label: "Step size ε", Help: "leapfrog step; with adapt = 1 the starting point of warm-up adaptation; a change overrides", Min: 1e-6, Max: 10, Step: 1e-6, Default: sim.Num(0.05), Log: true, Live: true},
+			sim.ControlSpec{Name: "leapfrog_steps", Label: "Leapfrog steps", Help: "leapfrog steps L per transition", Min: 1, Max: 1000, Step: 1, Default: sim.Num(def), Integer: true, Live: true},
+			sim.ControlSpec{Name: "adapt", Label: "Adapt", Help: "1: tune ε (dual averaging) and the diagonal mass matrix in warm-up; 0: fixed ε, unit mass", Min: 0, Max: 1, Step: 1, Default: sim.Num(1), Integer: true})
+	case kindNUTS:
+		cs = append(cs,
+			sim.ControlSpec{Name: "step", Label: "Step size ε", Help: "starting point of warm-up adaptation; a change overrides the adapted step", Min: 1e-6, Max: 10, Step: 1e-6, Default: sim.Num(0.05), Log: true, Live: true},
+			sim.ControlSpec{Name: "max_depth", Label: "Max tree depth", Help: "at most 2^depth leapfrog steps per transition", Min: 1, Max: maxTreeDepth, Step: 1, Default: sim.Num(maxTreeDepth), Integer: true, Live: true})
+	}
+	cs = append(cs, sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "BNN only: s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true})
+	return sim.MethodSpec{
+		Name:     m.kind.name(),
+		Label:    m.kind.label(),
+		Family:   sim.FamilyMCMC,
+		Models:   []string{model.BNN, model.Linear},
+		Controls: cs,
+		Traces:   traceNames(m.traceParams()),
+	}
+}
+
+// traceParams are the summarised parameters traced per chain. For the BNN
+// they are the regression names (noise is NaN for classification), so the
+// traces do not depend on the data set.
+func (m *Method) traceParams() []string {
+	if m.model == model.Linear {
+		return []string{"b0", "b", "sigma"}
+	}
+	return []string{"noise", "f_mid", "w1[0,0]", "w2[0,0]", "w3[0,0]"}
+}
+
+// traceNames lists "param.cK" for every chain slot, parameter by
+// parameter, then the chain-averaged accept_rate, step_size and the
+// cumulative divergences (warm-up included).
+func traceNames(params []string) []string {
+	var out []string
+	for _, p := range params {
+		for c := 1; c <= maxChains; c++ {
+			out = append(out, fmt.Sprintf("%s.c%d", p, c))
+		}
+	}
+	return append(out, "accept_rate", "step_size", "divergences")
+}
+
+// Set changes a live control from the next Step on. It validates v and
+// changes nothing on error.
+func (m *Method) Set(name string, v sim.Value) error {
+	c, ok := m.Spec().Control(name)
+	if !ok {
+		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s", m.kind.name())}
+	}
+	if err := c.Validate(v); err != nil {
+		return err
+	}
+	if !c.Live {
+		return &sim.FieldError{Field: name, Message: "not a live control: change it with a reset"}
+	}
+	if !m.ready {
+		return fmt.Errorf("%s: Set before Init", m.kind.name())
+	}
+	x := v.Num
+	warm := m.iter < m.warmup
+	for _, ch := range m.chains {
+		switch k := ch.k.(type) {
+		case *hmc:
+			if name == "leapfrog_steps" {
+				k.L = int(x)
+			}
+		case *sgld:
+			if name == "batch" {
+				k.batch = int(x)
+			}
+		case *nuts:
+			if name == "max_depth" {
+				k.maxDepth = int(x)
+			}
+		}
+		if name == "step" {
+			ch.k.setStep(x, warm)
+		}
+	}
+	if name == "prior_scale" {
+		if b, ok := m.prob.(*bnn); ok {
+			b.setPriorScale(x)
+			for _, ch := range m.chains {
+				ch.refresh()
+			}
+		}
+	}
+	m.controls[name] = v
+	return nil
+}
+
+// refresh re-evaluates the chain's log density (and gradient, if it keeps
+// one) after the target changed.
+func (c *chain) refresh() {
+	if _, ok := c.k.(*metropolis); ok {
+		c.logp = c.dens.logp(c.theta)
+		return
+	}
+	c.evalGrad()
+}
+
+// Close stops the chains' goroutines. The method stays usable: the next
+// Step starts them again.
+func (m *Method) Close() error {
+	if m.work != nil {
+		m.cleanup.Stop()
+		m.work.stop()
+		m.work = nil
+	}
+	return nil
+}
+
+var (
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Chains     = (*Method)(nil)
+	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.Diagnoser  = (*Method)(nil)
+)

@@ -1,0 +1,297 @@
+package mcmc
+
+import "math"
+
+// nuts is the no-U-turn sampler as Stan implements it (Hoffman & Gelman
+// 2014 with Betancourt's 2017 changes; ALGORITHMS.md §6.3): the trajectory
+// doubles in a random direction until the generalised U-turn criterion
+// (on sums of momenta, with the diagonal metric, checked on every subtree
+// and across each pair of merged subtrees) fails, an energy error exceeds
+// 1000 (a divergence) or the depth reaches max_depth; the next state is drawn
+// with multinomial weights e^−H, biased towards the newest subtree at the top
+// level. Warm-up adapts ε by dual averaging (target acceptance 0.8) and the
+// diagonal metric by Stan's windowed variance estimate.
+type nuts struct {
+	eps      float64
+	maxDepth int
+	minv     []float64
+
+	p                     []float64 // momentum of the integrator state
+	fwd, bck              point     // the trajectory's ends
+	sample, propose       point
+	pFwdFwd, pSharpFwdFwd []float64
+	pFwdBck, pSharpFwdBck []float64
+	pBckFwd, pSharpBckFwd []float64
+	pBckBck, pSharpBckBck []float64
+	rho, rhoFwd, rhoBck   []float64
+	rhoExt, rhoSub        []float64
+	levels                []nutsLevel // scratch of build at depth d ≥ 1
+	p0, th0, g0           []float64   // reasonableStep scratch
+	h0, sumMetro          float64
+	nLeap, depth          int
+	divergent             bool
+
+	da      dualAvg
+	win     windows
+	est     welford
+	started bool
+}
+
+// point is a phase-space point with its gradient and log density.
+type point struct {
+	theta, p, grad []float64
+	logp           float64
+}
+
+func newPoint(d int) point {
+	return point{theta: make([]float64, d), p: make([]float64, d), grad: make([]float64, d)}
+}
+
+// nutsLevel holds build's locals at one depth, so recursion allocates
+// nothing.
+type nutsLevel struct {
+	pInitEnd, pSharpInitEnd, rhoInit    []float64
+	pFinalBeg, pSharpFinalBeg, rhoFinal []float64
+	proposeFinal                        point
+}
+
+// maxTreeDepth bounds the max_depth control (Stan's default is 10).
+const maxTreeDepth = 10
+
+func newNUTS(d, warmup int, eps float64, maxDepth int) *nuts {
+	v := func() []float64 { return make([]float64, d) }
+	k := &nuts{eps: eps, maxDepth: maxDepth, minv: v(), p: v(),
+		fwd: newPoint(d), bck: newPoint(d), sample: newPoint(d), propose: newPoint(d),
+		pFwdFwd: v(), pSharpFwdFwd: v(), pFwdBck: v(), pSharpFwdBck: v(),
+		pBckFwd: v(), pSharpBckFwd: v(), pBckBck: v(), pSharpBckBck: v(),
+		rho: v(), rhoFwd: v(), rhoBck: v(), rhoExt: v(), rhoSub: v(),
+		p0: v(), th0: v(), g0: v(),
+		win: newWindows(warmup), est: newWelford(d)}
+	for i := range k.minv {
+		k.minv[i] = 1
+	}
+	k.levels = make([]nutsLevel, maxTreeDepth+1)
+	for i := 1; i <= maxTreeDepth; i++ {
+		k.levels[i] = nutsLevel{pInitEnd: v(), pSharpInitEnd: v(), rhoInit: v(),
+			pFinalBeg: v(), pSharpFinalBeg: v(), rhoFinal: v(), proposeFinal: newPoint(d)}
+	}
+	return k
+}
+
+func (k *nuts) init(c *chain) { c.evalGrad() }
+
+// save copies the integrator state (the chain's θ, grad, log π and k.p).
+func (k *nuts) save(c *chain, dst *point) {
+	copy(dst.theta, c.theta)
+	copy(dst.grad, c.grad)
+	copy(dst.p, k.p)
+	dst.logp = c.logp
+}
+
+func (k *nuts) load(c *chain, src *point) {
+	copy(c.theta, src.theta)
+	copy(c.grad, src.grad)
+	copy(k.p, src.p)
+	c.logp = src.logp
+}
+
+func copyPoint(dst, src *point) {
+	copy(dst.theta, src.theta)
+	copy(dst.grad, src.grad)
+	dst.logp = src.logp
+}
+
+func (k *nuts) sharp(dst, p []float64) {
+	for i, pi := range p {
+		dst[i] = k.minv[i] * pi
+	}
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// criterion is the generalised no-U-turn condition: the summed momentum rho
+// still points forward at both ends.
+func criterion(pSharpMinus, pSharpPlus, rho []float64) bool {
+	return dot(pSharpPlus, rho) > 0 && dot(pSharpMinus, rho) > 0
+}
+
+func logAddExp(a, b float64) float64 {
+	if math.IsInf(a, -1) {
+		return b
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	if a > b {
+		return a + math.Log1p(math.Exp(b-a))
+	}
+	return b + math.Log1p(math.Exp(a-b))
+}
+
+func addInto(dst, a, b []float64) {
+	for i := range dst {
+		dst[i] = a[i] + b[i]
+	}
+}
+
+func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
+	adapting := warm
+	if !k.started {
+		k.started = true
+		if adapting {
+			k.eps = reasonableStep(c, k.eps, k.minv, k.p, k.p0, k.th0, k.g0)
+			k.da.restart(k.eps)
+		}
+	}
+	if !c.gradOK {
+		c.evalGrad()
+	}
+	c.drawMomentum(k.p, k.minv)
+	k.save(c, &k.fwd)
+	k.save(c, &k.bck)
+	k.save(c, &k.sample)
+	k.sharp(k.pSharpFwdFwd, k.p)
+	for _, v := range [][]float64{k.pFwdFwd, k.pFwdBck, k.pBckFwd, k.pBckBck, k.rho} {
+		copy(v, k.p)
+	}
+	for _, v := range [][]float64{k.pSharpFwdBck, k.pSharpBckFwd, k.pSharpBckBck} {
+		copy(v, k.pSharpFwdFwd)
+	}
+	lsw := 0.0
+	k.h0 = -c.logp + kinetic(k.p, k.minv)
+	k.nLeap, k.sumMetro, k.divergent, k.depth = 0, 0, false, 0
+
+	for k.depth < k.maxDepth {
+		clear(k.rhoFwd)
+		clear(k.rhoBck)
+		lswSub := math.Inf(-1)
+		var valid bool
+		if c.rng.Float64() > 0.5 {
+			k.load(c, &k.fwd)
+			copy(k.rhoBck, k.rho)
+			copy(k.pBckFwd, k.pFwdFwd)
+			copy(k.pSharpBckFwd, k.pSharpFwdFwd)
+			valid = k.build(c, k.depth, &k.propose, k.pSharpFwdBck, k.pSharpFwdFwd, k.rhoFwd, k.pFwdBck, k.pFwdFwd, 1, &lswSub)
+			k.save(c, &k.fwd)
+		} else {
+			k.load(c, &k.bck)
+			copy(k.rhoFwd, k.rho)
+			copy(k.pFwdBck, k.pBckBck)
+			copy(k.pSharpFwdBck, k.pSharpBckBck)
+			valid = k.build(c, k.depth, &k.propose, k.pSharpBckFwd, k.pSharpBckBck, k.rhoBck, k.pBckFwd, k.pBckBck, -1, &lswSub)
+			k.save(c, &k.bck)
+		}
+		if !valid {
+			break
+		}
+		k.depth++
+		if lswSub > lsw || c.rng.Float64() < math.Exp(lswSub-lsw) {
+			copyPoint(&k.sample, &k.propose)
+		}
+		lsw = logAddExp(lsw, lswSub)
+		addInto(k.rho, k.rhoBck, k.rhoFwd)
+		persist := criterion(k.pSharpBckBck, k.pSharpFwdFwd, k.rho)
+		addInto(k.rhoExt, k.rhoBck, k.pFwdBck)
+		persist = persist && criterion(k.pSharpBckBck, k.pSharpFwdBck, k.rhoExt)
+		addInto(k.rhoExt, k.rhoFwd, k.pBckFwd)
+		persist = persist && criterion(k.pSharpBckFwd, k.pSharpFwdFwd, k.rhoExt)
+		if !persist {
+			break
+		}
+	}
+	acc := k.sumMetro / float64(max(k.nLeap, 1))
+	copy(c.theta, k.sample.theta)
+	copy(c.grad, k.sample.grad)
+	c.logp = k.sample.logp
+	if adapting {
+		k.eps = k.da.learn(acc)
+		if k.win.learn(&k.est, c.theta, k.minv) {
+			k.eps = reasonableStep(c, k.eps, k.minv, k.p, k.p0, k.th0, k.g0)
+			k.da.restart(k.eps)
+		}
+	}
+	return acc, k.divergent
+}
+
+// build extends the trajectory by 2^depth leapfrog steps in direction sign
+// from the integrator state, as Stan's base_nuts::build_tree. It returns
+// false when the new subtree diverged or U-turned.
+func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, rho, pBeg, pEnd []float64, sign float64, lsw *float64) bool {
+	if depth == 0 {
+		c.leapfrog(k.p, k.minv, sign*k.eps)
+		k.nLeap++
+		k.sharp(pSharpBeg, k.p)
+		copy(pSharpEnd, pSharpBeg)
+		h := -c.logp + kinetic(k.p, k.minv)
+		if math.IsNaN(h) {
+			h = math.Inf(1)
+		}
+		if h-k.h0 > maxDeltaH {
+			k.divergent = true
+		}
+		*lsw = logAddExp(*lsw, k.h0-h)
+		if k.h0-h > 0 {
+			k.sumMetro++
+		} else {
+			k.sumMetro += math.Exp(k.h0 - h)
+		}
+		copy(propose.theta, c.theta)
+		copy(propose.grad, c.grad)
+		propose.logp = c.logp
+		for i, pi := range k.p {
+			rho[i] += pi
+		}
+		copy(pBeg, k.p)
+		copy(pEnd, k.p)
+		return !k.divergent
+	}
+	L := &k.levels[depth]
+	lswInit := math.Inf(-1)
+	clear(L.rhoInit)
+	if !k.build(c, depth-1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign, &lswInit) {
+		return false
+	}
+	lswFinal := math.Inf(-1)
+	clear(L.rhoFinal)
+	if !k.build(c, depth-1, &L.proposeFinal, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign, &lswFinal) {
+		return false
+	}
+	lswSub := logAddExp(lswInit, lswFinal)
+	*lsw = logAddExp(*lsw, lswSub)
+	if lswFinal > lswSub || c.rng.Float64() < math.Exp(lswFinal-lswSub) {
+		copyPoint(propose, &L.proposeFinal)
+	}
+	addInto(k.rhoSub, L.rhoInit, L.rhoFinal)
+	for i, v := range k.rhoSub {
+		rho[i] += v
+	}
+	persist := criterion(pSharpBeg, pSharpEnd, k.rhoSub)
+	addInto(k.rhoSub, L.rhoInit, L.pFinalBeg)
+	persist = persist && criterion(pSharpBeg, L.pSharpFinalBeg, k.rhoSub)
+	addInto(k.rhoSub, L.rhoFinal, L.pInitEnd)
+	persist = persist && criterion(L.pSharpInitEnd, pSharpEnd, k.rhoSub)
+	return persist
+}
+
+func (k *nuts) endWarmup(*chain) {
+	if k.da.counter > 0 {
+		k.eps = k.da.final()
+	}
+}
+
+func (k *nuts) stepSize() float64 { return k.eps }
+
+// setStep replaces ε. During warm-up dual averaging restarts from it; after
+// warm-up it overrides the adapted value.
+func (k *nuts) setStep(eps float64, warm bool) {
+	k.eps = eps
+	if warm {
+		k.da.restart(eps)
+	}
+}
