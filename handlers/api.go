@@ -1,0 +1,151 @@
+package handlers
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/gorilla/websocket"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
+)
+
+// APIConfig assembles the JSON API and the run stream.
+type APIConfig struct {
+	Registry *sim.Registry // required
+	Uploads  *Uploads      // default NewUploads(0)
+	// Specs lists the methods for GET /api/methods; default catalog.Specs.
+	Specs func() []sim.MethodSpec
+	// AllowedOrigins may open a stream besides the page's own origin, as
+	// "scheme://host[:port]".
+	AllowedOrigins []string
+	RequestTimeout time.Duration // for every route but the stream, default 15s
+	// ClientKey names the client a run counts against; default the IP of
+	// RemoteAddr (behind a trusted proxy, put middleware.RealIP first).
+	ClientKey func(*http.Request) string
+	Stream    StreamConfig
+	Log       *slog.Logger
+}
+
+// API serves /api: methods, data sets, uploads, runs and their streams.
+type API struct {
+	reg       *sim.Registry
+	uploads   *Uploads
+	specs     func() []sim.MethodSpec
+	origins   map[string]bool
+	timeout   time.Duration
+	clientKey func(*http.Request) string
+	stream    StreamConfig
+	log       *slog.Logger
+	upgrader  websocket.Upgrader
+
+	mu      sync.Mutex
+	conns   map[*wsConn]struct{}
+	closing chan struct{} // closed by CloseStreams
+	closed  bool
+	wg      sync.WaitGroup // stream handlers
+}
+
+// NewAPI returns the API. It rejects malformed allowed origins.
+func NewAPI(cfg APIConfig) (*API, error) {
+	if cfg.Registry == nil {
+		return nil, fmt.Errorf("handlers: APIConfig.Registry is required")
+	}
+	a := &API{reg: cfg.Registry, uploads: cfg.Uploads, specs: cfg.Specs, origins: map[string]bool{},
+		timeout: cfg.RequestTimeout, clientKey: cfg.ClientKey, stream: cfg.Stream.withDefaults(), log: cfg.Log,
+		conns: map[*wsConn]struct{}{}, closing: make(chan struct{})}
+	if a.uploads == nil {
+		a.uploads = NewUploads(0)
+	}
+	if a.specs == nil {
+		a.specs = catalog.Specs
+	}
+	if a.timeout <= 0 {
+		a.timeout = 15 * time.Second
+	}
+	if a.clientKey == nil {
+		a.clientKey = remoteIP
+	}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	for _, o := range cfg.AllowedOrigins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return nil, fmt.Errorf("allowed origin %q: want scheme://host[:port]", o)
+		}
+		a.origins[strings.ToLower(u.Scheme+"://"+u.Host)] = true
+	}
+	a.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 16 << 10, CheckOrigin: a.checkOrigin}
+	return a, nil
+}
+
+// Uploads is the store of uploaded data sets (for NewFactory).
+func (a *API) Uploads() *Uploads { return a.uploads }
+
+// Routes registers the API on r, which must be mounted at /api. The stream
+// route stays outside middleware.Timeout: it lives long and is hijacked.
+func (a *API) Routes(r chi.Router) {
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, a.log, http.StatusNotFound, "path", "no such API endpoint: "+r.URL.Path)
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, a.log, http.StatusMethodNotAllowed, "method", r.Method+" is not allowed on "+r.URL.Path)
+	})
+	r.Get("/runs/{id}/stream", a.serveStream)
+	r.Group(func(r chi.Router) {
+		r.Use(middleware.Timeout(a.timeout))
+		r.Get("/methods", a.methods)
+		r.Get("/datasets", a.datasets)
+		r.Post("/data", a.upload)
+		r.Post("/runs", a.createRun)
+		r.Get("/runs/{id}", a.getRun)
+		r.Delete("/runs/{id}", a.deleteRun)
+		r.Post("/runs/{id}/ops", a.postOp)
+	})
+}
+
+func (a *API) methods(w http.ResponseWriter, r *http.Request) {
+	specs := a.specs()
+	if specs == nil {
+		specs = []sim.MethodSpec{}
+	}
+	writeJSON(w, a.log, http.StatusOK, specs)
+}
+
+func (a *API) datasets(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, a.log, http.StatusOK, datasets.Infos())
+}
+
+// checkOrigin is gorilla's same-origin rule plus the allow-list. Requests
+// without an Origin header come from non-browser clients and pass.
+func (a *API) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	if a.origins[strings.ToLower(origin)] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
+}
+
+// remoteIP is the IP of the request's peer (or of the client, after
+// middleware.RealIP).
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,156 @@
+package handlers
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/model"
+)
+
+// UploadPrefix starts the data name of an uploaded CSV data set.
+const UploadPrefix = "upload:"
+
+// Uploads keeps uploaded data sets in memory, at most max of them; adding
+// one more evicts the least recently used.
+type Uploads struct {
+	max   int
+	mu    sync.Mutex
+	order []string // least recently used first
+	sets  map[string]*sim.Dataset
+}
+
+// NewUploads returns a store of at most max data sets (default 32).
+func NewUploads(max int) *Uploads {
+	if max <= 0 {
+		max = 32
+	}
+	return &Uploads{max: max, sets: make(map[string]*sim.Dataset)}
+}
+
+// Add stores d and returns its data name, "upload:<id>".
+func (u *Uploads) Add(d *sim.Dataset) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	name := UploadPrefix + hex.EncodeToString(b[:])
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for len(u.order) >= u.max {
+		delete(u.sets, u.order[0])
+		u.order = u.order[1:]
+	}
+	u.sets[name] = d
+	u.order = append(u.order, name)
+	return name, nil
+}
+
+// Get returns the data set stored under name and marks it recently used.
+func (u *Uploads) Get(name string) (*sim.Dataset, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	d, ok := u.sets[name]
+	if ok {
+		i := slices.Index(u.order, name)
+		u.order = append(slices.Delete(u.order, i, i+1), name)
+	}
+	return d, ok
+}
+
+// uploadResponse is POST /api/data's answer.
+type uploadResponse struct {
+	Data string `json:"data"`
+	N    int    `json:"n"`
+}
+
+// upload handles POST /api/data: the body is CSV text with columns x and y.
+func (a *API) upload(w http.ResponseWriter, r *http.Request) {
+	// LoadCSV reads at most MaxCSVBytes+1 and names the limit when over it.
+	body := http.MaxBytesReader(w, r.Body, datasets.MaxCSVBytes+1)
+	d, err := datasets.LoadCSV(body, "the uploaded file")
+	if err != nil {
+		writeErr(w, r, a.log, err)
+		return
+	}
+	name, err := a.uploads.Add(d)
+	if err != nil {
+		writeErr(w, r, a.log, err)
+		return
+	}
+	d.Name = name
+	if d.Label == "" {
+		d.Label = "Uploaded CSV"
+	}
+	writeJSON(w, a.log, http.StatusCreated, uploadResponse{Data: name, N: d.N()})
+}
+
+// NewFactory returns the factory of real runs: methods from the catalog,
+// built-in data sets generated for the run's seed, or uploads from u.
+func NewFactory(u *Uploads) sim.Factory {
+	return func(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+		if cfg.Method == "" {
+			return nil, nil, nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("required (one of %s)", strings.Join(catalog.MethodNames(), ", "))}
+		}
+		var d *sim.Dataset
+		uploaded := strings.HasPrefix(cfg.Data, UploadPrefix)
+		switch {
+		case cfg.Data == "":
+			return nil, nil, nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("required (one of %s, or upload:<id> from POST /api/data)", strings.Join(datasets.Names(), ", "))}
+		case uploaded:
+			u, ok := u.Get(cfg.Data)
+			if !ok {
+				return nil, nil, nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("no uploaded data set %q: uploads are kept for a while only; upload the file again", cfg.Data)}
+			}
+			d = copyDataset(u)
+		default:
+			var err error
+			if d, err = datasets.Load(cfg.Data, cfg.Seed); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		modelName := cfg.Model
+		if modelName == "" {
+			modelName = d.DefaultModel
+		}
+		m, err := catalog.NewMethod(cfg.Method, modelName)
+		if err != nil {
+			return nil, nil, nil, asField("model", err)
+		}
+		spec := m.Spec()
+		if len(spec.Models) > 0 && !slices.Contains(spec.Models, modelName) {
+			return nil, nil, nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s does not support model %q (allowed: %v)", spec.Name, modelName, spec.Models)}
+		}
+		if modelName == model.Linear && uploaded {
+			d = datasets.InUserUnits(d) // the linear model reads its coefficients in the file's units
+		}
+		controls, err := spec.Resolve(cfg.Controls)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return m, d, controls, nil
+	}
+}
+
+// copyDataset copies the slices a method could write to, so runs sharing
+// an upload cannot disturb each other.
+func copyDataset(d *sim.Dataset) *sim.Dataset {
+	c := *d
+	c.X, c.Y, c.Grid = slices.Clone(d.X), slices.Clone(d.Y), slices.Clone(d.Grid)
+	return &c
+}
+
+// asField names field in err unless it is a *sim.FieldError already.
+func asField(field string, err error) error {
+	if _, ok := err.(*sim.FieldError); ok {
+		return err
+	}
+	return &sim.FieldError{Field: field, Message: err.Error()}
+}

@@ -1,0 +1,198 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"go.uber.org/goleak"
+
+	"github.com/posterior-playground/playground/sim"
+)
+
+var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// streamFake relaxes x towards prior_scale k: objective −(x − k)² − log k,
+// which is at most −log k, so a change of k shows in the objective.
+type streamFake struct{ k, x float64 }
+
+func streamFakeSpec() sim.MethodSpec {
+	return sim.MethodSpec{
+		Name: "fake", Label: "Fake", Family: sim.FamilyVI,
+		Controls: []sim.ControlSpec{
+			{Name: "prior_scale", Label: "Prior scale", Min: 0.1, Max: 10, Step: 0.1, Default: sim.Num(1), Live: true},
+			{Name: "width", Label: "Width", Min: 1, Max: 100, Step: 1, Default: sim.Num(10), Integer: true},
+		},
+		Traces: []string{"x"},
+	}
+}
+
+func (f *streamFake) Spec() sim.MethodSpec { return streamFakeSpec() }
+func (f *streamFake) Init(_ *sim.Dataset, c sim.Controls, _ *rand.Rand) error {
+	f.k, f.x = c["prior_scale"].Num, 0
+	return nil
+}
+func (f *streamFake) Step() sim.StepStats {
+	f.x += 0.1 * (f.k - f.x)
+	return sim.StepStats{Objective: -(f.x-f.k)*(f.x-f.k) - math.Log(f.k)}
+}
+func (f *streamFake) Set(name string, v sim.Value) error {
+	if name == "prior_scale" {
+		f.k = v.Num
+	}
+	return nil
+}
+func (f *streamFake) Predict(xs []float64, n int) sim.Predictive {
+	p := sim.Predictive{X: xs, Samples: make([][]float64, n)}
+	for s := range p.Samples {
+		p.Samples[s] = make([]float64, len(xs))
+		for i, x := range xs {
+			p.Samples[s][i] = f.x * x
+		}
+	}
+	return p
+}
+func (f *streamFake) Trace() []float64 { return []float64{f.x} }
+
+func streamFakeFactory(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+	if cfg.Method != "fake" {
+		return nil, nil, nil, &sim.FieldError{Field: "method", Message: "unknown method"}
+	}
+	if cfg.Data != "d" {
+		return nil, nil, nil, &sim.FieldError{Field: "data", Message: "unknown data set"}
+	}
+	c, err := streamFakeSpec().Resolve(cfg.Controls)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d := &sim.Dataset{Name: "d", Task: sim.Regression, X: []float64{0, 1}, Y: []float64{0, 1},
+		Grid: []float64{-1, 0, 1}, XScale: sim.Identity, YScale: sim.Identity}
+	return &streamFake{}, d, c, nil
+}
+
+// env is an API on an httptest server.
+type env struct {
+	t      *testing.T
+	srv    *httptest.Server
+	reg    *sim.Registry
+	api    *API
+	client *http.Client
+}
+
+type envOptions struct {
+	registry sim.RegistryConfig
+	api      APIConfig
+	factory  func(*Uploads) sim.Factory // default: the fake
+	// connState is the test server's http.Server.ConnState hook.
+	connState func(net.Conn, http.ConnState)
+}
+
+func newEnv(t *testing.T, o envOptions) *env {
+	t.Helper()
+	if o.registry.Run.FrameRate == 0 {
+		o.registry.Run.FrameRate = 100
+	}
+	uploads := NewUploads(4)
+	factory := streamFakeFactory
+	if o.factory != nil {
+		factory = o.factory(uploads)
+	}
+	reg := sim.NewRegistry(o.registry, factory, quietLog)
+	cfg := o.api
+	cfg.Registry, cfg.Uploads, cfg.Log = reg, uploads, quietLog
+	if cfg.Specs == nil {
+		cfg.Specs = func() []sim.MethodSpec { return []sim.MethodSpec{streamFakeSpec()} }
+	}
+	api, err := NewAPI(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := chi.NewRouter()
+	r.Route("/api", api.Routes)
+	srv := httptest.NewUnstartedServer(r)
+	srv.Config.ConnState = o.connState
+	srv.Start()
+	e := &env{t: t, srv: srv, reg: reg, api: api, client: &http.Client{Transport: &http.Transport{}}}
+	t.Cleanup(func() {
+		api.CloseStreams()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := api.WaitStreams(ctx); err != nil {
+			t.Errorf("streams did not end: %v", err)
+		}
+		e.srv.Close()
+		reg.Close()
+		e.client.CloseIdleConnections()
+	})
+	return e
+}
+
+// do sends a request and decodes a JSON answer into out (when not nil).
+func (e *env) do(method, path, contentType, body string, out any) (int, http.Header) {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := e.client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if out != nil && len(b) > 0 {
+		if err := json.Unmarshal(b, out); err != nil {
+			e.t.Fatalf("%s %s: %d %q: %v", method, path, res.StatusCode, b, err)
+		}
+	}
+	return res.StatusCode, res.Header
+}
+
+// create makes a fake run and returns its id.
+func (e *env) create() string {
+	e.t.Helper()
+	var out struct{ ID string }
+	if code, _ := e.do("POST", "/api/runs", "application/json", `{"data":"d","method":"fake","seed":3}`, &out); code != http.StatusCreated || out.ID == "" {
+		e.t.Fatalf("create: %d %+v", code, out)
+	}
+	return out.ID
+}
+
+// wantError checks an error answer's status and field.
+func (e *env) wantError(method, path, body string, status int, field string) apiError {
+	e.t.Helper()
+	var got apiError
+	code, h := e.do(method, path, "application/json", body, &got)
+	if code != status || got.Field != field || got.Message == "" {
+		e.t.Fatalf("%s %s %s: %d %+v, want %d naming %q", method, path, body, code, got, status, field)
+	}
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		e.t.Fatalf("content type %q", ct)
+	}
+	return got
+}
+
+func (e *env) wsURL(id string) string {
+	return "ws" + strings.TrimPrefix(e.srv.URL, "http") + fmt.Sprintf("/api/runs/%s/stream", id)
+}
+
+// checkLeaks fails t if goroutines started during it outlive its cleanups
+// (registered first, it runs last).
+func checkLeaks(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
+}

@@ -1,0 +1,309 @@
+package handlers
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/datasets"
+)
+
+// MaxPanels is the most methods one play page shows side by side.
+const MaxPanels = 4
+
+// uploadRE matches the data name POST /api/data hands out for a CSV upload.
+var uploadRE = regexp.MustCompile(`^upload:[A-Za-z0-9_-]{1,64}$`)
+
+// PanelConfig is one method on the play page.
+type PanelConfig struct {
+	Method   string
+	Model    string         // as the link gives it; "" means the data set's default
+	Given    sim.Controls   // the values the link sets
+	Controls sim.Controls   // resolved: the spec's defaults overridden by Given
+	Spec     sim.MethodSpec // for the model the panel will run
+}
+
+// PlayConfig is everything a play page's link holds: reloading the link
+// reopens the same experiment.
+type PlayConfig struct {
+	Scenario string // slug, or ""
+	Data     string
+	Seed     uint64
+	Panels   []PanelConfig
+	Hide     []string // controls hidden by a classroom link: "control" or "method.control"
+	Focus    []string // controls a scenario highlights, same form
+}
+
+// methodSource is the catalog as the pages see it, so tests can supply
+// their own methods.
+type methodSource struct {
+	names func() []string
+	new   func(name, model string) (sim.Method, error)
+}
+
+const defaultSeed = 1
+
+// parsePlay reads and validates a play page's query. Every error is a
+// *sim.FieldError naming the parameter and what it allows.
+func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
+	var c PlayConfig
+	c.Data = single(q, "data")
+	if c.Data == "" {
+		c.Data = "gap"
+	}
+	if !uploadRE.MatchString(c.Data) && !slices.Contains(datasets.Names(), c.Data) {
+		return c, &sim.FieldError{Field: "data", Message: fmt.Sprintf("unknown data set %q (allowed: %s, or upload:<id> from a CSV upload)", c.Data, strings.Join(datasets.Names(), ", "))}
+	}
+	c.Seed = defaultSeed
+	if s := single(q, "seed"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return c, &sim.FieldError{Field: "seed", Message: fmt.Sprintf("%q is not a whole number in [0, %d]", s, uint64(1<<64-1))}
+		}
+		c.Seed = v
+	}
+	if s := single(q, "scenario"); s != "" {
+		if _, ok := ScenarioBySlug(s); !ok {
+			return c, &sim.FieldError{Field: "scenario", Message: fmt.Sprintf("unknown scenario %q", s)}
+		}
+		c.Scenario = s
+	}
+	names, err := parseMethods(q, src)
+	if err != nil {
+		return c, err
+	}
+	for _, name := range names {
+		p, err := parsePanel(q, name, c.Data, src)
+		if err != nil {
+			return c, err
+		}
+		c.Panels = append(c.Panels, p)
+	}
+	for key := range q {
+		if err := checkKey(key, names, src); err != nil {
+			return c, err
+		}
+	}
+	if c.Hide, err = parseControlList(q, "hide", c.Panels); err != nil {
+		return c, err
+	}
+	if c.Focus, err = parseControlList(q, "focus", c.Panels); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// single returns the parameter's value; repeats keep the last, as a browser
+// form would send a changed value last.
+func single(q url.Values, key string) string {
+	v := q[key]
+	if len(v) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(v[len(v)-1])
+}
+
+// list splits a parameter given as a comma list, repeated, or both.
+func list(q url.Values, key string) []string {
+	var out []string
+	for _, v := range q[key] {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func parseMethods(q url.Values, src methodSource) ([]string, error) {
+	known := src.names()
+	names := list(q, "methods")
+	if _, given := q["methods"]; !given {
+		for _, n := range []string{"mfvi", "gip"} {
+			if slices.Contains(known, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) < 1 || len(names) > MaxPanels {
+		return nil, &sim.FieldError{Field: "methods", Message: fmt.Sprintf("choose 1 to %d methods, got %d (allowed: %s)", MaxPanels, len(names), strings.Join(known, ", "))}
+	}
+	for i, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, &sim.FieldError{Field: "methods", Message: fmt.Sprintf("unknown method %q (allowed: %s)", n, strings.Join(known, ", "))}
+		}
+		if slices.Contains(names[:i], n) {
+			return nil, &sim.FieldError{Field: "methods", Message: fmt.Sprintf("method %q is listed twice; each method gets one panel", n)}
+		}
+	}
+	return names, nil
+}
+
+// parsePanel reads one method's model and controls ("gip.prior_scale=2").
+func parsePanel(q url.Values, name, data string, src methodSource) (PanelConfig, error) {
+	p := PanelConfig{Method: name, Model: single(q, name+".model"), Given: sim.Controls{}}
+	m, err := src.new(name, p.Model)
+	if err != nil {
+		msg := err.Error()
+		if fe, ok := err.(*sim.FieldError); ok {
+			msg = fe.Message
+		}
+		return p, &sim.FieldError{Field: name + ".model", Message: msg}
+	}
+	p.Spec = m.Spec()
+	if p.Model == "" { // show the spec of the model the run will use
+		if dm := defaultModel(data); dm != "" && slices.Contains(p.Spec.Models, dm) {
+			if m2, err := src.new(name, dm); err == nil {
+				p.Spec = m2.Spec()
+			}
+		}
+	}
+	prefix := name + "."
+	for key := range q {
+		ctl, ok := strings.CutPrefix(key, prefix)
+		if !ok || ctl == "model" {
+			continue
+		}
+		spec, ok := p.Spec.Control(ctl)
+		if !ok {
+			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("unknown control of %s (allowed: %s)", name, strings.Join(controlNames(p.Spec), ", "))}
+		}
+		raw := single(q, key)
+		if len(spec.Options) > 0 {
+			p.Given[ctl] = sim.Choice(raw)
+			continue
+		}
+		v, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("%q is not a number (allowed: [%g, %g])", raw, spec.Min, spec.Max)}
+		}
+		p.Given[ctl] = sim.Num(v)
+	}
+	p.Controls, err = p.Spec.Resolve(p.Given)
+	if err != nil {
+		return p, scoped(prefix, err)
+	}
+	return p, nil
+}
+
+// scoped names a method's control in full ("gip.prior_scale").
+func scoped(prefix string, err error) error {
+	if fe, ok := err.(*sim.FieldError); ok {
+		return &sim.FieldError{Field: prefix + fe.Field, Message: fe.Message}
+	}
+	return err
+}
+
+// checkKey rejects parameters the page does not know, so a typo in a shared
+// link is an error rather than silently ignored.
+func checkKey(key string, methods []string, src methodSource) error {
+	switch key {
+	case "data", "methods", "seed", "scenario", "hide", "focus":
+		return nil
+	}
+	if m, _, ok := strings.Cut(key, "."); ok {
+		if slices.Contains(methods, m) {
+			return nil // checked by parsePanel
+		}
+		if slices.Contains(src.names(), m) {
+			return &sim.FieldError{Field: key, Message: fmt.Sprintf("sets a control of %s, which is not among methods=%s", m, strings.Join(methods, ","))}
+		}
+	}
+	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, <method>.model and <method>.<control>)"}
+}
+
+// parseControlList reads hide= or focus=: controls named "control" (in every
+// panel) or "method.control".
+func parseControlList(q url.Values, key string, panels []PanelConfig) ([]string, error) {
+	items := list(q, key)
+	for _, it := range items {
+		m, ctl, scoped := strings.Cut(it, ".")
+		if !scoped {
+			ctl, m = it, ""
+		}
+		found := false
+		for _, p := range panels {
+			if (m == "" || m == p.Method) && hasControl(p.Spec, ctl) {
+				found = true
+			}
+		}
+		if !found {
+			return nil, &sim.FieldError{Field: key, Message: fmt.Sprintf("%q names no control of the methods on this page", it)}
+		}
+	}
+	return items, nil
+}
+
+func hasControl(s sim.MethodSpec, name string) bool {
+	_, ok := s.Control(name)
+	return ok
+}
+
+func controlNames(s sim.MethodSpec) []string {
+	out := make([]string, len(s.Controls))
+	for i, c := range s.Controls {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// defaultModel is the built-in data set's default model, or "".
+func defaultModel(data string) string {
+	for _, in := range datasets.Infos() {
+		if in.Name == data {
+			return in.DefaultModel
+		}
+	}
+	return ""
+}
+
+// listed reports whether a hide= or focus= list names the control of method.
+func listed(items []string, method, control string) bool {
+	return slices.Contains(items, control) || slices.Contains(items, method+"."+control)
+}
+
+// URL is the canonical link of the configuration.
+func (c PlayConfig) URL() string {
+	var q []string
+	if c.Scenario != "" {
+		q = append(q, "scenario="+queryEscape(c.Scenario))
+	}
+	methods := make([]string, len(c.Panels))
+	for i, p := range c.Panels {
+		methods[i] = p.Method
+	}
+	q = append(q, "data="+queryEscape(c.Data), "methods="+queryEscape(strings.Join(methods, ",")),
+		"seed="+strconv.FormatUint(c.Seed, 10))
+	for _, p := range c.Panels {
+		if p.Model != "" {
+			q = append(q, queryEscape(p.Method+".model")+"="+queryEscape(p.Model))
+		}
+		for _, ctl := range p.Spec.Controls { // spec order, stable links
+			if v, ok := p.Given[ctl.Name]; ok {
+				q = append(q, queryEscape(p.Method+"."+ctl.Name)+"="+queryEscape(v.String()))
+			}
+		}
+	}
+	if len(c.Hide) > 0 {
+		q = append(q, "hide="+queryEscape(strings.Join(c.Hide, ",")))
+	}
+	if len(c.Focus) > 0 {
+		q = append(q, "focus="+queryEscape(strings.Join(c.Focus, ",")))
+	}
+	return "/play?" + strings.Join(q, "&")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,145 @@
+package handlers
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Scenario is a preset experiment of the home page's gallery: a data set,
+// one to four methods and control values, written as data so a new one is a
+// new entry in Scenarios.
+type Scenario struct {
+	Slug        string
+	Name        string
+	Summary     string // one line for the gallery card
+	Description string // a paragraph on the play page: what to look at
+	Note        string // an honest caveat (what is not there yet)
+	Data        string
+	Methods     []string
+	Seed        uint64
+	Controls    map[string]string // "method.control" → value
+	Hide        []string          // controls hidden on the page ("method.control" or "control")
+	Focus       []string          // controls highlighted on the page
+}
+
+// Scenarios returns the gallery, in display order. It returns a fresh copy
+// each time, so callers may not change what others see.
+func Scenarios() []Scenario {
+	return []Scenario{
+		{
+			Slug:    "mfvi-vs-gip-gap",
+			Name:    "Mean-field vs GIP on the gap",
+			Summary: "Two clusters of a noisy cubic with nothing in between. Which posterior admits it does not know what happens in the gap?",
+			Description: "Press play. Mean-field VI (left) soon settles on a band that stays narrow between the clusters, " +
+				"while global inducing points (right) widen theirs where there is no data. Then move a prior scale slider: " +
+				"the change is marked on the objective plot and both fits respond live.",
+			Data:    "gap",
+			Methods: []string{"mfvi", "gip"},
+			Seed:    1,
+			Focus:   []string{"prior_scale"},
+		},
+		{
+			Slug:    "in-between",
+			Name:    "In-between uncertainty",
+			Summary: "How much more uncertain is the fit between the clusters than on them? GIP's in-between ratio, live.",
+			Description: "The in-between ratio is the posterior standard deviation of f at the centre of the gap divided by the " +
+				"mean standard deviation of f at the training inputs. A ratio well above 1 means the method is more uncertain " +
+				"where it has seen no data, as an honest posterior should be; mean-field VI on this data ends near 0.5. " +
+				"The panel's diagnostics show the ratio, estimated from the band (std = (hi − lo)/4 on the plotting grid).",
+			Data:    "gap",
+			Methods: []string{"gip"},
+			Seed:    1,
+		},
+		{
+			Slug:    "prior-scale",
+			Name:    "Prior scale",
+			Summary: "Scale the weight prior from 0.1 to 10 and watch the fit collapse to a constant or come alive.",
+			Description: "The prior std of every weight is s/√(fan-in + 1). Move the highlighted slider: small s collapses the " +
+				"network to a near-constant or linear function that explains the data as noise; the ELBO falls. " +
+				"This classroom link hides the optimiser's controls so the exercise stays on s.",
+			Note:     "A sweep over 11 prior scales (ELBO and IWBO ± 2 s.e.) will run here once sweeps reach the browser; for now, move the slider.",
+			Data:     "gap",
+			Methods:  []string{"gip"},
+			Seed:     1,
+			Controls: map[string]string{"gip.prior_scale": "0.3"},
+			Hide:     []string{"lr", "mc_samples"},
+			Focus:    []string{"gip.prior_scale"},
+		},
+		{
+			Slug:    "inducing-points",
+			Name:    "Inducing points",
+			Summary: "Start GIP with 5 global inducing points and add more while it trains.",
+			Description: "GIP's approximation is only as rich as its inducing points allow. Starting from 5, raise the highlighted " +
+				"slider: new points are drawn from the data while the existing ones keep what they learned; the bound rises and " +
+				"then levels off.",
+			Note:     "A sweep over M = 1 … 100 (ELBO and IWBO ± 2 s.e.) will run here once sweeps reach the browser; for now, move the slider.",
+			Data:     "gap",
+			Methods:  []string{"gip"},
+			Seed:     1,
+			Controls: map[string]string{"gip.inducing": "5"},
+			Focus:    []string{"gip.inducing"},
+		},
+		{
+			Slug:    "kl-weight",
+			Name:    "Mean-field's KL weight",
+			Summary: "Mean-field underfits the gap data. Down-weight its KL term and see it fit — and lose its honesty.",
+			Description: "With the KL weight β at 1 the objective is the true ELBO and mean-field explains most of the data as noise. " +
+				"Lower β (KL annealing) and the same network fits the cubic, but the band in the gap stays narrow: the bound " +
+				"is no longer a bound on the evidence.",
+			Data:    "gap",
+			Methods: []string{"mfvi"},
+			Seed:    1,
+			Focus:   []string{"mfvi.kl_weight"},
+		},
+		{
+			Slug:    "vi-vs-mcmc",
+			Name:    "VI vs MCMC",
+			Summary: "Bayesian linear regression, where the exact posterior is known: variational fits next to samplers.",
+			Description: "Thirty points from y = −1 + 2x + 0.5ε. Both variational methods fit the linear model; their traces show " +
+				"the intercept, slope and noise they settle on.",
+			Note: "The samplers (Metropolis, HMC, NUTS, SGLD) have not landed yet, so this shows the two variational methods " +
+				"on the linear model only; the MCMC panels will join them here.",
+			Data:    "linreg",
+			Methods: []string{"mfvi", "gip"},
+			Seed:    1,
+		},
+	}
+}
+
+// ScenarioBySlug returns the scenario with the given slug.
+func ScenarioBySlug(slug string) (Scenario, bool) {
+	for _, s := range Scenarios() {
+		if s.Slug == slug {
+			return s, true
+		}
+	}
+	return Scenario{}, false
+}
+
+// URL returns the play page's link for the scenario.
+func (s Scenario) URL() string {
+	q := []string{
+		"scenario=" + queryEscape(s.Slug),
+		"data=" + queryEscape(s.Data),
+		"methods=" + queryEscape(strings.Join(s.Methods, ",")),
+		"seed=" + strconv.FormatUint(s.Seed, 10),
+	}
+	for _, k := range sortedKeys(s.Controls) {
+		q = append(q, queryEscape(k)+"="+queryEscape(s.Controls[k]))
+	}
+	if len(s.Hide) > 0 {
+		q = append(q, "hide="+queryEscape(strings.Join(s.Hide, ",")))
+	}
+	if len(s.Focus) > 0 {
+		q = append(q, "focus="+queryEscape(strings.Join(s.Focus, ",")))
+	}
+	return "/play?" + strings.Join(q, "&")
+}
+
+// queryEscape escapes a query value but keeps the characters that are legal
+// in a query and make links readable (",", ":").
+func queryEscape(s string) string {
+	e := url.QueryEscape(s)
+	return strings.NewReplacer("%2C", ",", "%3A", ":").Replace(e)
+}

@@ -1,0 +1,310 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/gorilla/websocket"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+)
+
+// StreamConfig tunes the run stream. Zero values take the defaults.
+type StreamConfig struct {
+	WriteWait  time.Duration // deadline of each write; a viewer slower than this is dropped. Default 10s
+	PongWait   time.Duration // a viewer silent this long (no pong) is dropped. Default 60s
+	PingPeriod time.Duration // default 9/10 of PongWait
+	ReadLimit  int64         // largest message from a viewer, default 4 KiB
+}
+
+func (c StreamConfig) withDefaults() StreamConfig {
+	if c.WriteWait <= 0 {
+		c.WriteWait = 10 * time.Second
+	}
+	if c.PongWait <= 0 {
+		c.PongWait = 60 * time.Second
+	}
+	if c.PingPeriod <= 0 || c.PingPeriod >= c.PongWait {
+		c.PingPeriod = c.PongWait * 9 / 10
+	}
+	if c.ReadLimit <= 0 {
+		c.ReadLimit = 4 << 10
+	}
+	return c
+}
+
+// wireFrame is a frame as a viewer receives it. objective and trace hold
+// the points kept since the frame this viewer last got; when the epoch
+// changes (a reset) they start again from step 1. predictive is sent when
+// it changed, data with a viewer's first frame.
+type wireFrame struct {
+	Type        string                     `json:"type"`
+	Full        bool                       `json:"full"` // the points replace what the viewer had
+	Epoch       uint64                     `json:"epoch"`
+	Step        int64                      `json:"step"`
+	Status      sim.Status                 `json:"status"`
+	Message     string                     `json:"message,omitempty"`
+	Controls    sim.Controls               `json:"controls"`
+	Speed       float64                    `json:"speed"`
+	Objective   []numeric.Point            `json:"objective"`
+	Trace       map[string][]numeric.Point `json:"trace"`
+	Predictive  *sim.Band                  `json:"predictive,omitempty"`
+	Marks       []sim.Mark                 `json:"marks"`
+	Diagnostics map[string]float64         `json:"diagnostics"`
+	StepsPerSec float64                    `json:"steps_per_sec"`
+	Data        *sim.DataPoints            `json:"data,omitempty"`
+}
+
+type wireError struct {
+	Type    string `json:"type"` // "error"
+	Op      string `json:"op,omitempty"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// wsConn is one viewer: the handler goroutine reads, one writer goroutine
+// writes (gorilla allows one of each).
+type wsConn struct {
+	api        *API
+	conn       *websocket.Conn
+	run        *sim.Run
+	errs       chan wireError // reader → writer; dropped when full
+	readerDone chan struct{}
+}
+
+// serveStream upgrades GET /api/runs/{id}/stream to a websocket.
+func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
+	if !a.checkOrigin(r) {
+		writeError(w, a.log, http.StatusForbidden, "origin", "this origin may not open a stream (allowed: the page's own origin and --allowed-origins)")
+		return
+	}
+	run, release, err := a.reg.Watch(chi.URLParam(r, "id"))
+	if err != nil {
+		writeErr(w, r, a.log, err)
+		return
+	}
+	defer release()
+	if !a.enter() {
+		writeError(w, a.log, http.StatusServiceUnavailable, "", "the server is shutting down")
+		return
+	}
+	defer a.wg.Done()
+	conn, err := a.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered with the error
+	}
+	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan wireError, 8), readerDone: make(chan struct{})}
+	a.track(c, true)
+	defer a.track(c, false)
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		c.writeLoop()
+		conn.Close() // a failed write must also end the read
+	}()
+	c.readLoop()
+	close(c.readerDone)
+	<-writerDone
+	conn.Close()
+}
+
+// enter counts a stream handler in unless the API is closing.
+func (a *API) enter() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return false
+	}
+	a.wg.Add(1)
+	return true
+}
+
+func (a *API) track(c *wsConn, on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if on {
+		a.conns[c] = struct{}{}
+	} else {
+		delete(a.conns, c)
+	}
+}
+
+// CloseStreams tells every stream to send a close frame ("going away") and
+// end, and refuses new ones. For http.Server.RegisterOnShutdown: Shutdown
+// does not close hijacked connections.
+func (a *API) CloseStreams() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.closed {
+		a.closed = true
+		close(a.closing)
+	}
+}
+
+// WaitStreams waits until every stream handler has returned, or ctx ends.
+func (a *API) WaitStreams(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		a.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		a.mu.Lock()
+		for c := range a.conns {
+			c.conn.Close() // unblocks their reads and writes
+		}
+		a.mu.Unlock()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// readLoop reads commands until the connection fails or closes.
+func (c *wsConn) readLoop() {
+	cfg := c.api.stream
+	c.conn.SetReadLimit(cfg.ReadLimit)
+	c.conn.SetReadDeadline(time.Now().Add(cfg.PongWait))
+	c.conn.SetPongHandler(func(string) error { return c.conn.SetReadDeadline(time.Now().Add(cfg.PongWait)) })
+	for {
+		kind, msg, err := c.conn.ReadMessage()
+		if err != nil {
+			if websocket.IsUnexpectedCloseError(err, websocket.CloseGoingAway, websocket.CloseNormalClosure, websocket.CloseNoStatusReceived) {
+				c.api.log.Debug("stream read ended", "run", c.run.ID(), "err", err)
+			}
+			return
+		}
+		if kind != websocket.TextMessage {
+			c.sendError(wireError{Field: "body", Message: "want a JSON text message"})
+			continue
+		}
+		op, err := parseOp(msg)
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err = op.apply(ctx, c.run)
+			cancel()
+		}
+		if err != nil {
+			c.sendError(errorFrame(op.Op, err))
+		}
+	}
+}
+
+func errorFrame(op string, err error) wireError {
+	var fe *sim.FieldError
+	switch {
+	case errors.As(err, &fe):
+		return wireError{Op: op, Field: fe.Field, Message: fe.Message}
+	case errors.Is(err, sim.ErrRunClosed):
+		return wireError{Op: op, Message: "the run has ended"}
+	}
+	return wireError{Op: op, Message: err.Error()}
+}
+
+// sendError hands an error to the writer; a viewer flooding bad commands
+// loses some answers rather than blocking.
+func (c *wsConn) sendError(e wireError) {
+	e.Type = "error"
+	select {
+	case c.errs <- e:
+	default:
+	}
+}
+
+// writeLoop is the connection's only writer: frames when the run publishes,
+// errors, pings, and the close frame.
+func (c *wsConn) writeLoop() {
+	cfg := c.api.stream
+	ping := time.NewTicker(cfg.PingPeriod)
+	defer ping.Stop()
+	var (
+		cur      sim.Cursor
+		sentBand *sim.Band
+		changed  <-chan struct{}
+	)
+	read := true
+	for {
+		if read {
+			var f *sim.Frame
+			f, changed = c.run.Read(&cur)
+			if cur.NewFrame || cur.Full || len(cur.Objective) > 0 {
+				if err := c.write(c.frame(f, &cur, &sentBand)); err != nil {
+					return
+				}
+			}
+			read = false
+		}
+		select {
+		case <-changed:
+			read = true
+		case e := <-c.errs:
+			if err := c.write(e); err != nil {
+				return
+			}
+		case <-ping.C:
+			c.conn.SetWriteDeadline(time.Now().Add(cfg.WriteWait))
+			if err := c.conn.WriteMessage(websocket.PingMessage, nil); err != nil {
+				return
+			}
+		case <-c.api.closing:
+			c.close(websocket.CloseGoingAway, "server shutting down")
+			return
+		case <-c.run.Done():
+			c.close(websocket.CloseNormalClosure, "run deleted")
+			return
+		case <-c.readerDone:
+			return
+		}
+	}
+}
+
+func (c *wsConn) frame(f *sim.Frame, cur *sim.Cursor, sentBand **sim.Band) wireFrame {
+	w := wireFrame{Type: "frame", Full: cur.Full, Epoch: f.Epoch, Step: f.Step, Status: f.Status, Message: f.Message,
+		Controls: f.Controls, Speed: f.Speed, Objective: cur.Objective, Trace: make(map[string][]numeric.Point, len(cur.Traces)),
+		Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec}
+	for i, name := range c.run.TraceNames() {
+		w.Trace[name] = cur.Traces[i]
+	}
+	if n := len(cur.Objective); n > 0 && cur.Objective[n-1].Step > w.Step {
+		w.Step = cur.Objective[n-1].Step // points recorded since the frame was published
+	}
+	if cur.Full || f.Predictive != *sentBand {
+		w.Predictive, *sentBand = f.Predictive, f.Predictive
+	}
+	if cur.Full {
+		w.Data = c.run.Data()
+	}
+	return w
+}
+
+// write sends one JSON message under a write deadline.
+func (c *wsConn) write(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.api.log.Error("encoding a stream message", "run", c.run.ID(), "err", err)
+		return err
+	}
+	c.conn.SetWriteDeadline(time.Now().Add(c.api.stream.WriteWait))
+	return c.conn.WriteMessage(websocket.TextMessage, b)
+}
+
+// close sends a close frame and waits briefly for the viewer's answer, so
+// the closing handshake completes.
+func (c *wsConn) close(code int, reason string) {
+	c.conn.SetWriteDeadline(time.Now().Add(c.api.stream.WriteWait))
+	if c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason)) != nil {
+		return
+	}
+	select {
+	case <-c.readerDone:
+	case <-time.After(time.Second):
+		c.conn.Close()
+	}
+}

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/posterior-playground/playground/sim"
+)
+
+// opMessage is a command from a viewer: {"op":"play"|"pause"|"reset"},
+// {"op":"step","n":k}, {"op":"set","name":…,"value":…} or
+// {"op":"speed","value":steps_per_sec}.
+type opMessage struct {
+	Op    string     `json:"op"`
+	N     *float64   `json:"n"`
+	Name  *string    `json:"name"`
+	Value *sim.Value `json:"value"`
+}
+
+// parseOp decodes and checks a command's shape; the run checks the values
+// against the method's spec.
+func parseOp(b []byte) (opMessage, error) {
+	var m opMessage
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return m, jsonFieldError(err, "op, n, name, value")
+	}
+	if dec.More() {
+		return m, &sim.FieldError{Field: "body", Message: "want a single JSON object"}
+	}
+	unused := func(used ...string) error {
+		present := map[string]bool{"n": m.N != nil, "name": m.Name != nil, "value": m.Value != nil}
+		for _, u := range used {
+			delete(present, u)
+		}
+		for _, f := range []string{"n", "name", "value"} {
+			if present[f] {
+				return &sim.FieldError{Field: f, Message: fmt.Sprintf("not used by op %q", m.Op)}
+			}
+		}
+		return nil
+	}
+	switch m.Op {
+	case sim.OpPlay, sim.OpPause, sim.OpReset:
+		return m, unused()
+	case sim.OpStep:
+		if m.N != nil && (*m.N != float64(int64(*m.N)) || *m.N < 1 || *m.N > sim.MaxStepCommand) {
+			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a whole number in [1, %d]", sim.MaxStepCommand)}
+		}
+		return m, unused("n")
+	case sim.OpSet:
+		if m.Name == nil || *m.Name == "" {
+			return m, &sim.FieldError{Field: "name", Message: "required: the control to set"}
+		}
+		if m.Value == nil {
+			return m, &sim.FieldError{Field: "value", Message: "required: a number, or one of a choice control's options"}
+		}
+		return m, unused("name", "value")
+	case sim.OpSpeed:
+		if m.Value == nil || m.Value.Choice != "" {
+			return m, &sim.FieldError{Field: "value", Message: fmt.Sprintf("want steps per second, a number in [0, %d] (0: as fast as possible)", sim.MaxSpeed)}
+		}
+		return m, unused("value")
+	case "":
+		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, set, speed"}
+	}
+	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, set, speed)", m.Op)}
+}
+
+// apply sends the command to run and returns its answer.
+func (m opMessage) apply(ctx context.Context, run *sim.Run) error {
+	switch m.Op {
+	case sim.OpPlay:
+		return run.Play(ctx)
+	case sim.OpPause:
+		return run.Pause(ctx)
+	case sim.OpReset:
+		return run.Reset(ctx)
+	case sim.OpStep:
+		n := int64(1)
+		if m.N != nil {
+			n = int64(*m.N)
+		}
+		return run.Step(ctx, n)
+	case sim.OpSet:
+		return run.Set(ctx, *m.Name, *m.Value)
+	case sim.OpSpeed:
+		return run.SetSpeed(ctx, m.Value.Num)
+	}
+	return &sim.FieldError{Field: "op", Message: "unknown op"}
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRunJSONHasEveryKey(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "--data", "gap", "--method", "mfvi", "--steps", "200",
+		"--eval-reps", "3", "--iwbo-samples", "20", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON value")
+	}
+	for _, k := range []string{"method", "data", "seed", "steps", "elbo_mean", "elbo_se", "iwbo_mean", "iwbo_se",
+		"steps_per_sec", "noise_std", "rmse_truth", "inbetween_ratio", "grid"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("missing key %q", k)
+		}
+	}
+	grid, _ := got["grid"].(map[string]any)
+	for _, k := range []string{"x", "mean", "std", "lo", "hi"} {
+		if v, _ := grid[k].([]any); len(v) != 41 {
+			t.Errorf("grid.%s has %d points, want 41", k, len(v))
+		}
+	}
+	if got["inbetween_ratio"] == nil {
+		t.Errorf("gap has a gap, so inbetween_ratio must not be null")
+	}
+}
+
+func TestRunNullInbetweenWithoutGap(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "--data", "linreg", "--method", "mfvi", "--steps", "100",
+		"--eval-reps", "2", "--iwbo-samples", "10", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := got["inbetween_ratio"]; !ok || v != nil {
+		t.Errorf("inbetween_ratio = %v, want null for linreg", v)
+	}
+	if got["model"] != "linear" {
+		t.Errorf("model = %v, want linreg's default, linear", got["model"])
+	}
+}
+
+// Bad input exits 2 with one line that names the field and what is allowed.
+func TestBadInputNamesTheField(t *testing.T) {
+	dir := t.TempDir()
+	badCSV := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(badCSV, []byte("x,y\n1,2\n3,abc\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noY := filepath.Join(dir, "noy.csv")
+	if err := os.WriteFile(noY, []byte("x,z\n1,2\n3,4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string // substrings of the one line on stderr
+	}{
+		{[]string{"run", "--data", "gap", "--method", "nope"}, []string{"method", "mfvi"}},
+		{[]string{"run", "--data", "nope", "--method", "mfvi"}, []string{"data", "gap", "linreg"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--prior_scale", "99"}, []string{"prior_scale", "[0.1, 10]"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--lr", "abc"}, []string{"lr", "not a number"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--bogus", "1"}, []string{"bogus", "--prior_scale"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--model", "cnn"}, []string{"model", "bnn", "linear"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--steps", "abc"}, []string{"steps"}},
+		{[]string{"run", "--method", "mfvi"}, []string{"data"}},
+		{[]string{"run", "--data", "gap"}, []string{"method"}},
+		{[]string{"run", "--data-file", badCSV, "--method", "mfvi"}, []string{"data-file", "row 3", "column y"}},
+		{[]string{"run", "--data-file", noY, "--method", "mfvi"}, []string{"data-file", "y"}},
+		{[]string{"sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale", "--values", "logspace:0:1:3"}, []string{"values"}},
+		{[]string{"sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale", "--values", "0.01"}, []string{"prior_scale", "[0.1, 10]"}},
+		{[]string{"frobnicate"}, []string{"command", "serve, run, sweep"}},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errs)
+		}
+		if out != "" {
+			t.Errorf("%v: stdout %q, want nothing", tc.args, out)
+		}
+		if n := strings.Count(strings.TrimSpace(errs), "\n"); n != 0 {
+			t.Errorf("%v: stderr has %d lines, want one: %q", tc.args, n+1, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%v: stderr %q does not mention %q", tc.args, errs, w)
+			}
+		}
+	}
+}
+
+func TestSweepJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale",
+		"--values", "0.5,2", "--steps", "100", "--eval-reps", "2", "--iwbo-samples", "10", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Points []map[string]float64 `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Points) != 2 || got.Points[0]["value"] != 0.5 || got.Points[1]["value"] != 2 {
+		t.Fatalf("points = %v, want values 0.5 and 2 in order", got.Points)
+	}
+	for _, p := range got.Points {
+		for _, k := range []string{"elbo_mean", "elbo_se", "iwbo_mean", "iwbo_se"} {
+			if _, ok := p[k]; !ok {
+				t.Errorf("point %v lacks %s", p, k)
+			}
+		}
+	}
+}

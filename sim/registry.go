@@ -1,0 +1,328 @@
+package sim
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+)
+
+// RunConfig names what to run: a data set, a method and model, a seed and
+// overrides of the method's default controls.
+type RunConfig struct {
+	Data     string   `json:"data"`
+	Method   string   `json:"method"`
+	Model    string   `json:"model,omitempty"` // "" for the data set's default
+	Seed     uint64   `json:"seed"`
+	Controls Controls `json:"controls,omitempty"`
+}
+
+// Factory builds an uninitialised method for cfg, its data set, and the
+// method's full set of controls (cfg.Controls resolved against its spec).
+// Errors naming a field are *FieldError. It is injected because sim cannot
+// import the catalog of methods.
+type Factory func(cfg RunConfig) (Method, *Dataset, Controls, error)
+
+// Errors of the registry.
+var (
+	ErrTooManyRuns    = errors.New("too many runs")
+	ErrNotFound       = errors.New("no such run")
+	ErrRegistryClosed = errors.New("the server is shutting down")
+)
+
+// LimitError is a cap on runs being reached; it matches ErrTooManyRuns.
+type LimitError struct{ Message string }
+
+func (e *LimitError) Error() string { return e.Message }
+
+// Unwrap makes errors.Is(err, ErrTooManyRuns) true.
+func (e *LimitError) Unwrap() error { return ErrTooManyRuns }
+
+// RegistryConfig sets the registry's limits. Zero values take the defaults.
+type RegistryConfig struct {
+	MaxRuns          int           // runs at once, default 64
+	MaxRunsPerClient int           // runs at once per client key, default 8
+	MaxSteps         int64         // step budget per run, default 10,000,000
+	IdleTimeout      time.Duration // a run nobody watches this long pauses, default 1 min
+	ExpireAfter      time.Duration // a run nobody watches this long is deleted, default 30 min
+	Run              RunOptions    // options of every run (MaxSteps is overridden)
+}
+
+func (c RegistryConfig) withDefaults() RegistryConfig {
+	if c.MaxRuns <= 0 {
+		c.MaxRuns = 64
+	}
+	if c.MaxRunsPerClient <= 0 {
+		c.MaxRunsPerClient = 8
+	}
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 10_000_000
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = time.Minute
+	}
+	if c.ExpireAfter <= 0 {
+		c.ExpireAfter = 30 * time.Minute
+	}
+	c.Run.MaxSteps = c.MaxSteps
+	return c
+}
+
+// Registry holds the live runs by id, enforces the caps, pauses runs that
+// nobody watches and deletes those abandoned for long.
+type Registry struct {
+	cfg     RegistryConfig
+	factory Factory
+	log     *slog.Logger
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup // run goroutines and the janitor
+
+	mu        sync.Mutex
+	runs      map[string]*entry
+	perClient map[string]int
+	reserved  int // slots held by Creates in progress
+	closed    bool
+}
+
+type entry struct {
+	run       *Run
+	client    string
+	cancel    context.CancelFunc
+	idleSince time.Time // when the last viewer left (or creation)
+}
+
+// NewRegistry returns a registry building runs with factory. It starts a
+// janitor goroutine; Close stops it and every run.
+func NewRegistry(cfg RegistryConfig, factory Factory, log *slog.Logger) *Registry {
+	if log == nil {
+		log = slog.Default()
+	}
+	cfg = cfg.withDefaults()
+	if cfg.Run.Log == nil {
+		cfg.Run.Log = log
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Registry{cfg: cfg, factory: factory, log: log, ctx: ctx, cancel: cancel,
+		runs: make(map[string]*entry), perClient: make(map[string]int)}
+	g.wg.Go(g.janitor)
+	return g
+}
+
+// Config returns the registry's limits after defaults.
+func (g *Registry) Config() RegistryConfig { return g.cfg }
+
+// Create builds, initialises and starts a run for client (a client key such
+// as its IP address). The run starts paused. Errors: *FieldError for a bad
+// configuration, *LimitError when a cap is reached, ErrRegistryClosed.
+func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
+	if err := g.reserve(client); err != nil {
+		return nil, err
+	}
+	run, err := g.build(cfg)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reserved--
+	if err == nil && g.closed {
+		err = ErrRegistryClosed
+	}
+	if err != nil {
+		g.release(client)
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(g.ctx)
+	g.runs[run.id] = &entry{run: run, client: client, cancel: cancel, idleSince: time.Now()}
+	run.markStarted()
+	g.wg.Go(func() { run.loop(ctx) })
+	g.log.Info("run created", "run", run.id, "client", client, "data", cfg.Data, "method", cfg.Method, "seed", cfg.Seed)
+	return run, nil
+}
+
+// reserve takes a slot for client or says which cap is reached.
+func (g *Registry) reserve(client string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.closed:
+		return ErrRegistryClosed
+	case len(g.runs)+g.reserved >= g.cfg.MaxRuns:
+		return &LimitError{fmt.Sprintf("the server is running its maximum of %d runs; try again later", g.cfg.MaxRuns)}
+	case g.perClient[client] >= g.cfg.MaxRunsPerClient:
+		return &LimitError{fmt.Sprintf("you have %d runs, the maximum per client; delete one (DELETE /api/runs/{id}) or close a panel", g.cfg.MaxRunsPerClient)}
+	}
+	g.reserved++
+	g.perClient[client]++
+	return nil
+}
+
+// release gives back a client's slot; g.mu must be held.
+func (g *Registry) release(client string) {
+	if g.perClient[client]--; g.perClient[client] <= 0 {
+		delete(g.perClient, client)
+	}
+}
+
+func (g *Registry) build(cfg RunConfig) (*Run, error) {
+	m, d, controls, err := g.factory(cfg)
+	if err != nil {
+		return nil, err
+	}
+	id, err := newID()
+	if err != nil {
+		return nil, err
+	}
+	run, err := NewRun(id, m, d, controls, cfg.Seed, g.cfg.Run)
+	if err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return nil, err
+		}
+		return nil, &FieldError{"method", fmt.Sprintf("%s cannot start on %s with these controls: %v", cfg.Method, cfg.Data, err)}
+	}
+	cfg.Controls = cloneControls(controls)
+	if cfg.Model == "" && len(run.spec.Models) > 0 {
+		cfg.Model = run.spec.Models[0] // the method's default, unless the data set's is supported
+		if slices.Contains(run.spec.Models, d.DefaultModel) {
+			cfg.Model = d.DefaultModel
+		}
+	}
+	run.cfg = cfg
+	return run, nil
+}
+
+func newID() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// Get returns the run with id, or ErrNotFound.
+func (g *Registry) Get(id string) (*Run, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, ok := g.runs[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return e.run, nil
+}
+
+// Len is the number of runs.
+func (g *Registry) Len() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.runs)
+}
+
+// Delete stops and removes the run with id.
+func (g *Registry) Delete(id string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, ok := g.runs[id]
+	if !ok {
+		return ErrNotFound
+	}
+	g.remove(id, e)
+	return nil
+}
+
+// remove stops a run; g.mu must be held.
+func (g *Registry) remove(id string, e *entry) {
+	delete(g.runs, id)
+	g.release(e.client)
+	e.cancel()
+}
+
+// Watch counts a viewer in on the run with id. release counts it out; when
+// the last viewer leaves, the idle clock starts.
+func (g *Registry) Watch(id string) (run *Run, release func(), err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, ok := g.runs[id]
+	if !ok {
+		return nil, nil, ErrNotFound
+	}
+	leave := e.run.AddViewer()
+	var once sync.Once
+	return e.run, func() {
+		once.Do(func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			leave()
+			e.idleSince = time.Now()
+		})
+	}, nil
+}
+
+// janitor pauses runs nobody watches and deletes abandoned ones.
+func (g *Registry) janitor() {
+	every := max(10*time.Millisecond, min(g.cfg.IdleTimeout, g.cfg.ExpireAfter)/4)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case now := <-t.C:
+			g.sweep(now)
+		}
+	}
+}
+
+func (g *Registry) sweep(now time.Time) {
+	var idle []*Run
+	g.mu.Lock()
+	for id, e := range g.runs {
+		if e.run.Viewers() > 0 {
+			continue
+		}
+		switch unwatched := now.Sub(e.idleSince); {
+		case unwatched >= g.cfg.ExpireAfter:
+			g.log.Info("run expired", "run", id, "unwatched", unwatched.Round(time.Second))
+			g.remove(id, e)
+		case unwatched >= g.cfg.IdleTimeout && e.run.Latest().Status == StatusRunning:
+			idle = append(idle, e.run)
+		}
+	}
+	g.mu.Unlock()
+	for _, r := range idle {
+		ctx, cancel := context.WithTimeout(g.ctx, time.Second)
+		if err := r.Pause(ctx); err == nil {
+			g.log.Info("run paused: nobody is watching", "run", r.id)
+		}
+		cancel()
+	}
+}
+
+// Close stops every run and the janitor and waits for their goroutines.
+// Later Creates fail with ErrRegistryClosed.
+func (g *Registry) Close() {
+	g.mu.Lock()
+	g.closed = true
+	for id, e := range g.runs {
+		g.remove(id, e)
+	}
+	g.mu.Unlock()
+	g.cancel()
+	done := make(chan struct{})
+	go func() {
+		g.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+		// A method stuck inside one Step cannot see its cancellation.
+		g.log.Error("runs did not stop in time; leaving them", "waited", closeWait)
+	}
+}
+
+// closeWait bounds how long Close waits for runs to stop.
+const closeWait = 10 * time.Second

@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// fakeFactory builds fake runs; data "bad" gives a FieldError, data
+// "noinit" an Init failure.
+func fakeFactory(cfg RunConfig) (Method, *Dataset, Controls, error) {
+	if cfg.Data == "bad" {
+		return nil, nil, nil, &FieldError{"data", "unknown data set"}
+	}
+	f := &fakeMethod{}
+	if cfg.Data == "noinit" {
+		f.initErr = func(Controls) error { return errors.New("no") }
+	}
+	c, err := f.Spec().Resolve(cfg.Controls)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return f, fakeDataset(), c, nil
+}
+
+func newRegistry(t *testing.T, cfg RegistryConfig) *Registry {
+	t.Helper()
+	if cfg.Run.FrameRate == 0 {
+		cfg.Run.FrameRate = 200
+	}
+	g := NewRegistry(cfg, fakeFactory, quiet)
+	t.Cleanup(g.Close)
+	return g
+}
+
+func TestRegistryCaps(t *testing.T) {
+	g := newRegistry(t, RegistryConfig{MaxRuns: 3, MaxRunsPerClient: 2})
+	cfg := RunConfig{Data: "d", Method: "fake"}
+	a1, err := g.Create(cfg, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Create(cfg, "a"); err != nil {
+		t.Fatal(err)
+	}
+	var le *LimitError
+	if _, err := g.Create(cfg, "a"); !errors.As(err, &le) || !errors.Is(err, ErrTooManyRuns) {
+		t.Fatalf("third run for a: %v", err)
+	}
+	if _, err := g.Create(cfg, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Create(cfg, "c"); !errors.Is(err, ErrTooManyRuns) {
+		t.Fatalf("fourth run: %v", err)
+	}
+	if err := g.Delete(a1.ID()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-a1.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("a deleted run kept running")
+	}
+	if _, err := g.Get(a1.ID()); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get of a deleted run: %v", err)
+	}
+	if err := g.Delete(a1.ID()); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("second Delete: %v", err)
+	}
+	if _, err := g.Create(cfg, "c"); err != nil {
+		t.Fatalf("after a delete: %v", err)
+	}
+	if g.Len() != 3 {
+		t.Fatalf("%d runs", g.Len())
+	}
+}
+
+func TestRegistryBadConfigsFreeTheirSlot(t *testing.T) {
+	g := newRegistry(t, RegistryConfig{MaxRuns: 1, MaxRunsPerClient: 1})
+	var fe *FieldError
+	if _, err := g.Create(RunConfig{Data: "bad"}, "a"); !errors.As(err, &fe) || fe.Field != "data" {
+		t.Fatalf("bad data: %v", err)
+	}
+	if _, err := g.Create(RunConfig{Data: "d", Controls: Controls{"prior_scale": Num(-1)}}, "a"); !errors.As(err, &fe) || fe.Field != "prior_scale" {
+		t.Fatalf("bad control: %v", err)
+	}
+	if _, err := g.Create(RunConfig{Data: "noinit", Method: "fake"}, "a"); !errors.As(err, &fe) || fe.Field != "method" {
+		t.Fatalf("Init failure: %v", err)
+	}
+	r, err := g.Create(RunConfig{Data: "d", Method: "fake", Seed: 3, Controls: Controls{"lr": Num(0.5)}}, "a")
+	if err != nil {
+		t.Fatalf("the failed creates kept their slots: %v", err)
+	}
+	c := r.Config()
+	if c.Seed != 3 || c.Controls["lr"] != Num(0.5) || c.Controls["prior_scale"] != Num(1) {
+		t.Fatalf("config %+v", c)
+	}
+}
+
+func TestRegistryStepBudget(t *testing.T) {
+	g := newRegistry(t, RegistryConfig{MaxSteps: 500})
+	r, err := g.Create(RunConfig{Data: "d"}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Play(bg())
+	if f := waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusDone }); f.Step != 500 {
+		t.Fatalf("done at %d", f.Step)
+	}
+}
+
+func TestRegistryPausesUnwatchedRuns(t *testing.T) {
+	g := newRegistry(t, RegistryConfig{IdleTimeout: 40 * time.Millisecond})
+	r, err := g.Create(RunConfig{Data: "d"}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, release, err := g.Watch(r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Play(bg())
+	time.Sleep(150 * time.Millisecond) // several idle timeouts, but watched
+	if s := r.Latest().Status; s != StatusRunning {
+		t.Fatalf("a watched run is %s", s)
+	}
+	release()
+	release() // idempotent
+	if r.Viewers() != 0 {
+		t.Fatalf("%d viewers", r.Viewers())
+	}
+	waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })
+}
+
+func TestRegistryExpiresAbandonedRuns(t *testing.T) {
+	g := newRegistry(t, RegistryConfig{IdleTimeout: 20 * time.Millisecond, ExpireAfter: 60 * time.Millisecond})
+	r, err := g.Create(RunConfig{Data: "d"}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("abandoned run not deleted")
+	}
+	if _, err := g.Get(r.ID()); !errors.Is(err, ErrNotFound) {
+		t.Fatal(err)
+	}
+}
+
+func TestRegistryClose(t *testing.T) {
+	g := NewRegistry(RegistryConfig{}, fakeFactory, quiet)
+	r, err := g.Create(RunConfig{Data: "d"}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Play(bg())
+	g.Close()
+	select {
+	case <-r.Done():
+	default:
+		t.Fatal("Close returned before the run stopped")
+	}
+	if _, err := g.Create(RunConfig{Data: "d"}, "a"); !errors.Is(err, ErrRegistryClosed) {
+		t.Fatalf("Create after Close: %v", err)
+	}
+}

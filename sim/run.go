@@ -1,0 +1,428 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/posterior-playground/playground/numeric"
+)
+
+// Status is the state of a Run.
+type Status string
+
+const (
+	StatusRunning  Status = "running"
+	StatusPaused   Status = "paused"
+	StatusDiverged Status = "diverged" // NaN/Inf objective or a panic; stepping stopped
+	StatusDone     Status = "done"     // the step budget is spent
+)
+
+// Limits on what a command may ask for.
+const (
+	MaxStepCommand = 10_000    // largest n in a step command
+	MaxSpeed       = 1_000_000 // largest steps-per-second cap
+	maxMarks       = 64        // control changes kept for the UI
+)
+
+// ErrRunClosed is returned by commands sent to a run whose goroutine ended.
+var ErrRunClosed = errors.New("run closed")
+
+// StreamRun is the method's random stream for a seed, as in the headless
+// experiment, so a live run and `playground run` start alike.
+const StreamRun uint64 = 1
+
+// RunOptions tunes a Run. Zero values take the defaults.
+type RunOptions struct {
+	MaxSteps     int64         // step budget; 0 is unlimited
+	FrameRate    float64       // frames published per second, default 25
+	HistoryCap   int           // points kept per series, default 1024
+	BandSamples  int           // functions drawn for the band, default 20
+	ShownSamples int           // sampled functions sent, default 5
+	Speed        float64       // initial steps-per-second cap; 0 is as fast as possible
+	Log          *slog.Logger  // default slog.Default()
+	BatchTime    time.Duration // longest stretch of steps between command checks, default 10ms
+}
+
+func (o RunOptions) withDefaults() RunOptions {
+	if o.FrameRate <= 0 {
+		o.FrameRate = 25
+	}
+	if o.HistoryCap <= 0 {
+		o.HistoryCap = 1024
+	}
+	if o.BandSamples <= 0 {
+		o.BandSamples = 20
+	}
+	if o.ShownSamples <= 0 {
+		o.ShownSamples = 5
+	}
+	o.ShownSamples = min(o.ShownSamples, o.BandSamples)
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.BatchTime <= 0 {
+		o.BatchTime = 10 * time.Millisecond
+	}
+	return o
+}
+
+// Mark records a live control change, so a plot can show cause and effect.
+type Mark struct {
+	Step  int64  `json:"step"`
+	Name  string `json:"name"`
+	Value Value  `json:"value"`
+}
+
+// Band is a predictive band on the data set's grid, in the user's units:
+// the mean and mean ± 2 standard deviations of f over sampled functions,
+// and a few of the sampled functions.
+type Band struct {
+	X       []float64   `json:"x"`
+	Mean    []float64   `json:"mean"`
+	Lo      []float64   `json:"lo"`
+	Hi      []float64   `json:"hi"`
+	Samples [][]float64 `json:"samples"`
+}
+
+// DataPoints is the training data and the truth on the grid, user units.
+type DataPoints struct {
+	Task  Task      `json:"task"`
+	X     []float64 `json:"x"`
+	Y     []float64 `json:"y"`
+	Grid  []float64 `json:"grid"`
+	Truth []float64 `json:"truth,omitempty"` // on Grid; absent when unknown
+}
+
+// Frame is one published state of a run. A Frame and everything it points
+// to are immutable once published; viewers share them.
+type Frame struct {
+	Seq         uint64 // publication counter
+	Epoch       uint64 // counts re-initialisations; steps restart at 0
+	Step        int64
+	Status      Status
+	Message     string // why it diverged or stopped
+	Controls    Controls
+	Speed       float64 // steps-per-second cap, 0 none
+	Objective   float64 // latest finite objective, NaN before the first step
+	StepsPerSec float64
+	Predictive  *Band // nil until a band could be drawn
+	Marks       []Mark
+	Diagnostics map[string]float64 // finite values only
+	Time        time.Time
+}
+
+// Diagnoser is implemented by methods with diagnostics worth showing (an
+// acceptance rate, a step size). The run adds them to each frame.
+type Diagnoser interface {
+	Diagnostics() map[string]float64
+}
+
+// Run owns one initialised Method and steps it in one goroutine (Start). It
+// takes commands between steps and publishes a Frame at a bounded rate into
+// a latest-wins mailbox (Read); viewers never block it.
+type Run struct {
+	id   string
+	cfg  RunConfig // set by the registry
+	m    Method
+	d    *Dataset
+	spec MethodSpec
+	seed uint64
+	opt  RunOptions
+	log  *slog.Logger
+	data *DataPoints
+
+	ctrl    chan command
+	done    chan struct{}
+	started atomic.Bool
+	viewers atomic.Int64
+
+	// Owned by the run goroutine (and NewRun before Start).
+	controls   Controls
+	status     Status
+	message    string
+	step       int64
+	pending    int64 // steps left from a step command
+	speed      float64
+	speedBase  time.Time
+	speedStep  int64
+	lastObj    float64
+	marks      []Mark
+	band       *Band
+	bandStep   int64 // step and epoch the band was drawn at
+	bandEpoch  uint64
+	bandFresh  bool // false after a control change
+	nextBand   time.Time
+	dirty      bool // something changed since the last publish
+	nextFrame  time.Time
+	rateStep   int64 // for steps per second
+	rateTime   time.Time
+	stepsPerS  float64
+	row        []float64
+	traceNames []string
+
+	// mu guards the history and the mailbox. The run holds it only to add a
+	// point or publish; viewers only to copy.
+	mu     sync.Mutex
+	hist   *numeric.History // column 0 the objective, then the traces
+	epoch  uint64
+	frame  *Frame
+	notify chan struct{} // closed and replaced on every publish
+}
+
+// NewRun initialises m on d with fully resolved controls c and a fresh
+// random stream for seed, and publishes a first frame. It does not start
+// stepping: call Start. Init errors (and panics) are returned.
+func NewRun(id string, m Method, d *Dataset, c Controls, seed uint64, opt RunOptions) (*Run, error) {
+	opt = opt.withDefaults()
+	r := &Run{
+		id: id, m: m, d: d, seed: seed, opt: opt, log: opt.Log.With("run", id),
+		ctrl: make(chan command, 16), done: make(chan struct{}), notify: make(chan struct{}),
+		controls: cloneControls(c), status: StatusPaused, speed: opt.Speed, lastObj: math.NaN(),
+	}
+	if err := r.safely("Spec", func() { r.spec = m.Spec() }); err != nil {
+		return nil, err
+	}
+	r.traceNames = append([]string(nil), r.spec.Traces...)
+	r.row = make([]float64, 1+len(r.traceNames))
+	r.hist = numeric.NewHistory(opt.HistoryCap, len(r.row))
+	r.data = dataPoints(d)
+	if err := r.initMethod(r.controls); err != nil {
+		return nil, err
+	}
+	r.publish(time.Now())
+	return r, nil
+}
+
+// ID is the run's identifier.
+func (r *Run) ID() string { return r.id }
+
+// Config is what the run was created from (zero unless made by a Registry).
+func (r *Run) Config() RunConfig { return r.cfg }
+
+// Spec is the method's spec.
+func (r *Run) Spec() MethodSpec { return r.spec }
+
+// TraceNames names the trace series, in the order of Cursor.Traces.
+func (r *Run) TraceNames() []string { return r.traceNames }
+
+// Data is the training data in the user's units.
+func (r *Run) Data() *DataPoints { return r.data }
+
+// Done is closed when the run's goroutine has returned.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Viewers is the number of viewers attached with AddViewer.
+func (r *Run) Viewers() int { return int(r.viewers.Load()) }
+
+// AddViewer counts a viewer in and returns the function that counts it out.
+func (r *Run) AddViewer() (release func()) {
+	r.viewers.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { r.viewers.Add(-1) }) }
+}
+
+// Start steps the run in a new goroutine until ctx is cancelled. It may be
+// called once.
+func (r *Run) Start(ctx context.Context) {
+	r.markStarted()
+	go r.loop(ctx)
+}
+
+func (r *Run) markStarted() {
+	if r.started.Swap(true) {
+		panic("sim: Run.Start called twice")
+	}
+}
+
+// Latest returns the latest frame.
+func (r *Run) Latest() *Frame {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.frame
+}
+
+// Cursor is one viewer's position in a run's histories, so each viewer gets
+// the points it has not seen: a slow viewer sees fewer frames, each carrying
+// every point kept since its last one.
+type Cursor struct {
+	started bool
+	epoch   uint64
+	after   int64
+	seq     uint64
+
+	// Filled by Read.
+	Objective []numeric.Point
+	Traces    [][]numeric.Point // in the order of TraceNames
+	Full      bool              // the points replace what the viewer had (first read, or after a reset)
+	NewFrame  bool              // the frame differs from the one the last Read returned
+}
+
+// Read returns the latest frame, fills c with the points kept since c's
+// previous Read, and returns a channel closed when a newer frame is
+// published. It never waits for the run.
+func (r *Run) Read(c *Cursor) (*Frame, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.frame
+	c.Full = !c.started || c.epoch != f.Epoch
+	if c.Full {
+		c.after = math.MinInt64
+	}
+	c.NewFrame = !c.started || c.seq != f.Seq
+	c.started, c.epoch, c.seq = true, f.Epoch, f.Seq
+	if len(c.Traces) != len(r.traceNames) {
+		c.Traces = make([][]numeric.Point, len(r.traceNames))
+	}
+	c.Objective = c.Objective[:0]
+	for i := range c.Traces {
+		c.Traces[i] = c.Traces[i][:0]
+	}
+	if f.Epoch != r.epoch {
+		// Reset, but its first frame is not out yet: the history belongs
+		// to the next epoch; the next Read sends it whole.
+		return f, r.notify
+	}
+	c.Objective = r.hist.Since(c.after, 0, c.Objective)
+	for i := range c.Traces {
+		c.Traces[i] = r.hist.Since(c.after, i+1, c.Traces[i])
+	}
+	if last, ok := r.hist.Last(); ok && last > c.after {
+		c.after = last
+	}
+	return r.frame, r.notify
+}
+
+// Command kinds.
+const (
+	OpPlay  = "play"
+	OpPause = "pause"
+	OpStep  = "step"
+	OpReset = "reset"
+	OpSet   = "set"
+	OpSpeed = "speed"
+)
+
+type command struct {
+	op    string
+	n     int64
+	name  string
+	value Value
+	reply chan error
+}
+
+// Play starts stepping.
+func (r *Run) Play(ctx context.Context) error { return r.do(ctx, command{op: OpPlay}) }
+
+// Pause stops stepping and cancels pending single steps.
+func (r *Run) Pause(ctx context.Context) error { return r.do(ctx, command{op: OpPause}) }
+
+// Step performs n steps (1 ≤ n ≤ MaxStepCommand) and leaves the run paused.
+func (r *Run) Step(ctx context.Context, n int64) error {
+	if n < 1 || n > MaxStepCommand {
+		return &FieldError{"n", fmt.Sprintf("%d is outside the allowed range [1, %d]", n, MaxStepCommand)}
+	}
+	return r.do(ctx, command{op: OpStep, n: n})
+}
+
+// Reset re-initialises the method on the same data set with the current
+// controls and a fresh random stream from the seed; the run is paused at
+// step 0.
+func (r *Run) Reset(ctx context.Context) error { return r.do(ctx, command{op: OpReset}) }
+
+// Set changes a control. It returns a *FieldError and changes nothing when
+// the name or value does not fit the method's spec. A live control acts on
+// the running method; any other control re-initialises it, as Reset does.
+func (r *Run) Set(ctx context.Context, name string, v Value) error {
+	return r.do(ctx, command{op: OpSet, name: name, value: v})
+}
+
+// SetSpeed caps the steps per second (0 removes the cap).
+func (r *Run) SetSpeed(ctx context.Context, stepsPerSec float64) error {
+	if !(stepsPerSec >= 0 && stepsPerSec <= MaxSpeed) {
+		return &FieldError{"speed", fmt.Sprintf("%g is outside the allowed range [0, %d] steps per second (0: as fast as possible)", stepsPerSec, MaxSpeed)}
+	}
+	return r.do(ctx, command{op: OpSpeed, value: Num(stepsPerSec)})
+}
+
+// do hands a command to the run goroutine and waits for its answer.
+func (r *Run) do(ctx context.Context, c command) error {
+	c.reply = make(chan error, 1)
+	select {
+	case r.ctrl <- c:
+	case <-r.done:
+		return ErrRunClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-c.reply:
+		return err
+	case <-r.done:
+		return ErrRunClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// initMethod initialises the method with controls c and a fresh stream.
+func (r *Run) initMethod(c Controls) error {
+	var err error
+	if perr := r.safely("Init", func() { err = r.m.Init(r.d, c, numeric.NewStream(r.seed, StreamRun)) }); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// safely calls fn and turns a panic into an error, logging its stack.
+func (r *Run) safely(what string, fn func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = r.recovered(what, p)
+		}
+	}()
+	fn()
+	return nil
+}
+
+func cloneControls(c Controls) Controls {
+	out := make(Controls, len(c))
+	for k, v := range c {
+		out[k] = v
+	}
+	return out
+}
+
+// dataPoints maps d to the user's units for plotting.
+func dataPoints(d *Dataset) *DataPoints {
+	p := &DataPoints{Task: d.Task, X: make([]float64, len(d.X)), Y: make([]float64, len(d.Y)), Grid: make([]float64, len(d.Grid))}
+	for i, x := range d.X {
+		p.X[i] = d.XScale.ToUser(x)
+	}
+	for i, y := range d.Y {
+		if d.Task == Classification {
+			p.Y[i] = y // labels are 0 and 1 in any units
+		} else {
+			p.Y[i] = d.YScale.ToUser(y)
+		}
+	}
+	for i, x := range d.Grid {
+		p.Grid[i] = d.XScale.ToUser(x)
+	}
+	if d.Truth != nil {
+		p.Truth = make([]float64, len(d.Grid))
+		for i, x := range d.Grid {
+			t := d.Truth(x)
+			if d.Task != Classification {
+				t = d.YScale.ToUser(t)
+			}
+			p.Truth[i] = t
+		}
+	}
+	return p
+}

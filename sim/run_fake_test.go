@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// fakeMethod is a deterministic stand-in for a method: x relaxes towards
+// prior_scale with a little noise from the run's stream, and the objective
+// is −(x − k)² − log k, so a change of k shows at once.
+type fakeMethod struct {
+	k, lr, width float64
+	kernel       string
+	x            float64
+	r            *rand.Rand
+	steps        int64
+
+	nanAt, panicAt int64 // step at which Step returns NaN or panics; 0 never
+	panicPredict   bool
+	predictDelay   time.Duration
+	predicts       int
+	traceBuf       []float64 // when set, Trace fills it instead of allocating
+	initErr        func(Controls) error
+}
+
+func (f *fakeMethod) Spec() MethodSpec {
+	return MethodSpec{
+		Name: "fake", Label: "Fake", Family: FamilyVI,
+		Controls: []ControlSpec{
+			{Name: "prior_scale", Min: 0.1, Max: 10, Step: 0.1, Default: Num(1), Live: true},
+			{Name: "lr", Min: 0, Max: 1, Step: 0.01, Default: Num(0.1), Live: true},
+			{Name: "width", Min: 1, Max: 100, Step: 1, Default: Num(10), Integer: true},
+			{Name: "kernel", Default: Choice("eq"), Options: []string{"eq", "periodic"}, Live: true},
+			{Name: "boom", Min: 0, Max: 1, Default: Num(0), Live: true}, // Set panics
+		},
+		Traces: []string{"x", "k"},
+	}
+}
+
+func (f *fakeMethod) Init(d *Dataset, c Controls, r *rand.Rand) error {
+	if f.initErr != nil {
+		if err := f.initErr(c); err != nil {
+			return err
+		}
+	}
+	f.k, f.lr, f.width, f.kernel = c["prior_scale"].Num, c["lr"].Num, c["width"].Num, c["kernel"].Choice
+	f.r, f.steps = r, 0
+	f.x = 0.01 * r.NormFloat64()
+	return nil
+}
+
+func (f *fakeMethod) Step() StepStats {
+	f.steps++
+	if f.steps == f.panicAt {
+		panic("fake step exploded")
+	}
+	if f.steps == f.nanAt {
+		return StepStats{Objective: math.NaN()}
+	}
+	f.x += f.lr*(f.k-f.x) + 0.01*f.r.NormFloat64()
+	return StepStats{Objective: -(f.x-f.k)*(f.x-f.k) - math.Log(f.k)}
+}
+
+func (f *fakeMethod) Set(name string, v Value) error {
+	c, ok := f.Spec().Control(name)
+	if !ok {
+		return fmt.Errorf("unknown control %s", name)
+	}
+	if err := c.Validate(v); err != nil {
+		return err
+	}
+	switch name {
+	case "prior_scale":
+		f.k = v.Num
+	case "lr":
+		f.lr = v.Num
+	case "kernel":
+		f.kernel = v.Choice
+	case "boom":
+		panic("fake set exploded")
+	}
+	return nil
+}
+
+// Predict returns f_s(x) = x_state·x + 0.1·(s − (S−1)/2): mean x_state·x and
+// sample standard deviation 0.1·sqrt(S(S+1)/12).
+func (f *fakeMethod) Predict(xs []float64, samples int) Predictive {
+	if f.panicPredict {
+		panic("fake predict exploded")
+	}
+	f.predicts++
+	time.Sleep(f.predictDelay)
+	p := Predictive{X: xs, Samples: make([][]float64, samples)}
+	for s := range p.Samples {
+		p.Samples[s] = make([]float64, len(xs))
+		for i, x := range xs {
+			p.Samples[s][i] = f.x*x + 0.1*(float64(s)-float64(samples-1)/2)
+		}
+	}
+	return p
+}
+
+func (f *fakeMethod) Trace() []float64 {
+	if f.traceBuf != nil {
+		f.traceBuf[0], f.traceBuf[1] = f.x, f.k
+		return f.traceBuf
+	}
+	return []float64{f.x, f.k}
+}
+
+func (f *fakeMethod) NoiseStd() float64 { return 0.5 }
+
+func fakeDataset() *Dataset {
+	return &Dataset{
+		Name: "fake", Task: Regression,
+		X: []float64{-1, 0, 1}, Y: []float64{0.5, 0, -0.5},
+		Grid:   []float64{-2, -1, 0, 1, 2},
+		Truth:  func(x float64) float64 { return -x / 2 },
+		XScale: Affine{Mean: 10, Std: 2}, YScale: Affine{Mean: -3, Std: 4},
+	}
+}
+
+func fakeControls() Controls {
+	c, err := (&fakeMethod{}).Spec().Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}

@@ -1,0 +1,146 @@
+package sim
+
+import (
+	"math"
+	"time"
+)
+
+// bandCostShare bounds the time spent drawing bands while running to about
+// 1/bandCostShare of the wall time.
+const bandCostShare = 5
+
+// publish draws the band if the method moved, builds a frame and swaps it
+// into the mailbox, waking every viewer.
+func (r *Run) publish(now time.Time) {
+	stale := !r.bandFresh || r.bandStep != r.step || r.bandEpoch != r.epoch
+	if r.status != StatusDiverged && stale && (!r.active() || !now.Before(r.nextBand)) {
+		t0 := time.Now()
+		r.drawBand()
+		// Predict can cost more than many steps (tens of ms for a GP with
+		// inducing points): while stepping, spend at most 1/bandCostShare
+		// of the time on bands; frames still carry every new point.
+		r.nextBand = t0.Add(max(r.frameInterval(), time.Since(t0)*bandCostShare))
+	}
+	if r.active() && !r.rateTime.IsZero() {
+		if dt := now.Sub(r.rateTime).Seconds(); dt > 0 {
+			inst := float64(r.step-r.rateStep) / dt
+			r.stepsPerS = 0.5*r.stepsPerS + 0.5*inst // smooths batch jitter
+		}
+	} else if !r.active() {
+		r.stepsPerS = 0
+	}
+	r.rateStep, r.rateTime = r.step, now
+	f := &Frame{
+		Step: r.step, Status: r.status, Message: r.message, Controls: r.controls, Speed: r.speed,
+		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
+		Diagnostics: r.diagnostics(), Time: now,
+	}
+	if f.Marks == nil {
+		f.Marks = []Mark{}
+	}
+	r.mu.Lock()
+	if r.frame != nil {
+		f.Seq = r.frame.Seq + 1
+	}
+	f.Epoch = r.epoch
+	r.frame = f
+	close(r.notify)
+	r.notify = make(chan struct{})
+	r.mu.Unlock()
+	r.dirty = false
+	r.nextFrame = now.Add(r.frameInterval())
+}
+
+// drawBand predicts on the grid. A band with NaN or Inf in it is dropped
+// and the last good one kept; a panic stops the run.
+func (r *Run) drawBand() {
+	var p Predictive
+	if err := r.safely("Predict", func() { p = r.m.Predict(r.d.Grid, r.opt.BandSamples) }); err != nil {
+		r.diverge(err.Error())
+		return
+	}
+	if b := makeBand(p, r.d, r.opt.ShownSamples); b != nil {
+		r.band = b
+	}
+	r.bandStep, r.bandEpoch, r.bandFresh = r.step, r.epoch, true
+}
+
+// makeBand summarises sampled functions (model units) as mean ± 2 std in
+// the user's units with the first shown samples; nil when p is empty,
+// ragged or not finite.
+func makeBand(p Predictive, d *Dataset, shown int) *Band {
+	n, s := len(p.X), len(p.Samples)
+	if n == 0 || s == 0 {
+		return nil
+	}
+	shown = min(shown, s)
+	b := &Band{X: make([]float64, n), Mean: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n), Samples: make([][]float64, shown)}
+	for _, f := range p.Samples {
+		if len(f) != n {
+			return nil
+		}
+	}
+	ys := d.YScale
+	for i := range n {
+		var sum float64
+		for _, f := range p.Samples {
+			sum += f[i]
+		}
+		mean := sum / float64(s)
+		var ss float64
+		for _, f := range p.Samples {
+			ss += (f[i] - mean) * (f[i] - mean)
+		}
+		sd := 0.0
+		if s > 1 {
+			sd = math.Sqrt(ss/float64(s-1)) * math.Abs(ys.Std)
+		}
+		b.X[i] = d.XScale.ToUser(p.X[i])
+		b.Mean[i] = ys.ToUser(mean)
+		b.Lo[i], b.Hi[i] = b.Mean[i]-2*sd, b.Mean[i]+2*sd
+		if !finite(b.X[i]) || !finite(b.Lo[i]) || !finite(b.Hi[i]) {
+			return nil
+		}
+	}
+	for k := range shown {
+		b.Samples[k] = make([]float64, n)
+		for i, v := range p.Samples[k] {
+			b.Samples[k][i] = ys.ToUser(v)
+			if !finite(b.Samples[k][i]) {
+				return nil
+			}
+		}
+	}
+	return b
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// diagnostics collects the finite values worth showing; method calls that
+// panic are skipped (Step will report the failure).
+func (r *Run) diagnostics() map[string]float64 {
+	out := make(map[string]float64)
+	if finite(r.lastObj) {
+		out["objective"] = r.lastObj
+	}
+	if r.status == StatusDiverged {
+		return out
+	}
+	if nm, ok := r.m.(NoiseModel); ok {
+		var v float64
+		if r.safely("NoiseStd", func() { v = nm.NoiseStd() }) == nil && finite(v) {
+			out["noise_std"] = v * math.Abs(r.d.YScale.Std) // user units
+		}
+	}
+	if dg, ok := r.m.(Diagnoser); ok {
+		var m map[string]float64
+		if r.safely("Diagnostics", func() { m = dg.Diagnostics() }) == nil {
+			for k, v := range m {
+				if finite(v) {
+					out[k] = v
+				}
+			}
+		}
+	}
+	return out
+}

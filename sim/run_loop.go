@@ -1,0 +1,304 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"time"
+)
+
+// loop is the run goroutine: commands, a batch of steps, a frame when one
+// is due; it sleeps when paused or held back by the speed cap.
+func (r *Run) loop(ctx context.Context) {
+	defer close(r.done)
+	for r.guarded(ctx) {
+	}
+}
+
+// guarded runs the loop and turns a panic outside the method's calls (a
+// bug of ours) into a diverged run that still answers commands; it reports
+// whether to carry on.
+func (r *Run) guarded(ctx context.Context) (again bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.diverge(r.recovered("run loop", p).Error())
+			again = ctx.Err() == nil
+		}
+	}()
+	r.steps(ctx)
+	return false
+}
+
+func (r *Run) steps(ctx context.Context) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		now := time.Now()
+		if r.dirty && !now.Before(r.nextFrame) {
+			r.publish(now)
+		}
+		if d := r.wait(now); d != 0 {
+			var tick <-chan time.Time
+			if d > 0 {
+				timer.Reset(d)
+				tick = timer.C
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case c := <-r.ctrl:
+				r.handle(c)
+			case <-tick:
+			}
+			timer.Stop()
+			continue
+		}
+		for more := true; more; {
+			select {
+			case <-ctx.Done():
+				return
+			case c := <-r.ctrl:
+				r.handle(c)
+			default:
+				more = false
+			}
+		}
+		if r.active() {
+			r.batch(now)
+		}
+		runtime.Gosched() // let viewers' writers and other runs in between batches
+	}
+}
+
+// active reports whether the run should be stepping.
+func (r *Run) active() bool {
+	return r.status == StatusRunning || (r.status == StatusPaused && r.pending > 0)
+}
+
+func (r *Run) frameInterval() time.Duration {
+	return time.Duration(float64(time.Second) / r.opt.FrameRate)
+}
+
+// wait returns 0 to step now, a positive duration to sleep at most that
+// long, or a negative one to sleep until a command arrives.
+func (r *Run) wait(now time.Time) time.Duration {
+	if r.active() {
+		if r.pending == 0 && r.speed > 0 {
+			next := r.speedBase.Add(time.Duration(float64(r.step-r.speedStep+1) / r.speed * float64(time.Second)))
+			if d := next.Sub(now); d > 0 {
+				if r.dirty {
+					d = min(d, r.nextFrame.Sub(now))
+				}
+				return d
+			}
+		}
+		return 0
+	}
+	if r.dirty {
+		return r.nextFrame.Sub(now) // positive: loop published otherwise
+	}
+	return -1
+}
+
+// batch steps until the batch time is used, the speed cap or a step
+// command's count is reached, or the method diverges.
+func (r *Run) batch(start time.Time) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.diverge(r.recovered("Step", p).Error())
+		}
+	}()
+	limit := int64(math.MaxInt64)
+	switch {
+	case r.pending > 0:
+		limit = r.pending
+	case r.speed > 0:
+		allowed := int64(start.Sub(r.speedBase).Seconds()*r.speed) - (r.step - r.speedStep)
+		if allowed > int64(r.speed)+1 { // fell behind by over a second: do not race to catch up
+			r.rebaseSpeed(start)
+			allowed = 1
+		}
+		limit = max(1, allowed)
+	}
+	if r.opt.MaxSteps > 0 {
+		limit = min(limit, r.opt.MaxSteps-r.step)
+	}
+	deadline := start.Add(min(r.opt.BatchTime, r.frameInterval()))
+	for i := int64(0); i < limit; i++ {
+		if !r.stepOnce() || !time.Now().Before(deadline) {
+			break
+		}
+	}
+	r.dirty = true
+	if r.opt.MaxSteps > 0 && r.step >= r.opt.MaxSteps && r.status != StatusDiverged {
+		r.status, r.pending = StatusDone, 0
+		r.message = fmt.Sprintf("the step budget of %d steps is spent; reset to run again", r.opt.MaxSteps)
+	}
+}
+
+// stepOnce performs one step and records it; false when it diverged.
+func (r *Run) stepOnce() bool {
+	obj := r.m.Step().Objective
+	if math.IsNaN(obj) || math.IsInf(obj, 0) {
+		r.diverge(fmt.Sprintf("the objective became %v at step %d: stepping stopped, showing the last good state; reset to start again (a smaller step size may help)", obj, r.step+1))
+		return false
+	}
+	r.step++
+	r.lastObj = obj
+	if r.pending > 0 {
+		r.pending--
+	}
+	if r.hist.Wants() { // only then are the traces worth asking for
+		r.row[0] = obj
+		tr := r.m.Trace()
+		for i := range r.traceNames {
+			r.row[i+1] = math.NaN()
+			if i < len(tr) {
+				r.row[i+1] = tr[i]
+			}
+		}
+	}
+	r.mu.Lock()
+	r.hist.Add(r.step, r.row)
+	r.mu.Unlock()
+	return true
+}
+
+func (r *Run) diverge(msg string) {
+	r.log.Warn("run diverged", "method", r.spec.Name, "step", r.step, "reason", msg)
+	r.status, r.message, r.pending, r.dirty = StatusDiverged, msg, 0, true
+}
+
+// recovered logs a panic from the method with its stack and returns an
+// error for the UI.
+func (r *Run) recovered(call string, p any) error {
+	r.log.Error("panic in method", "method", r.spec.Name, "call", call, "step", r.step, "panic", p, "stack", string(debug.Stack()))
+	return fmt.Errorf("internal error in the method's %s: %v (details are in the server log)", call, p)
+}
+
+func (r *Run) rebaseSpeed(now time.Time) { r.speedBase, r.speedStep = now, r.step }
+
+// handle applies one command and answers it.
+func (r *Run) handle(c command) {
+	var err error
+	switch c.op {
+	case OpPlay:
+		if err = r.stopped(); err == nil {
+			r.status, r.pending = StatusRunning, 0
+			r.rebaseSpeed(time.Now())
+		}
+	case OpPause:
+		if r.status == StatusRunning {
+			r.status = StatusPaused
+		}
+		r.pending = 0
+	case OpStep:
+		if err = r.stopped(); err == nil {
+			r.status, r.pending = StatusPaused, c.n
+		}
+	case OpReset:
+		if err = r.reinit(r.controls, false); err != nil {
+			r.diverge("reset failed: " + err.Error())
+		}
+	case OpSet:
+		err = r.set(c.name, c.value)
+	case OpSpeed:
+		r.speed = c.value.Num
+		r.rebaseSpeed(time.Now())
+	default:
+		err = &FieldError{"op", fmt.Sprintf("unknown command %q", c.op)}
+	}
+	r.dirty = true
+	c.reply <- err
+}
+
+// stopped returns an error when the run cannot step until it is reset.
+func (r *Run) stopped() error {
+	switch r.status {
+	case StatusDiverged:
+		return &FieldError{"op", "the run diverged (" + r.message + "); reset it to start again"}
+	case StatusDone:
+		return &FieldError{"op", r.message}
+	}
+	return nil
+}
+
+// set validates and applies a control change.
+func (r *Run) set(name string, v Value) error {
+	spec, ok := r.spec.Control(name)
+	if !ok {
+		return &FieldError{name, fmt.Sprintf("unknown control for method %s (allowed: %v)", r.spec.Name, r.spec.controlNames())}
+	}
+	if err := spec.Validate(v); err != nil {
+		return err
+	}
+	if old, ok := r.controls[name]; ok && old == v {
+		return nil
+	}
+	next := cloneControls(r.controls)
+	next[name] = v
+	switch {
+	case spec.Live && r.status == StatusDiverged:
+		r.controls = next // the broken method is left alone; reset applies it
+	case spec.Live:
+		var err error
+		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil {
+			r.diverge(perr.Error())
+			return &FieldError{name, perr.Error()}
+		}
+		if err != nil {
+			return asFieldError(name, err)
+		}
+		r.controls = next
+		r.addMark(Mark{Step: r.step, Name: name, Value: v})
+		r.bandFresh = false
+	default: // not live: start again with the new value
+		if err := r.reinit(next, true); err != nil {
+			if err2 := r.reinit(r.controls, true); err2 != nil {
+				r.diverge("could not restore the previous controls: " + err2.Error())
+			}
+			return &FieldError{name, "cannot apply: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+func asFieldError(name string, err error) error {
+	if _, ok := err.(*FieldError); ok {
+		return err
+	}
+	return &FieldError{name, err.Error()}
+}
+
+// addMark appends m to a fresh slice: published frames share the old one.
+func (r *Run) addMark(m Mark) {
+	keep := r.marks[max(0, len(r.marks)-maxMarks+1):]
+	marks := make([]Mark, 0, len(keep)+1)
+	r.marks = append(append(marks, keep...), m)
+}
+
+// reinit initialises the method again with controls c and a fresh stream
+// from the seed, and clears the histories. It changes nothing else when
+// Init fails. keepRunning keeps a running run running.
+func (r *Run) reinit(c Controls, keepRunning bool) error {
+	if err := r.initMethod(c); err != nil {
+		return err
+	}
+	if !keepRunning || r.status != StatusRunning {
+		r.status = StatusPaused
+	}
+	r.controls = cloneControls(c)
+	r.step, r.pending, r.message, r.lastObj, r.marks = 0, 0, "", math.NaN(), nil
+	r.rateStep, r.rateTime = 0, time.Time{}
+	r.rebaseSpeed(time.Now())
+	r.band, r.bandFresh = nil, false
+	r.mu.Lock()
+	r.hist.Reset()
+	r.epoch++
+	r.mu.Unlock()
+	r.dirty = true
+	return nil
+}

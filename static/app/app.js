@@ -1,0 +1,147 @@
+// The play page: reads the server's config (<script id="config">), starts
+// one Panel per method, and wires the toolbar that acts on all of them.
+
+import { Panel } from "./panel.js";
+import { gapCentre, setupUpload } from "./upload.js";
+
+const config = JSON.parse(document.getElementById("config").textContent);
+const byId = (id) => document.getElementById(id);
+
+// An upload's points live in this tab's session (the server keeps only the
+// data set itself), so reloading the link still plots them.
+if (!config.points && config.data.startsWith("upload:")) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(`pp:${config.data}`) ?? "null");
+    if (saved?.x) {
+      config.points = saved;
+      config.gap_centre = gapCentre(saved.x);
+    }
+  } catch {
+    // no saved points: the panels ask the run for them
+  }
+}
+
+// The link always shows the whole experiment in canonical form.
+const url = new URL(config.url, location.href);
+showURL();
+
+// showURL writes the link, keeping "," and ":" readable (both are legal in
+// a query; URLSearchParams escapes them).
+function showURL() {
+  const q = url.searchParams.toString().replace(/%2C/gi, ",").replace(/%3A/gi, ":");
+  history.replaceState(null, "", `${url.pathname}?${q}`);
+}
+
+function setParam(key, value) {
+  url.searchParams.set(key, String(value));
+  showURL();
+}
+
+const speedInput = byId("speed");
+const smoothingInput = byId("smoothing");
+const stepInput = byId("step-n");
+
+// speed maps the slider (log10 steps/s) to a cap; its top end is no cap (0).
+function speed() {
+  const pos = Number(speedInput.value);
+  return pos >= Number(speedInput.max) ? 0 : Math.round(Math.pow(10, pos));
+}
+
+const app = {
+  config,
+  smoothing: Number(smoothingInput.value),
+  speed,
+  stepN: () => Math.max(1, Math.min(10000, Math.round(Number(stepInput.value) || 1))),
+  onControl: (method, name, value) => setParam(`${method}.${name}`, value),
+  // onData takes the training data from a run's first frame when the page
+  // has none (an upload opened in another browser).
+  onData: (d) => {
+    config.points = { x: d.x, y: d.y };
+    config.truth = d.truth?.length ? { x: d.grid, y: d.truth } : null;
+    config.gap_centre ??= gapCentre(d.x);
+    panels.forEach((p) => p.predictive.setData(config.points, config.truth));
+  },
+};
+
+const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+
+for (const b of document.querySelectorAll("[data-all]")) {
+  b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
+}
+
+speedInput.addEventListener("input", () => {
+  const s = speed();
+  byId("speed-out").textContent = s === 0 ? "max" : `${s}/s`;
+});
+speedInput.addEventListener("change", () => panels.forEach((p) => p.setSpeed(speed())));
+
+smoothingInput.addEventListener("input", () => {
+  app.smoothing = Number(smoothingInput.value);
+  byId("smoothing-out").textContent = app.smoothing.toFixed(2);
+  panels.forEach((p) => p.setSmoothing(app.smoothing));
+});
+
+byId("seed").addEventListener("change", (ev) => {
+  const v = ev.target.value.trim();
+  ev.target.setCustomValidity("");
+  if (!/^\d+$/.test(v)) {
+    ev.target.setCustomValidity("a whole number ≥ 0");
+    ev.target.reportValidity();
+    return;
+  }
+  setParam("seed", v);
+  location.assign(location.href); // the data set depends on the seed: reload the page
+});
+
+const status = byId("toolbar-status");
+byId("copy-link").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText(location.href);
+    status.textContent = "Link copied.";
+  } catch {
+    status.textContent = location.href;
+  }
+});
+
+setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), async (res, points, filename) => {
+  config.data = res.data;
+  config.data_label = filename;
+  config.points = points;
+  config.truth = null;
+  config.gap_centre = gapCentre(points?.x);
+  if (points) sessionStorage.setItem(`pp:${res.data}`, JSON.stringify(points));
+  url.searchParams.delete("scenario");
+  setParam("data", res.data);
+  const h1 = document.querySelector(".play-head h1");
+  if (h1) h1.textContent = `${panels.map((p) => p.spec.label).join(" vs ")} on ${filename}`;
+  document.querySelectorAll(".play-head .description, .play-head .note").forEach((e) => e.remove());
+  const line = document.querySelector(".play-head .dataset");
+  if (line) line.textContent = `${filename}: ${res.n ?? points?.x.length ?? "?"} points (uploaded, standardised for the network; plots in the file's units), seed ${config.seed}.`;
+  status.textContent = `Restarting on ${filename}…`;
+  for (const p of panels) p.predictive.setData(config.points, null);
+  await Promise.all(panels.map((p) => p.restart()));
+  status.textContent = `Running on ${filename}.`;
+});
+
+addEventListener("pagehide", () => panels.forEach((p) => p.dispose()));
+// Back to a page from the back-forward cache: its runs were freed on the
+// way out, so start new ones.
+addEventListener("pageshow", (ev) => {
+  if (ev.persisted) panels.forEach((p) => p.restart());
+});
+
+panels.forEach((p) => p.start());
+
+// ink counts a canvas's coloured pixels (not white, grey or black): what the
+// series drew, as opposed to the axes. For tests and the console.
+function ink(canvas) {
+  const d = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const r = d[i], g = d[i + 1], b = d[i + 2], a = d[i + 3];
+    if (a > 30 && Math.max(r, g, b) - Math.min(r, g, b) > 40) n++;
+  }
+  return n;
+}
+
+window.playground = { config, panels, ink };

@@ -1,0 +1,41 @@
+// Mapping between a control's value and its slider, from the method's
+// ControlSpec: log sliders move over log10 of the value, integer controls
+// take whole numbers, and every value is clamped to [min, max].
+
+export function fromSlider(spec, pos) {
+  let v = Number(pos);
+  if (spec.log && spec.min > 0) v = Math.pow(10, v);
+  return tidy(spec, v);
+}
+
+export function toSlider(spec, v) {
+  if (spec.log && spec.min > 0) return Math.log10(Math.max(v, spec.min));
+  return v;
+}
+
+// tidy rounds a value the way a person would type it: whole numbers for
+// integer controls, three significant digits on a log scale, the spec's
+// step otherwise.
+export function tidy(spec, v) {
+  v = Math.min(spec.max, Math.max(spec.min, v));
+  if (spec.integer) return Math.round(v);
+  if (spec.log) return Number(v.toPrecision(3));
+  if (spec.step > 0) {
+    const k = Math.round((v - spec.min) / spec.step);
+    return Number((spec.min + k * spec.step).toPrecision(12));
+  }
+  return v;
+}
+
+// parseValue reads what a person typed into a number field; it does not
+// clamp, so the server can say why an out-of-range value is refused.
+export function parseValue(spec, text) {
+  if (spec.options?.length) return text;
+  const v = Number(String(text).trim());
+  return Number.isFinite(v) && String(text).trim() !== "" ? v : null;
+}
+
+export function sameValue(a, b) {
+  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+  return a === b;
+}

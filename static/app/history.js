@@ -1,0 +1,132 @@
+// Bounded histories for the browser: every series keeps at most `cap`
+// points, halving its resolution when full, so a run of any length uses
+// constant memory here too.
+
+export const SERIES_CAP = 2000;
+
+// Series is a [step, value] history with an optional smoothed copy.
+export class Series {
+  constructor(cap = SERIES_CAP) {
+    this.cap = cap;
+    this.clear();
+  }
+
+  clear() {
+    this.x = [];
+    this.y = [];
+    this.s = []; // smoothed, maintained incrementally
+    this.ema = new EMA(this.weight ?? 0);
+  }
+
+  get length() {
+    return this.x.length;
+  }
+
+  get lastStep() {
+    return this.x.length ? this.x[this.x.length - 1] : -Infinity;
+  }
+
+  // push appends points given as [[step, value], …], skipping steps already
+  // held (a reconnected socket repeats history).
+  push(points) {
+    for (const [step, value] of points) {
+      if (step <= this.lastStep) continue;
+      this.x.push(step);
+      this.y.push(value);
+      this.s.push(this.ema.next(value));
+    }
+    if (this.x.length > this.cap) this.decimate();
+  }
+
+  // decimate keeps every other point, and always the newest.
+  decimate() {
+    const keep = (a) => {
+      const out = [];
+      for (let i = 0; i < a.length; i += 2) out.push(a[i]);
+      if ((a.length - 1) % 2 === 1) out.push(a[a.length - 1]);
+      return out;
+    };
+    this.x = keep(this.x);
+    this.y = keep(this.y);
+    this.s = keep(this.s);
+  }
+
+  // setSmoothing recomputes the smoothed copy with a new weight. Over a
+  // decimated stretch this smooths the kept points, an approximation of
+  // smoothing every step.
+  setSmoothing(weight) {
+    this.weight = weight;
+    this.ema = new EMA(weight);
+    this.s = this.y.map((v) => this.ema.next(v));
+  }
+
+  points() {
+    return this.x.map((x, i) => [x, this.y[i]]);
+  }
+}
+
+// EMA is TensorBoard's debiased exponential moving average: the running
+// average starts at 0 and is divided by 1 − w^n, so early values are not
+// pulled towards zero. Non-finite values pass through unsmoothed.
+export class EMA {
+  constructor(weight) {
+    this.w = weight;
+    this.last = 0;
+    this.n = 0;
+  }
+
+  next(v) {
+    if (!Number.isFinite(v)) return v;
+    this.last = this.last * this.w + (1 - this.w) * v;
+    this.n++;
+    const debias = this.w === 1 ? 1 : 1 - Math.pow(this.w, this.n);
+    return this.last / debias;
+  }
+}
+
+// robustRange is the objective plot's y-range, ignoring the early transient
+// (TensorBoard's "ignore outliers"): the newer half of the steps is always
+// shown in full (a change a control made stays visible); older points count
+// only if they lie within 8 interquartile ranges of the newer half's
+// median, so the first steps' huge negative ELBO does not squash the rest.
+// Steps, not points, split the history: a decimated one is denser early.
+export function robustRange(xs, ys, smoothed) {
+  const n = ys.length;
+  if (n === 0) return [0, 1];
+  const half = xs[0] + 0.5 * (xs[n - 1] - xs[0]);
+  const recent = [];
+  const older = [];
+  for (let i = 0; i < n; i++) {
+    for (const v of smoothed ? [ys[i], smoothed[i]] : [ys[i]]) {
+      if (Number.isFinite(v)) (xs[i] >= half ? recent : older).push(v);
+    }
+  }
+  if (recent.length === 0) return [0, 1];
+  recent.sort((a, b) => a - b);
+  const q = (p) => recent[Math.round(p * (recent.length - 1))];
+  let lo = recent[0];
+  let hi = recent[recent.length - 1];
+  const med = q(0.5);
+  const reach = 8 * Math.max(q(0.75) - q(0.25), 0.01 * Math.abs(med));
+  for (const v of older) {
+    if (Math.abs(v - med) <= reach) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  }
+  if (hi - lo < 1e-9 * Math.max(1, Math.abs(hi))) {
+    const d = Math.max(1e-6, Math.abs(hi) * 0.05);
+    return [lo - d, hi + d];
+  }
+  const pad = (hi - lo) * 0.08;
+  return [lo - pad, hi + pad];
+}
+
+// fmt prints a number with four significant digits, or "–".
+export function fmt(v) {
+  if (typeof v !== "number") return String(v);
+  if (!Number.isFinite(v)) return "–";
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(3);
+  return String(Number(v.toPrecision(4)));
+}

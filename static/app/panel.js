@@ -1,0 +1,531 @@
+// Panel is one method's run in the page: one POST /api/runs, one websocket,
+// its plots, controls, diagnostics and exports.
+
+import { createRun, deleteRun, getRun, streamURL } from "./api.js";
+import { fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
+import { fmt, Series } from "./history.js";
+import { exportCSV, exportJSON } from "./export.js";
+import { HistoryPlot, PredictivePlot, savePNG } from "./plots.js";
+
+const MAX_MARKS = 200;
+const MAX_RETRIES = 6;
+
+export class Panel {
+  // app supplies what panels share: config, smoothing, steps per Step
+  // press, speed, and a callback when a control changes (for the URL).
+  constructor(el, pc, app) {
+    this.el = el;
+    this.app = app;
+    this.method = pc.method;
+    this.model = pc.model ?? "";
+    this.spec = pc.spec;
+    this.controls = { ...pc.controls }; // values the next run starts with
+    this.confirmed = { ...pc.controls }; // values the server last reported
+    this.pending = new Map(); // control name → value sent, not yet seen in a frame
+    this.sentAt = new Map(); // control name → when its change was sent
+    this.latency = null; // ms from sending a change to the frame that shows it
+    this.objective = new Series();
+    this.objective.setSmoothing(app.smoothing);
+    this.traces = new Map(); // name → { series, plot }
+    this.marks = [];
+    this.markKeys = new Set();
+    this.band = null;
+    this.frames = 0;
+    this.frameTimes = [];
+    this.queue = [];
+    this.retries = 0;
+    this.step = 0;
+    this.status = "not started";
+    this.diagnostics = {};
+    this.stepsPerSec = null;
+    this.runId = null;
+    this.ws = null;
+    this.disposed = false;
+    this.gen = 0;
+    this.drawPending = false;
+    this.buildPlots();
+    this.bindButtons();
+    this.bindControls();
+  }
+
+  role(name) {
+    return this.el.querySelector(`[data-role="${name}"]`);
+  }
+
+  // ---- plots ----
+
+  buildPlots() {
+    const cfg = this.app.config;
+    const pred = this.el.querySelector('[data-plot="predictive"]');
+    this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth });
+    this.addPNGButton(pred, () => this.predictive.u, "predictive");
+    const obj = this.el.querySelector('[data-plot="objective"]');
+    const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
+    obj.querySelector("figcaption").firstChild.textContent = `Objective: ${label}, raw and smoothed`;
+    this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), { label, smoothed: true, getMarks: () => this.marks });
+    this.addPNGButton(obj, () => this.objectivePlot.u, "objective");
+    for (const name of this.spec.traces ?? []) this.trace(name);
+  }
+
+  addPNGButton(figure, getPlot, what) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "png";
+    b.textContent = "PNG";
+    b.title = "Save this plot as PNG";
+    b.addEventListener("click", () =>
+      savePNG(getPlot(), `${this.spec.label} — ${what}, step ${this.step}`, `${this.fileStem()}-${what}.png`),
+    );
+    figure.querySelector("figcaption").appendChild(b);
+  }
+
+  // trace returns the named trace's history and plot, creating them.
+  trace(name) {
+    let t = this.traces.get(name);
+    if (t) return t;
+    const fig = document.createElement("figure");
+    fig.className = "plot trace";
+    fig.dataset.plot = `trace-${name}`;
+    const cap = document.createElement("figcaption");
+    cap.textContent = name;
+    const host = document.createElement("div");
+    host.className = "plot-host";
+    fig.append(cap, host);
+    this.role("traces").appendChild(fig);
+    const series = new Series();
+    const plot = new HistoryPlot(host, { label: name, height: 110, getMarks: () => this.marks });
+    t = { series, plot };
+    this.traces.set(name, t);
+    this.addPNGButton(fig, () => plot.u, `trace-${name}`);
+    return t;
+  }
+
+  clearHistory() {
+    this.objective.clear();
+    this.objective.setSmoothing(this.app.smoothing);
+    for (const t of this.traces.values()) t.series.clear();
+    this.marks = [];
+    this.markKeys.clear();
+    this.scheduleDraw();
+  }
+
+  setSmoothing(w) {
+    this.objective.setSmoothing(w);
+    this.scheduleDraw();
+  }
+
+  scheduleDraw() {
+    if (this.drawPending) return;
+    this.drawPending = true;
+    requestAnimationFrame(() => {
+      this.drawPending = false;
+      this.draw();
+    });
+  }
+
+  draw() {
+    if (this.bandDirty) {
+      this.predictive.setBand(this.band);
+      this.bandDirty = false;
+    }
+    this.objectivePlot.draw(this.objective);
+    for (const t of this.traces.values()) t.plot.draw(t.series);
+    this.role("step").textContent = String(this.step);
+    this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
+    const now = performance.now();
+    this.frameTimes = this.frameTimes.filter((t) => now - t < 1000);
+    this.role("fps").textContent = String(this.frameTimes.length);
+    const lat = this.role("latency");
+    if (this.latency != null && lat) {
+      lat.hidden = false;
+      lat.textContent = ` · last change live after ${Math.round(this.latency)} ms`;
+    }
+    this.drawDiagnostics();
+  }
+
+  drawDiagnostics() {
+    const dl = this.role("diagnostics");
+    const rows = Object.entries(this.diagnostics ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    const ratio = this.inBetweenRatio();
+    if (ratio != null) rows.push(["in-between ratio (from band)", ratio]);
+    const html = rows.map(([k, v]) => `<div><dt>${escapeHTML(k)}</dt><dd>${escapeHTML(fmt(v))}</dd></div>`).join("");
+    if (dl.innerHTML !== html) dl.innerHTML = html;
+  }
+
+  // inBetweenRatio is the std of f at the gap's centre over the mean std of
+  // f at the training inputs, reading std = (hi − lo)/4 off the band and
+  // interpolating linearly on the grid.
+  inBetweenRatio() {
+    const g = this.app.config.gap_centre;
+    const pts = this.app.config.points;
+    const b = this.band;
+    if (g == null || !pts?.x?.length || !b?.x?.length) return null;
+    const sd = (x) => interp(b.x, b.hi, x) / 4 - interp(b.x, b.lo, x) / 4;
+    let sum = 0;
+    for (const x of pts.x) sum += sd(x);
+    const onData = sum / pts.x.length;
+    return onData > 0 ? sd(g) / onData : null;
+  }
+
+  // ---- run and socket ----
+
+  async start() {
+    this.disposed = false;
+    const gen = ++this.gen; // a later start or a dispose makes this one stale
+    this.setStatus("starting");
+    this.showError("");
+    const cfg = this.app.config;
+    const body = { data: cfg.data, method: this.method, seed: cfg.seed, controls: this.controls };
+    if (this.model) body.model = this.model;
+    let r;
+    try {
+      r = await createRun(body);
+    } catch (e) {
+      if (gen !== this.gen) return;
+      this.setStatus("error");
+      this.showError(`Could not start the run: ${e}`, e.status === 429 || e.status === 0);
+      return;
+    }
+    if (gen !== this.gen) {
+      deleteRun(r.id); // superseded while it was being created
+      return;
+    }
+    this.runId = r.id;
+    this.confirmed = { ...this.controls };
+    this.connect();
+  }
+
+  connect() {
+    const ws = new WebSocket(streamURL(this.runId));
+    this.ws = ws;
+    this.fresh = true;
+    ws.onopen = () => {
+      this.retries = 0;
+      const speed = this.app.speed();
+      if (speed > 0) ws.send(JSON.stringify({ op: "speed", value: speed }));
+      for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try {
+        m = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (m.type === "error") this.onError(m);
+      else if (m.type === "frame") this.onFrame(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.disposed) return;
+      this.setStatus("reconnecting");
+      this.reconnect();
+    };
+  }
+
+  async reconnect() {
+    if (this.retries >= MAX_RETRIES) {
+      this.setStatus("disconnected");
+      this.showError("Lost the connection to the server.", true);
+      return;
+    }
+    this.retries++;
+    await sleep(300 * 2 ** this.retries);
+    if (this.disposed) return;
+    try {
+      await getRun(this.runId);
+      this.connect();
+    } catch (e) {
+      if (e.status === 404) {
+        this.runId = null;
+        this.clearHistory();
+        await this.start(); // the run is gone (idle timeout): start it afresh
+      } else {
+        this.reconnect();
+      }
+    }
+  }
+
+  send(msg) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else if (!this.disposed && this.queue.length < 50) this.queue.push(msg);
+  }
+
+  onFrame(f) {
+    // A first frame, a "full" one, or a new epoch (a reset) replaces the
+    // history rather than extending it.
+    if (this.fresh || f.full || f.step < this.step || (f.epoch !== undefined && this.epoch !== undefined && f.epoch !== this.epoch)) {
+      this.clearHistory();
+    }
+    if (f.data?.x?.length && !this.app.config.points) this.app.onData(f.data);
+    this.fresh = false;
+    this.epoch = f.epoch;
+    this.frames++;
+    this.frameTimes.push(performance.now());
+    this.step = f.step ?? this.step;
+    this.stepsPerSec = f.steps_per_sec ?? null;
+    this.diagnostics = f.diagnostics ?? {};
+    if (Array.isArray(f.objective)) this.objective.push(f.objective);
+    for (const [name, pts] of Object.entries(f.trace ?? {})) if (Array.isArray(pts)) this.trace(name).series.push(pts);
+    if (f.predictive?.x) {
+      this.band = f.predictive;
+      this.bandDirty = true;
+    }
+    if (Array.isArray(f.marks)) this.addMarks(f.marks);
+    if (f.controls) this.syncControls(f.controls);
+    this.setStatus(f.status ?? this.status);
+    if (f.status === "diverged") {
+      this.showError(`Diverged${f.message ? `: ${f.message}` : ""}. Its last good state is kept; reset to start again.`);
+      this.divergedShown = true;
+    } else if (this.divergedShown) {
+      this.showError("");
+      this.divergedShown = false;
+    }
+    this.scheduleDraw();
+  }
+
+  addMarks(marks) {
+    for (const m of marks) {
+      const key = `${m.step}|${m.name}|${m.value}`;
+      if (this.markKeys.has(key)) continue;
+      this.markKeys.add(key);
+      this.marks.push(m);
+    }
+    if (this.marks.length > MAX_MARKS) {
+      this.marks = this.marks.slice(-MAX_MARKS);
+      this.markKeys = new Set(this.marks.map((m) => `${m.step}|${m.name}|${m.value}`));
+    }
+  }
+
+  onError(e) {
+    const name = e.field && this.controlEl(e.field) ? e.field : this.lastSet;
+    if (name && this.pending.has(name)) {
+      this.pending.delete(name);
+      this.showControlError(name, e.message);
+      this.revert(name);
+      return;
+    }
+    this.showError(e.field ? `${e.field}: ${e.message}` : e.message);
+  }
+
+  // ---- controls ----
+
+  controlEl(name) {
+    return [...this.el.querySelectorAll(".control")].find((d) => d.dataset.name === name) ?? null;
+  }
+
+  specOf(name) {
+    return this.spec.controls.find((c) => c.name === name);
+  }
+
+  bindControls() {
+    for (const div of this.el.querySelectorAll(".control")) {
+      const name = div.dataset.name;
+      const spec = this.specOf(name);
+      if (!spec) continue;
+      const range = div.querySelector('input[type="range"]');
+      const num = div.querySelector("input.num");
+      const sel = div.querySelector("select");
+      range?.addEventListener("input", () => {
+        num.value = String(fromSlider(spec, range.value));
+      });
+      range?.addEventListener("change", () => this.setControl(name, fromSlider(spec, range.value)));
+      num?.addEventListener("change", () => {
+        const v = parseValue(spec, num.value);
+        if (v == null) {
+          this.showControlError(name, `want a number in [${spec.min}, ${spec.max}]`);
+          return;
+        }
+        if (range) range.value = String(toSlider(spec, v));
+        this.setControl(name, v);
+      });
+      sel?.addEventListener("change", () => this.setControl(name, sel.value));
+    }
+  }
+
+  setControl(name, value) {
+    const spec = this.specOf(name);
+    this.showControlError(name, "");
+    this.controls[name] = value;
+    this.app.onControl(this.method, name, value);
+    if (!spec.live) {
+      this.restart(); // the method cannot change it on a running loop
+      return;
+    }
+    this.pending.set(name, value);
+    this.sentAt.set(name, performance.now());
+    this.lastSet = name;
+    this.controlEl(name)?.classList.add("pending");
+    this.send({ op: "set", name, value });
+  }
+
+  // syncControls shows the values the server reports, except on a control
+  // the user is moving or whose change is still on its way.
+  syncControls(c) {
+    for (const [name, v] of Object.entries(c)) {
+      this.confirmed[name] = v;
+      if (this.pending.has(name)) {
+        if (!sameValue(this.pending.get(name), v)) continue;
+        this.pending.delete(name);
+        this.controlEl(name)?.classList.remove("pending");
+        if (this.sentAt.has(name)) this.latency = performance.now() - this.sentAt.get(name);
+      }
+      this.controls[name] = v;
+      this.showValue(name, v);
+    }
+  }
+
+  showValue(name, v) {
+    const div = this.controlEl(name);
+    const spec = this.specOf(name);
+    if (!div || !spec) return;
+    const active = document.activeElement;
+    const range = div.querySelector('input[type="range"]');
+    const num = div.querySelector("input.num");
+    const sel = div.querySelector("select");
+    if (range && active !== range) range.value = String(toSlider(spec, v));
+    if (num && active !== num) num.value = String(v);
+    if (sel && active !== sel) sel.value = String(v);
+  }
+
+  revert(name) {
+    const v = this.confirmed[name];
+    this.controls[name] = v;
+    this.controlEl(name)?.classList.remove("pending");
+    this.showValue(name, v);
+    this.app.onControl(this.method, name, v);
+  }
+
+  showControlError(name, msg) {
+    const p = this.controlEl(name)?.querySelector(".control-error");
+    if (!p) return;
+    p.textContent = msg;
+    p.hidden = !msg;
+  }
+
+  // ---- buttons ----
+
+  bindButtons() {
+    for (const b of this.el.querySelectorAll("[data-op]")) {
+      b.addEventListener("click", () => this.op(b.dataset.op));
+    }
+  }
+
+  op(name) {
+    switch (name) {
+      case "play":
+      case "pause":
+        this.send({ op: name });
+        break;
+      case "reset":
+        this.send({ op: "reset" });
+        this.clearHistory();
+        break;
+      case "step":
+        this.send({ op: "step", n: this.app.stepN() });
+        break;
+      case "snapshot":
+        if (this.band) this.predictive.setSnapshot(this.band);
+        break;
+      case "clear-snapshot":
+        this.predictive.setSnapshot(null);
+        break;
+      case "csv":
+        exportCSV(this);
+        break;
+      case "json":
+        exportJSON(this);
+        break;
+    }
+  }
+
+  setSpeed(v) {
+    this.send({ op: "speed", value: v });
+  }
+
+  // restart replaces the run by a new one with the current controls and
+  // data (after an upload, or a control that needs a fresh start).
+  async restart() {
+    const playing = this.status === "running";
+    this.dispose();
+    this.clearHistory();
+    this.band = null;
+    this.predictive.setSnapshot(null);
+    this.predictive.setBand(null);
+    this.step = 0;
+    this.queue = [];
+    this.retries = 0;
+    await this.start();
+    if (playing) this.send({ op: "play" });
+  }
+
+  // dispose closes the socket and frees the run on the server.
+  dispose() {
+    this.disposed = true;
+    this.gen++;
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    if (this.runId) deleteRun(this.runId);
+    this.runId = null;
+  }
+
+  setStatus(s) {
+    this.status = s;
+    const el = this.role("status");
+    el.textContent = s;
+    el.dataset.status = s;
+  }
+
+  showError(msg, retry = false) {
+    const p = this.role("error");
+    p.textContent = msg;
+    p.hidden = !msg;
+    if (msg && retry) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = "Try again";
+      b.addEventListener("click", () => this.restart());
+      p.append(" ", b);
+    }
+  }
+
+  fileStem() {
+    const c = this.app.config;
+    return `${this.method}-${c.data.replace(/[^A-Za-z0-9_-]/g, "_")}-seed${c.seed}-step${this.step}`;
+  }
+
+  // inspect is for tests and the console.
+  inspect() {
+    return {
+      method: this.method,
+      runId: this.runId,
+      frames: this.frames,
+      step: this.step,
+      status: this.status,
+      controls: { ...this.confirmed },
+      band: this.band,
+      marks: this.marks.slice(),
+      objectivePoints: this.objective.length,
+      latency: this.latency,
+    };
+  }
+}
+
+function interp(xs, ys, x) {
+  if (x <= xs[0]) return ys[0];
+  for (let i = 1; i < xs.length; i++) {
+    if (x <= xs[i]) {
+      const t = (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
+      return ys[i - 1] + t * (ys[i] - ys[i - 1]);
+    }
+  }
+  return ys[ys.length - 1];
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export function escapeHTML(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

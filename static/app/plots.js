@@ -1,0 +1,312 @@
+// Plots, all drawn by uPlot (static/vendor, from npm): the predictive band,
+// the objective and the traces, with control changes marked on the step
+// axis, and PNG export.
+
+import { fmt, robustRange } from "./history.js";
+
+const uPlot = window.uPlot;
+
+export const SAMPLES_SHOWN = 5;
+
+const COLORS = {
+  band: "rgba(37, 99, 235, 0.20)",
+  mean: "#1d4ed8",
+  sample: "rgba(29, 78, 216, 0.45)",
+  data: "#111827",
+  truth: "#6b7280",
+  snapBand: "rgba(234, 88, 12, 0.13)",
+  snapMean: "rgba(234, 88, 12, 0.75)",
+  raw: "rgba(100, 116, 139, 0.45)",
+  smooth: "#0f766e",
+  trace: "#7c3aed",
+  mark: "#ea580c",
+};
+
+const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
+
+// sized creates a uPlot in host that follows the host's width.
+function sized(host, opts, data) {
+  const width = Math.max(200, host.clientWidth || 400);
+  const u = new uPlot({ ...opts, width }, data, host);
+  const ro = new ResizeObserver(() => {
+    const w = Math.max(200, host.clientWidth);
+    if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: opts.height });
+  });
+  ro.observe(host);
+  u._ro = ro;
+  return u;
+}
+
+export function destroy(u) {
+  if (!u) return;
+  u._ro?.disconnect();
+  u.destroy();
+}
+
+// marksPlugin draws a dashed vertical line for each control change, with
+// its label ("prior_scale=0.5"), on any plot whose x axis is the step.
+export function marksPlugin(getMarks) {
+  return {
+    hooks: {
+      draw: [
+        (u) => {
+          const marks = getMarks();
+          if (!marks.length) return;
+          const { ctx } = u;
+          const { left, top, width, height } = u.bbox;
+          const px = uPlot.pxRatio;
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(left, top, width, height);
+          ctx.clip();
+          ctx.strokeStyle = COLORS.mark;
+          ctx.fillStyle = COLORS.mark;
+          ctx.lineWidth = 1.5 * px;
+          ctx.setLineDash([5 * px, 4 * px]);
+          ctx.font = `${11 * px}px system-ui, sans-serif`;
+          ctx.textBaseline = "top";
+          let row = 0;
+          for (const m of marks) {
+            const x = u.valToPos(m.step, "x", true);
+            if (x < left - 1 || x > left + width + 1) continue;
+            ctx.beginPath();
+            ctx.moveTo(x, top);
+            ctx.lineTo(x, top + height);
+            ctx.stroke();
+            const label = `${m.name}=${typeof m.value === "number" ? fmt(m.value) : m.value}`;
+            const tw = ctx.measureText(label).width;
+            const tx = x + 3 * px + tw > left + width ? x - 3 * px - tw : x + 3 * px;
+            ctx.fillText(label, tx, top + (2 + 13 * (row % 3)) * px);
+            row++;
+          }
+          ctx.restore();
+        },
+      ],
+    },
+  };
+}
+
+// PredictivePlot shows the data, the truth, the mean, the ±2σ band, a few
+// sampled functions and an optional frozen snapshot of an earlier band.
+// uPlot wants one x array for every series, so the grid and the data's
+// inputs are merged into one sorted x with nulls where a series has no
+// value; line series span those gaps.
+export class PredictivePlot {
+  constructor(host, { points, truth, height = 260 }) {
+    this.host = host;
+    this.height = height;
+    this.points = points;
+    this.truth = truth;
+    this.band = null;
+    this.snapshot = null;
+    this.grid = null; // the x of the last band, to rebuild the table when it changes
+    this.yRange = dataRange(points, truth);
+    this.build();
+  }
+
+  build() {
+    destroy(this.u);
+    const line = (stroke, width = 1.5, extra = {}) => ({ stroke, width, spanGaps: true, points: { show: false }, ...extra });
+    const series = [
+      { label: "x" },
+      line(COLORS.snapBand, 0, { label: "snapshot lo" }), // 1
+      line(COLORS.snapBand, 0, { label: "snapshot hi" }), // 2
+      line(COLORS.snapMean, 1.5, { label: "snapshot mean", dash: [6, 4] }), // 3
+      line("rgba(37,99,235,0.55)", 1, { label: "mean − 2σ" }), // 4
+      line("rgba(37,99,235,0.55)", 1, { label: "mean + 2σ" }), // 5
+    ];
+    for (let k = 0; k < SAMPLES_SHOWN; k++) series.push(line(COLORS.sample, 1, { label: `sample ${k + 1}` }));
+    series.push(line(COLORS.truth, 1.5, { label: "truth", dash: [3, 4] }));
+    series.push(line(COLORS.mean, 2.5, { label: "mean" }));
+    series.push({
+      label: "data",
+      stroke: COLORS.data,
+      fill: COLORS.data,
+      width: 0,
+      paths: () => null,
+      points: { show: true, size: 5, stroke: COLORS.data, fill: "rgba(17,24,39,0.75)", width: 1 },
+    });
+    this.idx = { snapLo: 1, snapHi: 2, snapMean: 3, lo: 4, hi: 5, sample0: 6, truth: 6 + SAMPLES_SHOWN, mean: 7 + SAMPLES_SHOWN, data: 8 + SAMPLES_SHOWN };
+    const yr = this.yRange;
+    const opts = {
+      height: this.height,
+      legend: { show: false },
+      cursor: { ...NO_DRAG, points: { show: false } },
+      scales: {
+        x: { time: false },
+        y: { range: (u, lo, hi) => yr ?? [lo, hi] },
+      },
+      axes: [{ label: "x", size: 40, labelSize: 18 }, { label: "f(x)", size: 50, labelSize: 18 }],
+      series,
+      bands: [
+        { series: [this.idx.snapHi, this.idx.snapLo], fill: COLORS.snapBand },
+        { series: [this.idx.hi, this.idx.lo], fill: COLORS.band },
+      ],
+    };
+    this.u = sized(this.host, opts, this.table());
+  }
+
+  // table builds uPlot's aligned data from the band, the data points, the
+  // truth and the snapshot.
+  table() {
+    const xs = new Set();
+    const grid = this.band?.x ?? this.truth?.x ?? [];
+    grid.forEach((x) => xs.add(x));
+    this.points?.x.forEach((x) => xs.add(x));
+    this.truth?.x.forEach((x) => xs.add(x));
+    this.snapshot?.x.forEach((x) => xs.add(x));
+    const x = [...xs].sort((a, b) => a - b);
+    if (x.length === 0) x.push(0);
+    const pos = new Map(x.map((v, i) => [v, i]));
+    const col = () => new Array(x.length).fill(null);
+    const cols = Array.from({ length: this.idx.data }, col);
+    const put = (c, xs, ys) => {
+      if (!xs || !ys) return;
+      for (let i = 0; i < xs.length && i < ys.length; i++) cols[c - 1][pos.get(xs[i])] = ys[i];
+    };
+    const b = this.band;
+    if (b) {
+      put(this.idx.lo, b.x, b.lo);
+      put(this.idx.hi, b.x, b.hi);
+      put(this.idx.mean, b.x, b.mean);
+      (b.samples ?? []).slice(0, SAMPLES_SHOWN).forEach((s, k) => put(this.idx.sample0 + k, b.x, s));
+    }
+    const s = this.snapshot;
+    if (s) {
+      put(this.idx.snapLo, s.x, s.lo);
+      put(this.idx.snapHi, s.x, s.hi);
+      put(this.idx.snapMean, s.x, s.mean);
+    }
+    if (this.truth) put(this.idx.truth, this.truth.x, this.truth.y);
+    if (this.points) put(this.idx.data, this.points.x, this.points.y);
+    return [x, ...cols];
+  }
+
+  setBand(band) {
+    this.band = band;
+    this.u.setData(this.table());
+  }
+
+  setSnapshot(band) {
+    this.snapshot = band ? { x: band.x, lo: band.lo, hi: band.hi, mean: band.mean } : null;
+    this.u.setData(this.table());
+  }
+
+  // setData replaces the training data (after a CSV upload, or when a
+  // run's first frame brings it); the band stays until the next one.
+  setData(points, truth) {
+    this.points = points;
+    this.truth = truth;
+    this.yRange = dataRange(points, truth);
+    this.build();
+  }
+
+  destroy() {
+    destroy(this.u);
+  }
+}
+
+// dataRange fixes the y axis to the data's span plus 40% each side (the
+// truth's when there is no data), so the band can be seen to grow without
+// the axis chasing it; null (auto) when there is nothing to go by. The truth
+// is not included otherwise: on a wide grid it would dwarf the data.
+function dataRange(points, truth) {
+  const ys = (points?.y?.length ? points.y : (truth?.y ?? [])).filter(Number.isFinite);
+  if (ys.length < 2) return null;
+  let lo = Math.min(...ys);
+  let hi = Math.max(...ys);
+  const span = hi - lo || 1;
+  return [lo - 0.4 * span, hi + 0.4 * span];
+}
+
+// HistoryPlot draws one or more step series (raw and smoothed objective, or
+// a trace) with the control-change marks.
+export class HistoryPlot {
+  constructor(host, { label, smoothed = false, height = 180, getMarks }) {
+    this.smoothed = smoothed;
+    const series = [{ label: "step" }];
+    if (smoothed) {
+      series.push({ label: `${label} (raw)`, stroke: COLORS.raw, width: 1, points: { show: false } });
+      series.push({ label: `${label} (smoothed)`, stroke: COLORS.smooth, width: 2, points: { show: false } });
+    } else {
+      series.push({ label, stroke: COLORS.trace, width: 1.5, points: { show: false } });
+    }
+    this.series = null;
+    const opts = {
+      height,
+      legend: { show: smoothed, live: false },
+      cursor: NO_DRAG,
+      scales: {
+        x: { time: false },
+        // Traces autoscale: a step a control caused must stay in view.
+        y: smoothed ? { range: (u, lo, hi) => (this.series?.length ? robustRange(this.series.x, this.series.y, this.series.s) : [lo, hi]) } : {},
+      },
+      axes: [{ size: 36, space: 60, values: (u, splits) => splits.map(compact) }, { size: 62, values: (u, splits) => splits.map(compact) }],
+      series,
+      plugins: [marksPlugin(getMarks)],
+    };
+    this.u = sized(host, opts, this.empty());
+  }
+
+  empty() {
+    return this.smoothed ? [[], [], []] : [[], []];
+  }
+
+  // draw shows a Series (history.js).
+  draw(series) {
+    this.series = series;
+    if (series.length === 0) {
+      this.u.setData(this.empty());
+      return;
+    }
+    this.u.setData(this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]);
+  }
+
+  redraw() {
+    this.u.redraw(false, false);
+  }
+
+  destroy() {
+    destroy(this.u);
+  }
+}
+
+// compact prints axis ticks short: 2.5M, 750k, 0.25, -1.2e-5.
+export function compact(v) {
+  if (v == null) return "";
+  const a = Math.abs(v);
+  if (a >= 1e9) return `${+(v / 1e9).toPrecision(3)}G`;
+  if (a >= 1e6) return `${+(v / 1e6).toPrecision(3)}M`;
+  if (a >= 1e4) return `${+(v / 1e3).toPrecision(3)}k`;
+  if (a !== 0 && a < 1e-3) return v.toExponential(1);
+  return String(+v.toPrecision(4));
+}
+
+// savePNG writes a plot's canvas on a white background, under a title, to a
+// PNG download.
+export function savePNG(u, title, filename) {
+  const src = u.ctx.canvas;
+  const px = uPlot.pxRatio;
+  const head = Math.round(24 * px);
+  const c = document.createElement("canvas");
+  c.width = src.width;
+  c.height = src.height + head;
+  const ctx = c.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.fillStyle = "#111827";
+  ctx.font = `${13 * px}px system-ui, sans-serif`;
+  ctx.textBaseline = "middle";
+  ctx.fillText(title, 8 * px, head / 2);
+  ctx.drawImage(src, 0, head);
+  download(c.toDataURL("image/png"), filename);
+}
+
+export function download(href, filename) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}

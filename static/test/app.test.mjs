@@ -1,0 +1,72 @@
+// Unit tests of the browser code's pure parts: run with `npm --prefix static test`
+// (node's built-in test runner; no packages needed).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { EMA, Series, robustRange } from "../app/history.js";
+import { fromSlider, parseValue, tidy, toSlider } from "../app/controls.js";
+import { gapCentre, parsePoints } from "../app/upload.js";
+
+test("debiased EMA: exact weighted means, constants stay constant", () => {
+  const e = new EMA(0.5);
+  assert.equal(e.next(1), 1); // (0.5·1)/(1−0.5)
+  // (0.5·0.5·1 + 0.5·2)/(1 − 0.25) = 1.25/0.75, the mean of 1 and 2 weighted 1:2
+  assert.ok(Math.abs(e.next(2) - 5 / 3) < 1e-15);
+  const c = new EMA(0.99);
+  for (let i = 0; i < 50; i++) assert.ok(Math.abs(c.next(-7.25) + 7.25) < 1e-12);
+  const raw = new EMA(0);
+  assert.equal(raw.next(3), 3);
+  assert.equal(raw.next(-1), -1);
+  assert.equal(new EMA(0.9).next(NaN), NaN, "non-finite values pass through");
+});
+
+test("series: bounded, keeps first and newest, skips repeated steps", () => {
+  const s = new Series(10);
+  s.setSmoothing(0);
+  s.push(Array.from({ length: 11 }, (_, i) => [i + 1, i]));
+  assert.equal(s.length, 6);
+  assert.equal(s.x[0], 1);
+  assert.equal(s.x[s.length - 1], 11);
+  s.push([[5, 100], [11, 100]]); // a reconnect repeats old steps
+  assert.equal(s.length, 6);
+  for (let i = 12; i < 10_000; i++) s.push([[i, i]]);
+  assert.ok(s.length <= 10, `length ${s.length}`);
+  assert.equal(s.x[s.length - 1], 9999);
+  assert.deepEqual(s.s, s.y, "weight 0 smooths nothing");
+});
+
+test("robust range ignores the early transient", () => {
+  // A decimated history: dense early points (the transient), sparse later.
+  const xs = [...Array.from({ length: 100 }, (_, i) => i + 1), ...Array.from({ length: 200 }, (_, i) => 200 + 50 * i)];
+  const ys = xs.map((x, i) => (x <= 100 ? -1e6 / x : 50 + (i % 10)));
+  const [lo, hi] = robustRange(xs, ys);
+  assert.ok(lo > 40 && lo < 50, `lo ${lo}`);
+  assert.ok(hi > 59 && hi < 70, `hi ${hi}`);
+  // A recent shift stays in view in full.
+  const shifted = ys.map((y, i) => (i > 280 ? y - 500 : y));
+  const [lo2] = robustRange(xs, shifted);
+  assert.ok(lo2 < -450, `lo ${lo2}`);
+});
+
+test("sliders: log scale, whole numbers, clamping", () => {
+  const log = { min: 0.1, max: 10, step: 0.01, log: true };
+  assert.equal(fromSlider(log, String(Math.log10(0.5))), 0.5);
+  assert.equal(fromSlider(log, "1"), 10);
+  assert.equal(toSlider(log, 1), 0);
+  const int = { min: 1, max: 100, step: 1, integer: true };
+  assert.equal(fromSlider(int, "41.6"), 42);
+  assert.equal(tidy(int, 500), 100);
+  const lin = { min: 0, max: 1, step: 0.01 };
+  assert.equal(tidy(lin, 0.30000000000000004), 0.3);
+  assert.equal(parseValue(lin, "50"), 50, "typed values are not clamped: the server says why");
+  assert.equal(parseValue(lin, "abc"), null);
+  assert.equal(parseValue(lin, ""), null);
+});
+
+test("CSV points for the plot and the gap rule", () => {
+  const p = parsePoints('\uFEFFid,"y", x\n1, 2.5, -1\n2,3,4\n');
+  assert.deepEqual(p, { x: [-1, 4], y: [2.5, 3] });
+  assert.equal(parsePoints("a,b\n1,2\n"), null);
+  assert.equal(gapCentre([-4, -3, -2, 2, 3, 4]), 0);
+  assert.equal(gapCentre([0, 1, 2, 3, 4, 5]), null);
+});

@@ -1,0 +1,237 @@
+// Package web assembles the playground's HTTP server: configuration, the chi
+// router and its middleware, the embedded static files, the API and pages
+// from package handlers, and graceful shutdown that also closes the
+// hijacked websocket connections and stops the runs.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/posterior-playground/playground/handlers"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/static"
+)
+
+// Config configures the server. Zero values take the defaults.
+type Config struct {
+	Addr             string        // listen address, default ":8080"
+	AllowedOrigins   []string      // origins besides the page's own that may open streams, "scheme://host[:port]"
+	MaxRuns          int           // runs at once, default 64
+	MaxRunsPerClient int           // runs at once per client IP, default 8
+	MaxSteps         int64         // step budget per run, default 10,000,000
+	IdleTimeout      time.Duration // a run nobody watches this long pauses, default 1 min
+	ExpireAfter      time.Duration // … and this long is deleted, default 30 min
+	MaxUploads       int           // uploaded CSV data sets kept, default 32
+	FrameRate        float64       // frames per second per run, default 25
+	// TrustedProxies are CIDR prefixes of reverse proxies whose
+	// X-Forwarded-For names the client; empty trusts none (the TCP peer is
+	// the client), so a client cannot dodge the per-client cap.
+	TrustedProxies  []string
+	RequestTimeout  time.Duration // every route but the stream, default 15s
+	ShutdownTimeout time.Duration // default 10s
+
+	Stream handlers.StreamConfig
+	// Factory builds runs; nil uses the catalog and the built-in data sets
+	// (handlers.NewFactory). Tests inject fakes here.
+	Factory sim.Factory
+	// Specs lists methods for GET /api/methods; nil uses the catalog.
+	Specs func() []sim.MethodSpec
+}
+
+// DefaultConfig returns the defaults New would apply, written out, for flags
+// to start from.
+func DefaultConfig() Config {
+	return Config{
+		Addr: ":8080", MaxRuns: 64, MaxRunsPerClient: 8, MaxSteps: 10_000_000,
+		IdleTimeout: time.Minute, ExpireAfter: 30 * time.Minute, MaxUploads: 32, FrameRate: 25,
+		RequestTimeout: 15 * time.Second, ShutdownTimeout: 10 * time.Second,
+	}
+}
+
+// Server is the assembled application.
+type Server struct {
+	cfg       Config
+	log       *slog.Logger
+	reg       *sim.Registry
+	api       *handlers.API
+	handler   http.Handler
+	closeOnce sync.Once
+}
+
+// New assembles the server. It starts the run registry's janitor: call
+// ListenAndServe, Serve or Close to stop it.
+func New(cfg Config, log *slog.Logger) (*Server, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = ":8080"
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 15 * time.Second
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = 10 * time.Second
+	}
+	for _, p := range cfg.TrustedProxies {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: want a CIDR prefix such as 10.0.0.0/8", p)
+		}
+	}
+	uploads := handlers.NewUploads(cfg.MaxUploads)
+	factory := cfg.Factory
+	if factory == nil {
+		factory = handlers.NewFactory(uploads)
+	}
+	reg := sim.NewRegistry(sim.RegistryConfig{
+		MaxRuns: cfg.MaxRuns, MaxRunsPerClient: cfg.MaxRunsPerClient, MaxSteps: cfg.MaxSteps,
+		IdleTimeout: cfg.IdleTimeout, ExpireAfter: cfg.ExpireAfter,
+		Run: sim.RunOptions{FrameRate: cfg.FrameRate, Log: log},
+	}, factory, log)
+	api, err := handlers.NewAPI(handlers.APIConfig{
+		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
+		RequestTimeout: cfg.RequestTimeout, ClientKey: clientKey, Stream: cfg.Stream, Log: log,
+	})
+	if err != nil {
+		reg.Close()
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: log, reg: reg, api: api}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// routes builds the router. No middleware here wraps the ResponseWriter
+// in a way that hides http.Hijacker, and middleware.Timeout is applied
+// inside the API to every route but the stream.
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID)
+	if len(s.cfg.TrustedProxies) > 0 {
+		r.Use(middleware.ClientIPFromXFF(s.cfg.TrustedProxies...))
+	} else {
+		r.Use(middleware.ClientIPFromRemoteAddr)
+	}
+	r.Use(requestLogger(s.log))
+	r.Use(middleware.Recoverer)
+
+	r.Route("/api", s.api.Routes)
+	r.Group(func(r chi.Router) {
+		r.Use(middleware.Timeout(s.cfg.RequestTimeout))
+		r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Write([]byte("ok\n"))
+		})
+		r.Handle("/static/*", http.StripPrefix("/static/", staticFiles(static.Files)))
+		handlers.NewPages(s.log).Routes(r)
+	})
+	return r
+}
+
+// staticFiles serves the embedded files, without directory listings.
+func staticFiles(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		files.ServeHTTP(w, r)
+	})
+}
+
+// clientKey is the client IP the per-client run cap counts against.
+func clientKey(r *http.Request) string {
+	if ip := middleware.GetClientIP(r.Context()); ip != "" {
+		return ip
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// Handler is the server's handler, for httptest. Call Close after.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Registry is the run registry.
+func (s *Server) Registry() *sim.Registry { return s.reg }
+
+// ListenAndServe listens on cfg.Addr and serves until ctx is cancelled,
+// then shuts down gracefully.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx is cancelled, then stops accepting, closes
+// every stream with a close frame ("going away"), waits for requests in
+// flight (up to ShutdownTimeout) and stops the runs.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second, // whole request, a 1 MiB upload included
+		WriteTimeout:      s.cfg.RequestTimeout + 5*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	// Shutdown does not touch hijacked connections: close the streams.
+	srv.RegisterOnShutdown(s.api.CloseStreams)
+	s.log.Info("listening", "addr", ln.Addr().String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	s.close(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// Close closes every stream and stops every run; for a Server used
+// through Handler. Serve and ListenAndServe call it themselves.
+func (s *Server) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	s.close(ctx)
+}
+
+func (s *Server) close(ctx context.Context) {
+	s.closeOnce.Do(func() {
+		s.api.CloseStreams()
+		if err := s.api.WaitStreams(ctx); err != nil {
+			s.log.Warn("streams did not close in time; dropped them", "err", err)
+		}
+		s.reg.Close()
+	})
+}

@@ -1,0 +1,206 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/goleak"
+
+	"github.com/posterior-playground/playground/sim"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// countFake counts steps; its objective is minus the step count.
+type countFake struct{ n float64 }
+
+func countSpec() sim.MethodSpec {
+	return sim.MethodSpec{Name: "count", Family: sim.FamilyVI,
+		Controls: []sim.ControlSpec{{Name: "lr", Min: 0, Max: 1, Default: sim.Num(0.5), Live: true}}}
+}
+func (f *countFake) Spec() sim.MethodSpec                              { return countSpec() }
+func (f *countFake) Init(*sim.Dataset, sim.Controls, *rand.Rand) error { f.n = 0; return nil }
+func (f *countFake) Step() sim.StepStats                               { f.n++; return sim.StepStats{Objective: -f.n} }
+func (f *countFake) Set(string, sim.Value) error                       { return nil }
+func (f *countFake) Trace() []float64                                  { return nil }
+func (f *countFake) Predict(xs []float64, n int) sim.Predictive        { return sim.Predictive{X: xs} }
+
+func countFactory(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+	if cfg.Method != "count" {
+		return nil, nil, nil, &sim.FieldError{Field: "method", Message: "unknown"}
+	}
+	c, err := countSpec().Resolve(cfg.Controls)
+	d := &sim.Dataset{X: []float64{0}, Y: []float64{0}, Grid: []float64{0, 1}, XScale: sim.Identity, YScale: sim.Identity}
+	return &countFake{}, d, c, err
+}
+
+func newServer(t *testing.T, cfg Config) *Server {
+	t.Helper()
+	cfg.Factory = countFactory
+	cfg.Specs = func() []sim.MethodSpec { return []sim.MethodSpec{countSpec()} }
+	s, err := New(cfg, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func get(t *testing.T, url string) (*http.Response, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func createRun(t *testing.T, base string) string {
+	t.Helper()
+	res, err := http.Post(base+"/api/runs", "application/json", strings.NewReader(`{"data":"d","method":"count"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct{ ID string }
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != 201 {
+		t.Fatalf("create: %d %v", res.StatusCode, err)
+	}
+	return out.ID
+}
+
+func TestServerRoutes(t *testing.T) {
+	s := newServer(t, Config{})
+	defer s.Close()
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	defer http.DefaultClient.CloseIdleConnections()
+	if res, body := get(t, ts.URL+"/healthz"); res.StatusCode != 200 || body != "ok\n" {
+		t.Fatalf("healthz: %d %q", res.StatusCode, body)
+	}
+	if res, _ := get(t, ts.URL+"/static/app/app.css"); res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/css") {
+		t.Fatalf("static: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if res, _ := get(t, ts.URL+"/static/app/"); res.StatusCode != 404 {
+		t.Fatalf("directory listing: %d", res.StatusCode)
+	}
+	if res, body := get(t, ts.URL+"/api/methods"); res.StatusCode != 200 || !strings.Contains(body, `"name":"count"`) {
+		t.Fatalf("methods: %d %s", res.StatusCode, body)
+	}
+	if res, body := get(t, ts.URL+"/api/runs/nope"); res.StatusCode != 404 || !strings.Contains(body, `"field":"id"`) {
+		t.Fatalf("unknown run: %d %s", res.StatusCode, body)
+	}
+	if res, _ := get(t, ts.URL+"/"); res.StatusCode >= 500 {
+		t.Fatalf("home page: %d", res.StatusCode)
+	}
+	// The stream passes the whole middleware chain (Hijacker intact).
+	id := createRun(t, ts.URL)
+	ws := "ws" + strings.TrimPrefix(ts.URL, "http") + "/api/runs/" + id + "/stream"
+	c, _, err := websocket.DefaultDialer.Dial(ws, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Type, Status string }
+	if err := c.ReadJSON(&f); err != nil || f.Type != "frame" || f.Status != "paused" {
+		t.Fatalf("first frame %+v %v", f, err)
+	}
+	c.Close()
+	_, res, err := websocket.DefaultDialer.Dial(ws, http.Header{"Origin": {"http://elsewhere.example"}})
+	if err == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-origin stream: %v %v", err, res)
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	if _, err := New(Config{AllowedOrigins: []string{"*"}}, quiet); err == nil {
+		t.Fatal("origin * accepted")
+	}
+	if _, err := New(Config{TrustedProxies: []string{"10.0.0.1"}}, quiet); err == nil {
+		t.Fatal("a proxy address without a prefix length accepted")
+	}
+}
+
+// Cancelling Serve's context closes open streams with a close frame
+// ("going away"), stops the runs and returns; no goroutine is left
+// (TestMain checks).
+func TestServerGracefulShutdown(t *testing.T) {
+	s := newServer(t, Config{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- s.Serve(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	id := createRun(t, base)
+	http.DefaultClient.CloseIdleConnections()
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/api/runs/"+id+"/stream", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.WriteMessage(websocket.TextMessage, []byte(`{"op":"play"}`))
+	var f struct{ Step int64 }
+	for f.Step < 1000 {
+		if err := c.ReadJSON(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := s.Registry().Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	for {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, _, err := c.ReadMessage(); err != nil {
+			if !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+				t.Fatalf("want a going-away close frame, got %v", err)
+			}
+			break
+		}
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	select {
+	case <-run.Done():
+	default:
+		t.Fatal("the run still steps after shutdown")
+	}
+	if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+		c.Close()
+		t.Fatal("still listening")
+	}
+}
+
+// DefaultConfig states the same defaults the registry applies to zero values.
+func TestDefaultConfigMatchesRegistryDefaults(t *testing.T) {
+	d := DefaultConfig()
+	g := sim.NewRegistry(sim.RegistryConfig{}, countFactory, quiet)
+	defer g.Close()
+	r := g.Config()
+	if d.MaxRuns != r.MaxRuns || d.MaxRunsPerClient != r.MaxRunsPerClient || d.MaxSteps != r.MaxSteps ||
+		d.IdleTimeout != r.IdleTimeout || d.ExpireAfter != r.ExpireAfter {
+		t.Fatalf("DefaultConfig %+v, registry %+v", d, r)
+	}
+}
