@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -13,6 +14,9 @@ import (
 // is due; it sleeps when paused or held back by the speed cap.
 func (r *Run) loop(ctx context.Context) {
 	defer close(r.done)
+	if c, ok := r.m.(io.Closer); ok {
+		defer c.Close() // samplers stop their chain goroutines
+	}
 	for r.guarded(ctx) {
 	}
 }
