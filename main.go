@@ -27,9 +27,9 @@ import (
 const usage = `usage:
   playground [serve] [--addr :8080] [--allow-origin URL ...]
   playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N]
-                   [--seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
+                   [--seed S] [--data-seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
   playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST
-                   [--steps N] [--seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
+                   [--steps N] [--seed S] [--data-seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
 LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".`
 
 // exitUsage is the status for bad input: an unknown name or a value out of range.
@@ -98,7 +98,8 @@ func experimentFlags(fs *flag.FlagSet, cfg *experiment.Config) {
 	fs.StringVar(&cfg.Method, "method", "", "method: "+strings.Join(catalog.MethodNames(), ", "))
 	fs.StringVar(&cfg.Model, "model", "", "model (default: the data set's)")
 	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "training steps")
-	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "training seed")
+	fs.Int64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "the data set's seed (default: --seed)")
 	fs.IntVar(&cfg.EvalReps, "eval-reps", cfg.EvalReps, "ELBO evaluations and IWBO repetitions")
 	fs.IntVar(&cfg.IWBOSamples, "iwbo-samples", cfg.IWBOSamples, "importance samples per IWBO")
 }
@@ -203,7 +204,7 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{
 			"method": cfg.Method, "data": cfg.Data + cfg.DataFile, "param": *param,
-			"steps": cfg.Steps, "seed": cfg.Seed, "seeds": *seeds, "points": points,
+			"steps": cfg.Steps, "seed": cfg.Seed, "data_seed": cfg.DataSeed, "seeds": *seeds, "points": points,
 		})
 	}
 	fmt.Fprintf(stdout, "%-12s %20s %20s\n", *param, "ELBO ± 2se", "IWBO ± 2se")

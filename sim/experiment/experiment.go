@@ -31,7 +31,8 @@ type Config struct {
 	DataFile string // a CSV file with header x,y
 	Method   string
 	Model    string // "" for the data set's default
-	Seed     uint64
+	Seed     uint64 // the training seed
+	DataSeed int64  // the data set's seed; negative: the same as Seed
 	Steps    int
 	Controls sim.Controls // overrides of the method's defaults
 
@@ -41,7 +42,7 @@ type Config struct {
 
 // DefaultConfig returns the GIP notebook's evaluation settings.
 func DefaultConfig() Config {
-	return Config{Seed: 1, Steps: 10_000, EvalReps: 10, IWBOSamples: 1000}
+	return Config{Seed: 1, DataSeed: -1, Steps: 10_000, EvalReps: 10, IWBOSamples: 1000}
 }
 
 // Progress is called from the training goroutine with the steps done so far.
@@ -73,7 +74,7 @@ func Prepare(cfg Config) (*Prepared, error) {
 	if cfg.DataFile != "" {
 		d, err = datasets.LoadCSVFile(cfg.DataFile)
 	} else {
-		d, err = datasets.Load(cfg.Data, cfg.Seed)
+		d, err = datasets.Load(cfg.Data, cfg.dataSeed())
 	}
 	if err != nil {
 		return nil, err
@@ -100,6 +101,13 @@ func Prepare(cfg Config) (*Prepared, error) {
 	}
 	cfg.Model = modelName
 	return &Prepared{Config: cfg, Dataset: d, Spec: spec, Controls: controls, method: m}, nil
+}
+
+func (c Config) dataSeed() uint64 {
+	if c.DataSeed < 0 {
+		return c.Seed
+	}
+	return uint64(c.DataSeed)
 }
 
 func (c Config) validate() error {

@@ -20,6 +20,7 @@ type Summary struct {
 	Model    string       `json:"model"`
 	Data     string       `json:"data"`
 	Seed     uint64       `json:"seed"`
+	DataSeed uint64       `json:"data_seed"`
 	Steps    int          `json:"steps"`
 	Controls sim.Controls `json:"controls"`
 
@@ -64,7 +65,7 @@ func (p *Prepared) evaluate() *Summary {
 	d, m := p.Dataset, p.method
 	s := &Summary{
 		Method: p.Method, Model: p.Model, Data: p.dataName(),
-		Seed: p.Seed, Steps: p.Steps, Controls: p.Controls,
+		Seed: p.Seed, DataSeed: p.dataSeed(), Steps: p.Steps, Controls: p.Controls,
 	}
 	if b, ok := m.(sim.Bounds); ok {
 		elbos := make([]float64, p.EvalReps)

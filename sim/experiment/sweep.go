@@ -33,8 +33,9 @@ type SweepPoint struct {
 // seeds of a value are in (else nil).
 type SweepProgress func(finished, total int, p *SweepPoint)
 
-// Sweep runs base once per value of param and per seed (base.Seed,
-// base.Seed+1, …), in parallel over workers goroutines (≤ 0: one per core).
+// Sweep runs base once per value of param and per training seed (base.Seed,
+// base.Seed+1, …) on one data set (base's data seed), in parallel over
+// workers goroutines (≤ 0: one per core).
 func Sweep(ctx context.Context, base Config, param string, values []float64, seeds, workers int, progress SweepProgress) ([]SweepPoint, error) {
 	if seeds < 1 || len(values)*seeds > MaxSweepRuns {
 		return nil, &sim.FieldError{Field: "seeds", Message: fmt.Sprintf("values × seeds must be in [1, %d]", MaxSweepRuns)}
@@ -49,6 +50,7 @@ func Sweep(ctx context.Context, base Config, param string, values []float64, see
 		for s := range seeds {
 			cfg := base
 			cfg.Seed = base.Seed + uint64(s)
+			cfg.DataSeed = int64(base.dataSeed())
 			cfg.Controls = sim.Controls{}
 			for k, c := range base.Controls {
 				cfg.Controls[k] = c
