@@ -17,6 +17,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/sweeps"
 )
 
 // APIConfig assembles the JSON API and the run stream.
@@ -34,6 +35,8 @@ type APIConfig struct {
 	ClientKey func(*http.Request) string
 	Stream    StreamConfig
 	Log       *slog.Logger
+	// Sweeps runs the browser's sweeps; nil: no /api/sweeps routes.
+	Sweeps *sweeps.Registry
 }
 
 // API serves /api: methods, data sets, uploads, runs and their streams.
@@ -47,6 +50,7 @@ type API struct {
 	stream    StreamConfig
 	log       *slog.Logger
 	upgrader  websocket.Upgrader
+	sweeps    *sweeps.Registry // nil: no sweeps
 
 	mu      sync.Mutex
 	conns   map[*wsConn]struct{}
@@ -63,6 +67,7 @@ func NewAPI(cfg APIConfig) (*API, error) {
 	a := &API{reg: cfg.Registry, uploads: cfg.Uploads, specs: cfg.Specs, origins: map[string]bool{},
 		timeout: cfg.RequestTimeout, clientKey: cfg.ClientKey, stream: cfg.Stream.withDefaults(), log: cfg.Log,
 		conns: map[*wsConn]struct{}{}, closing: make(chan struct{})}
+	a.sweeps = cfg.Sweeps
 	if a.uploads == nil {
 		a.uploads = NewUploads(0)
 	}
@@ -102,6 +107,7 @@ func (a *API) Routes(r chi.Router) {
 		writeError(w, a.log, http.StatusMethodNotAllowed, "method", r.Method+" is not allowed on "+r.URL.Path)
 	})
 	r.Get("/runs/{id}/stream", a.serveStream)
+	a.sweepRoutes(r) // api_sweeps.go
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.Timeout(a.timeout))
 		r.Get("/methods", a.methods)

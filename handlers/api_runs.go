@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,7 +177,11 @@ func jsonFieldError(err error, allowed string) error {
 	case errors.As(err, &big):
 		return &sim.FieldError{Field: "body", Message: fmt.Sprintf("larger than the limit of %d bytes", big.Limit)}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		quoted := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		name, uerr := strconv.Unquote(quoted)
+		if uerr != nil || name == "" { // a key "" must still name a field
+			return &sim.FieldError{Field: "body", Message: "unknown field " + quoted + " (allowed: " + allowed + ")"}
+		}
 		return &sim.FieldError{Field: name, Message: "unknown field (allowed: " + allowed + ")"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &sim.FieldError{Field: "body", Message: "malformed JSON: it ends too early"}

@@ -74,6 +74,7 @@ func (p *Pages) play(w http.ResponseWriter, r *http.Request) {
 	}
 	if s, ok := ScenarioBySlug(c.Scenario); ok {
 		view.Title, view.Description, view.Note = s.Name, s.Description, s.Note
+		view.Sweep = sweepView(s.Sweep, c) // api_sweeps_page.go
 	} else {
 		labels := make([]string, len(c.Panels))
 		for i, pc := range c.Panels {

@@ -206,6 +206,8 @@ func checkKey(key string, methods []string, src methodSource) error {
 	switch key {
 	case "data", "methods", "seed", "scenario", "hide", "focus":
 		return nil
+	case "": // "?=1": there is no name to report
+		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, <method>.model and <method>.<control>)"}
 	}
 	if m, _, ok := strings.Cut(key, "."); ok {
 		if slices.Contains(methods, m) {

@@ -21,6 +21,7 @@ type Scenario struct {
 	Controls    map[string]string // "method.control" → value
 	Hide        []string          // controls hidden on the page ("method.control" or "control")
 	Focus       []string          // controls highlighted on the page
+	Sweep       *SweepSpec        // a sweep card on the page (api_sweeps_page.go), or nil
 }
 
 // Scenarios returns the gallery, in display order. It returns a fresh copy
@@ -58,13 +59,15 @@ func Scenarios() []Scenario {
 			Description: "The prior std of every weight is s/√(fan-in + 1). Move the highlighted slider: small s collapses the " +
 				"network to a near-constant or linear function that explains the data as noise; the ELBO falls. " +
 				"This classroom link hides the optimiser's controls so the exercise stays on s.",
-			Note:     "A sweep over 11 prior scales (ELBO and IWBO ± 2 s.e.) will run here once sweeps reach the browser; for now, move the slider.",
+			Note:     "Its sweep card trains GIP at 11 prior scales from 0.316 to 3.16 and plots ELBO and IWBO ± 2 s.e. as each completes; it takes minutes, as every value is a full training run.",
 			Data:     "gap",
 			Methods:  []string{"gip"},
 			Seed:     1,
 			Controls: map[string]string{"gip.prior_scale": "0.3"},
 			Hide:     []string{"lr", "mc_samples"},
 			Focus:    []string{"gip.prior_scale"},
+			// sweeps: the GIP issue's prior scale sweep
+			Sweep: &SweepSpec{Method: "gip", Param: "prior_scale", Values: "logspace:0.316:3.16:11"},
 		},
 		{
 			Slug:    "inducing-points",
@@ -73,12 +76,14 @@ func Scenarios() []Scenario {
 			Description: "GIP's approximation is only as rich as its inducing points allow. Starting from 5, raise the highlighted " +
 				"slider: new points are drawn from the data while the existing ones keep what they learned; the bound rises and " +
 				"then levels off.",
-			Note:     "A sweep over M = 1 … 100 (ELBO and IWBO ± 2 s.e.) will run here once sweeps reach the browser; for now, move the slider.",
+			Note:     "Its sweep card trains GIP with M = 1 … 100 inducing points and plots ELBO and IWBO ± 2 s.e. as each completes; it takes minutes, as every value is a full training run.",
 			Data:     "gap",
 			Methods:  []string{"gip"},
 			Seed:     1,
 			Controls: map[string]string{"gip.inducing": "5"},
 			Focus:    []string{"gip.inducing"},
+			// sweeps: the GIP issue's inducing point sweep
+			Sweep: &SweepSpec{Method: "gip", Param: "inducing", Values: "1,2,5,10,20,30,40,50,60,70,80,90,100"},
 		},
 		{
 			Slug:    "kl-weight",
@@ -95,14 +100,44 @@ func Scenarios() []Scenario {
 		{
 			Slug:    "vi-vs-mcmc",
 			Name:    "VI vs MCMC",
-			Summary: "Bayesian linear regression, where the exact posterior is known: variational fits next to samplers.",
-			Description: "Thirty points from y = −1 + 2x + 0.5ε. Both variational methods fit the linear model; their traces show " +
-				"the intercept, slope and noise they settle on.",
-			Note: "The samplers (Metropolis, HMC, NUTS, SGLD) have not landed yet, so this shows the two variational methods " +
-				"on the linear model only; the MCMC panels will join them here.",
+			Summary: "Bayesian linear regression, where the exact posterior is known: two variational fits next to Hamiltonian Monte Carlo.",
+			Description: "Thirty points from y = −1 + 2x + 0.5ε, fitted with the linear model (intercept b0, slope b, noise σ). " +
+				"With flat priors the exact posterior of this model is known, so each panel can be held against it. " +
+				"Press play: mean-field VI and GIP settle on a Gaussian; HMC's four chains (one colour each) wander over the posterior. " +
+				"Its panel shows the traces per chain, the scatter of b0 against b from recent draws (divergent transitions in red), " +
+				"a running histogram, rank plots, and R-hat and effective sample sizes updating live; the shaded start of each trace " +
+				"is warm-up, where the step size adapts. Move the step size or leapfrog steps and watch acceptance and ESS respond.",
 			Data:    "linreg",
-			Methods: []string{"mfvi", "gip"},
+			Methods: []string{"mfvi", "gip", "hmc"},
 			Seed:    1,
+			Focus:   []string{"hmc.step", "hmc.leapfrog_steps"},
+		},
+		{
+			Slug:    "robust-gp",
+			Name:    "Robust GP regression",
+			Summary: "Twenty points of a GP sample with Cauchy noise: a Gaussian likelihood is dragged by the outliers, a Cauchy one is not.",
+			Description: "The exact GP (left) assumes Gaussian noise, so every outlier pulls its mean and widens nothing where it should; " +
+				"the variational GP (right, Opper–Archambeau) uses a Cauchy likelihood with a learned scale and lets the outliers go. " +
+				"The dotted line is the true function. Move the lengthscale, kernel variance or noise: both panels follow at once.",
+			Data:     "gp-cauchy",
+			Methods:  []string{"gp-exact", "gpvi"},
+			Seed:     1,
+			Controls: map[string]string{"gpvi.likelihood": "cauchy"},
+			Focus:    []string{"lengthscale", "variance", "noise"},
+		},
+		{
+			Slug:    "gp-classification",
+			Name:    "GP classification",
+			Summary: "Fifty 0/1 labels from a GP through the sigmoid: the variational GP's probability band and sampled functions.",
+			Description: "Labels (dots at 0 and 1) were drawn as y ~ Bernoulli(σ(z)) with z a GP sample of variance e² ≈ 7.39, which " +
+				"the kernel variance is set to. The variational GP with a Bernoulli-logit likelihood shows the predictive probability, " +
+				"a band σ(m ± 2s) from the latent f and sampled functions through the sigmoid, all within [0, 1]; the dotted line " +
+				"is the true p(x). Shorten the lengthscale and the fit chases single labels; lengthen it and it flattens.",
+			Data:     "gp-classification",
+			Methods:  []string{"gpvi"},
+			Seed:     1,
+			Controls: map[string]string{"gpvi.variance": "7.389"},
+			Focus:    []string{"gpvi.lengthscale", "gpvi.variance"},
 		},
 	}
 }

@@ -58,6 +58,7 @@ type wireFrame struct {
 	Diagnostics map[string]float64         `json:"diagnostics"`
 	StepsPerSec float64                    `json:"steps_per_sec"`
 	Data        *sim.DataPoints            `json:"data,omitempty"`
+	Draws       *sim.DrawSet               `json:"draws,omitempty"` // samplers: sent when a new set is out
 }
 
 type wireError struct {
@@ -75,6 +76,7 @@ type wsConn struct {
 	run        *sim.Run
 	errs       chan wireError // reader → writer; dropped when full
 	readerDone chan struct{}
+	sentDraws  *sim.DrawSet // the writer's last sent draw set
 }
 
 // serveStream upgrades GET /api/runs/{id}/stream to a websocket.
@@ -280,6 +282,9 @@ func (c *wsConn) frame(f *sim.Frame, cur *sim.Cursor, sentBand **sim.Band) wireF
 	}
 	if cur.Full {
 		w.Data = c.run.Data()
+	}
+	if f.Draws != nil && (cur.Full || f.Draws != c.sentDraws) {
+		w.Draws, c.sentDraws = f.Draws, f.Draws // encoded once by the run
 	}
 	return w
 }

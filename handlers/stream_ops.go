@@ -26,7 +26,11 @@ func parseOp(b []byte) (opMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return m, jsonFieldError(err, "op, n, name, value")
+		err = jsonFieldError(err, "op, n, name, value")
+		if fe, ok := err.(*sim.FieldError); ok && fe.Field == "controls" {
+			fe.Field = "value" // a value neither a number nor a string: name the message's field
+		}
+		return m, err
 	}
 	if dec.More() {
 		return m, &sim.FieldError{Field: "body", Message: "want a single JSON object"}

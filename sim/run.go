@@ -115,6 +115,7 @@ type Frame struct {
 	Marks       []Mark
 	Diagnostics map[string]float64 // finite values only
 	Time        time.Time
+	Draws       *DrawSet // samplers only: recent draws and live statistics (run_draws.go); shared, immutable
 }
 
 // Diagnoser is implemented by methods with diagnostics worth showing (an
@@ -165,6 +166,8 @@ type Run struct {
 	stepsPerS  float64
 	row        []float64
 	traceNames []string
+	drawRec    *drawRecorder // samplers' recent draws (run_draws.go)
+	drawsOff   bool          // the method is not a sampler with per-chain traces
 
 	// mu guards the history and the mailbox. The run holds it only to add a
 	// point or publish; viewers only to copy.

@@ -35,6 +35,7 @@ func (r *Run) publish(now time.Time) {
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
 		Diagnostics: r.diagnostics(), Time: now,
 	}
+	f.Draws = r.drawSet(now) // samplers only (run_draws.go)
 	if f.Marks == nil {
 		f.Marks = []Mark{}
 	}
@@ -69,6 +70,9 @@ func (r *Run) drawBand() {
 // the user's units with the first shown samples; nil when p is empty,
 // ragged or not finite.
 func makeBand(p Predictive, d *Dataset, shown int) *Band {
+	if d.Task == Classification && probabilities(p) {
+		return makeProbBand(p, d, shown) // a band through the sigmoid (run_band_prob.go)
+	}
 	n, s := len(p.X), len(p.Samples)
 	if n == 0 || s == 0 {
 		return nil

@@ -145,6 +145,7 @@ func (r *Run) batch(start time.Time) {
 
 // stepOnce performs one step and records it; false when it diverged.
 func (r *Run) stepOnce() bool {
+	retained := r.drawsBeforeStep() // samplers: is this step's draw kept? (run_draws.go)
 	obj := r.m.Step().Objective
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
 		r.diverge(fmt.Sprintf("the objective became %v at step %d: stepping stopped, showing the last good state; reset to start again (a smaller step size may help)", obj, r.step+1))
@@ -168,6 +169,7 @@ func (r *Run) stepOnce() bool {
 	r.mu.Lock()
 	r.hist.Add(r.step, r.row)
 	r.mu.Unlock()
+	r.drawsAfterStep(retained)
 	return true
 }
 

@@ -68,7 +68,8 @@ type Play struct {
 	Seed        uint64
 	Panels      []Panel
 	Setup       Setup
-	Config      any // marshalled as JSON into <script id="config">
+	Config      any        // marshalled as JSON into <script id="config">
+	Sweep       *SweepView // a scenario's sweep card (sweep.templ), or nil
 }
 
 // Error is an error page.

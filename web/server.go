@@ -22,6 +22,7 @@ import (
 
 	"github.com/posterior-playground/playground/handlers"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/sweeps"
 	"github.com/posterior-playground/playground/static"
 )
 
@@ -49,6 +50,12 @@ type Config struct {
 	Factory sim.Factory
 	// Specs lists methods for GET /api/methods; nil uses the catalog.
 	Specs func() []sim.MethodSpec
+
+	// Sweeps in the browser (package sim/sweeps); zero values take its
+	// defaults: 2 at once, 1 per client, GOMAXPROCS−1 workers each.
+	MaxSweeps          int
+	MaxSweepsPerClient int
+	SweepWorkers       int
 }
 
 // DefaultConfig returns the defaults New would apply, written out, for flags
@@ -58,14 +65,25 @@ func DefaultConfig() Config {
 		Addr: ":8080", MaxRuns: 64, MaxRunsPerClient: 8, MaxSteps: 10_000_000,
 		IdleTimeout: time.Minute, ExpireAfter: 30 * time.Minute, MaxUploads: 32, FrameRate: 25,
 		RequestTimeout: 15 * time.Second, ShutdownTimeout: 10 * time.Second,
+		MaxSweeps: 2, MaxSweepsPerClient: 1, // sweeps.Config's defaults
 	}
 }
+
+// serverBatchTime is the longest stretch a run steps before it yields. A
+// classroom puts tens of CPU-bound runs on a few cores; the scheduler then
+// serves each run, each request and each websocket writer in turn, so a
+// run's batch is everyone else's wait. With sim's default of 10 ms, 20 runs
+// on 2 cores publish at most ~10 frames/s each and an HTTP request waits
+// ~100 ms per scheduling hop (TestLoad); 2 ms costs nothing measurable in
+// steps per second.
+const serverBatchTime = 2 * time.Millisecond
 
 // Server is the assembled application.
 type Server struct {
 	cfg       Config
 	log       *slog.Logger
 	reg       *sim.Registry
+	sweeps    *sweeps.Registry
 	api       *handlers.API
 	handler   http.Handler
 	closeOnce sync.Once
@@ -99,17 +117,20 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	reg := sim.NewRegistry(sim.RegistryConfig{
 		MaxRuns: cfg.MaxRuns, MaxRunsPerClient: cfg.MaxRunsPerClient, MaxSteps: cfg.MaxSteps,
 		IdleTimeout: cfg.IdleTimeout, ExpireAfter: cfg.ExpireAfter,
-		Run: sim.RunOptions{FrameRate: cfg.FrameRate, Log: log},
+		Run: sim.RunOptions{FrameRate: cfg.FrameRate, Log: log, BatchTime: serverBatchTime},
 	}, factory, log)
+	sw := sweeps.New(sweeps.Config{MaxSweeps: cfg.MaxSweeps, MaxPerClient: cfg.MaxSweepsPerClient, Workers: cfg.SweepWorkers, Log: log})
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, ClientKey: clientKey, Stream: cfg.Stream, Log: log,
+		Sweeps: sw,
 	})
 	if err != nil {
 		reg.Close()
+		sw.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: log, reg: reg, api: api}
+	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -233,5 +254,6 @@ func (s *Server) close(ctx context.Context) {
 			s.log.Warn("streams did not close in time; dropped them", "err", err)
 		}
 		s.reg.Close()
+		s.sweeps.Close()
 	})
 }

@@ -6,6 +6,7 @@ import { fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
 import { fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { HistoryPlot, PredictivePlot, savePNG } from "./plots.js";
+import { McmcView } from "./mcmc.js";
 
 const MAX_MARKS = 200;
 const MAX_RETRIES = 6;
@@ -57,14 +58,22 @@ export class Panel {
   buildPlots() {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
-    this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth });
+    this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
     this.addPNGButton(pred, () => this.predictive.u, "predictive");
     const obj = this.el.querySelector('[data-plot="objective"]');
     const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
     obj.querySelector("figcaption").firstChild.textContent = `Objective: ${label}, raw and smoothed`;
     this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), { label, smoothed: true, getMarks: () => this.marks });
     this.addPNGButton(obj, () => this.objectivePlot.u, "objective");
-    for (const name of this.spec.traces ?? []) this.trace(name);
+    // mcmc: samplers' chains, draws and diagnostics have their own plots (mcmc.js).
+    if (this.spec.family === "mcmc") this.mcmc = new McmcView(this);
+    for (const name of this.spec.traces ?? []) {
+      if (this.mcmc?.owns(name)) {
+        const series = new Series();
+        this.traces.set(name, { series, plot: null }); // exported and cleared with the rest
+        this.mcmc.adopt(name, series);
+      } else this.trace(name);
+    }
   }
 
   addPNGButton(figure, getPlot, what) {
@@ -104,6 +113,7 @@ export class Panel {
     this.objective.clear();
     this.objective.setSmoothing(this.app.smoothing);
     for (const t of this.traces.values()) t.series.clear();
+    this.mcmc?.clear();
     this.marks = [];
     this.markKeys.clear();
     this.scheduleDraw();
@@ -129,7 +139,8 @@ export class Panel {
       this.bandDirty = false;
     }
     this.objectivePlot.draw(this.objective);
-    for (const t of this.traces.values()) t.plot.draw(t.series);
+    for (const t of this.traces.values()) t.plot?.draw(t.series);
+    this.mcmc?.draw();
     this.role("step").textContent = String(this.step);
     this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
     const now = performance.now();
@@ -271,6 +282,7 @@ export class Panel {
       this.bandDirty = true;
     }
     if (Array.isArray(f.marks)) this.addMarks(f.marks);
+    if (f.draws) this.mcmc?.onDraws(f.draws); // samplers: recent draws and R-hat/ESS
     if (f.controls) this.syncControls(f.controls);
     this.setStatus(f.status ?? this.status);
     if (f.status === "diverged") {

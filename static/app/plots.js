@@ -25,7 +25,7 @@ const COLORS = {
 const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
 
 // sized creates a uPlot in host that follows the host's width.
-function sized(host, opts, data) {
+export function sized(host, opts, data) {
   const width = Math.max(200, host.clientWidth || 400);
   const u = new uPlot({ ...opts, width }, data, host);
   const ro = new ResizeObserver(() => {
@@ -92,7 +92,8 @@ export function marksPlugin(getMarks) {
 // inputs are merged into one sorted x with nulls where a series has no
 // value; line series span those gaps.
 export class PredictivePlot {
-  constructor(host, { points, truth, height = 260 }) {
+  constructor(host, { points, truth, height = 260, task = "regression" }) {
+    this.task = task; // classification: probabilities on a [0, 1] axis
     this.host = host;
     this.height = height;
     this.points = points;
@@ -100,7 +101,7 @@ export class PredictivePlot {
     this.band = null;
     this.snapshot = null;
     this.grid = null; // the x of the last band, to rebuild the table when it changes
-    this.yRange = dataRange(points, truth);
+    this.yRange = this.range();
     this.build();
   }
 
@@ -136,7 +137,7 @@ export class PredictivePlot {
         x: { time: false },
         y: { range: (u, lo, hi) => yr ?? [lo, hi] },
       },
-      axes: [{ label: "x", size: 40, labelSize: 18 }, { label: "f(x)", size: 50, labelSize: 18 }],
+      axes: [{ label: "x", size: 40, labelSize: 18 }, { label: this.task === "classification" ? "p(y = 1 | x)" : "f(x)", size: 50, labelSize: 18 }],
       series,
       bands: [
         { series: [this.idx.snapHi, this.idx.snapLo], fill: COLORS.snapBand },
@@ -197,8 +198,14 @@ export class PredictivePlot {
   setData(points, truth) {
     this.points = points;
     this.truth = truth;
-    this.yRange = dataRange(points, truth);
+    this.yRange = this.range();
     this.build();
+  }
+
+  // range is the fixed y range: [0, 1] with a margin for the 0/1 labels of
+  // a classification, else from the data (dataRange).
+  range() {
+    return this.task === "classification" ? [-0.04, 1.04] : dataRange(this.points, this.truth);
   }
 
   destroy() {
