@@ -30,18 +30,21 @@ test: assets
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 
-## race: the numeric core and the engine under the race detector
+## race: the whole module under the race detector (-short skips the browser and load tests,
+## which run without it in `make test`)
 race:
-	$(GO) test -count=1 -race ./numeric/... ./sim/...
+	$(GO) test -count=1 -race -short ./...
 
 ## bench: one optimiser step per method, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./numeric/... ./sim/...
 
-## fuzz: each fuzz target for a short fixed time
+## fuzz: each fuzz target (CSV loader, stream messages, play-page links, run bodies) for a short fixed time
+FUZZ_PKGS := ./sim/datasets/ ./handlers/
 fuzz:
-	@for t in $$($(GO) test -list '^Fuzz' ./sim/datasets/ | grep ^Fuzz); do \
-		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 10s -fuzzminimizetime 2s ./sim/datasets/ || exit 1; done
+	@for p in $(FUZZ_PKGS); do for t in $$($(GO) test -list '^Fuzz' $$p | grep ^Fuzz); do \
+		echo "fuzz $$p $$t"; \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 10s -fuzzminimizetime 2s $$p || exit 1; done; done
 
 ## lint: formatting, vet, and generated files up to date
 lint:

@@ -145,8 +145,17 @@ func (a *API) CloseStreams() {
 	if !a.closed {
 		a.closed = true
 		close(a.closing)
+		// A writer blocked on a viewer that stopped reading would hold
+		// shutdown for the whole WriteWait: cut its pending write short.
+		for c := range a.conns {
+			c.conn.NetConn().SetWriteDeadline(time.Now().Add(closeWriteWait))
+		}
 	}
 }
+
+// closeWriteWait bounds the write of a close frame, and any write pending
+// when the server shuts down.
+const closeWriteWait = 2 * time.Second
 
 // WaitStreams waits until every stream handler has returned, or ctx ends.
 func (a *API) WaitStreams(ctx context.Context) error {
@@ -303,7 +312,7 @@ func (c *wsConn) write(v any) error {
 // close sends a close frame and waits briefly for the viewer's answer, so
 // the closing handshake completes.
 func (c *wsConn) close(code int, reason string) {
-	c.conn.SetWriteDeadline(time.Now().Add(c.api.stream.WriteWait))
+	c.conn.SetWriteDeadline(time.Now().Add(min(c.api.stream.WriteWait, closeWriteWait)))
 	if c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason)) != nil {
 		return
 	}

@@ -140,7 +140,11 @@ func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 	for name, v := range given {
 		c, ok := s.Control(name)
 		if !ok {
-			return nil, &FieldError{name, fmt.Sprintf("unknown control for method %s (allowed: %v)", s.Name, s.controlNames())}
+			field := name
+			if field == "" { // an empty key must still name a field
+				field = "controls"
+			}
+			return nil, &FieldError{field, fmt.Sprintf("unknown control %q for method %s (allowed: %v)", name, s.Name, s.controlNames())}
 		}
 		if err := c.Validate(v); err != nil {
 			return nil, err
