@@ -10,6 +10,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/gip"
 	"github.com/posterior-playground/playground/sim/gp"
+	"github.com/posterior-playground/playground/sim/livi"
 	"github.com/posterior-playground/playground/sim/mcmc"
 	"github.com/posterior-playground/playground/sim/mfvi"
 )
@@ -23,6 +24,9 @@ var methods = map[string]constructor{
 	"gp-exact":   gp.NewExact,
 	"gpvi":       gp.NewVI,
 	"gip":        gip.New,
+	"livi":       livi.New,
+	"map":        livi.NewMAP,
+	"ensemble":   livi.NewEnsemble,
 	"mfvi":       mfvi.New,
 	"metropolis": mcmc.NewMetropolis,
 	"sgld":       mcmc.NewSGLD,

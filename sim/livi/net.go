@@ -1,0 +1,179 @@
+package livi
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// net holds the activations of one network evaluation on n inputs, and the
+// gradients of its backward pass. Layer l's input is n × rows_l with a last
+// column of ones that is written once, at construction: the bias by
+// augmentation costs no copy.
+type net struct {
+	n   int
+	in  []float64   // n × 2: x, 1
+	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), ReLU then ones
+	out []float64   // n × 1: f(x)
+	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
+	wt  [][]float64 // layer l's weights without the bias row, transposed
+}
+
+func newNet(layers []layer, xs []float64, withGrad bool) *net {
+	n := len(xs)
+	t := &net{n: n, in: make([]float64, 2*n), out: make([]float64, n)}
+	for i, x := range xs {
+		t.in[2*i], t.in[2*i+1] = x, 1
+	}
+	for l := 0; l < len(layers)-1; l++ {
+		c := layers[l].cols + 1
+		h := make([]float64, n*c)
+		for i := range n {
+			h[i*c+c-1] = 1
+		}
+		t.h = append(t.h, h)
+	}
+	if withGrad {
+		for _, ly := range layers {
+			t.g = append(t.g, make([]float64, n*ly.cols))
+			t.wt = append(t.wt, make([]float64, (ly.rows-1)*ly.cols))
+		}
+	}
+	return t
+}
+
+// input returns layer l's input matrix.
+func (t *net) input(layers []layer, l int) blas64.General {
+	if l == 0 {
+		return blas64.General{Rows: t.n, Cols: 2, Stride: 2, Data: t.in}
+	}
+	c := layers[l].rows
+	return blas64.General{Rows: t.n, Cols: c, Stride: c, Data: t.h[l-1]}
+}
+
+func weights(ly layer, w []float64) blas64.General {
+	return blas64.General{Rows: ly.rows, Cols: ly.cols, Stride: ly.cols, Data: w[ly.off : ly.off+ly.rows*ly.cols]}
+}
+
+// forward evaluates the network with weights w (flat, layer after layer)
+// into t.out.
+func (t *net) forward(layers []layer, w []float64) {
+	last := len(layers) - 1
+	for l, ly := range layers {
+		a := t.input(layers, l)
+		b := weights(ly, w)
+		if l == last {
+			if ly.cols == 1 {
+				matVec(t.out, a, b.Data)
+			} else {
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: 1, Stride: 1, Data: t.out})
+			}
+			continue
+		}
+		// Write the pre-activation into the first cols columns of h, then
+		// apply the ReLU in place; the ones column is untouched.
+		c := ly.cols
+		h := t.h[l]
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		for i := range t.n {
+			row := h[i*(c+1) : i*(c+1)+c]
+			for j, v := range row {
+				if v < 0 {
+					row[j] = 0
+				}
+			}
+		}
+	}
+}
+
+// backward takes t.g[last] = d loss / d f, set by the caller after forward
+// with the same w, and writes d loss / d w into dw (overwriting it).
+//
+// gonum's NoTrans·NoTrans and Trans·NoTrans kernels skip zero entries of the
+// left operand, so every big product here keeps the ReLU's zeros on the
+// left: forward H·W, dW = Hᵀ·G, and d loss/d H = G·Wᵀ with Wᵀ copied into
+// wt (G is zero wherever the layer's ReLU was off). That halves the
+// arithmetic of a ReLU network. A one-column layer (the output) is done by
+// plain loops: a GEMM with one column would call its kernel per entry.
+func (t *net) backward(layers []layer, w, dw []float64) {
+	for l := len(layers) - 1; l >= 0; l-- {
+		ly := layers[l]
+		a := t.input(layers, l)
+		gl := t.g[l]
+		if ly.cols == 1 {
+			vecMat(dw[ly.off:ly.off+ly.rows], a, gl)
+		} else {
+			g := blas64.General{Rows: t.n, Cols: ly.cols, Stride: ly.cols, Data: gl}
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, g, 0, weights(ly, dw))
+		}
+		if l == 0 {
+			break
+		}
+		// d loss / d h_{l-1} = g·W_topᵀ (the bias row has no input to reach),
+		// then through the ReLU: h > 0 exactly where the pre-activation was.
+		c := ly.rows - 1
+		gp := t.g[l-1]
+		h := t.h[l-1]
+		if ly.cols == 1 {
+			wl := w[ly.off : ly.off+c]
+			for i, gi := range gl {
+				hr := h[i*(c+1) : i*(c+1)+c]
+				gr := gp[i*c : i*c+c]
+				for j, v := range hr {
+					if v > 0 {
+						gr[j] = gi * wl[j]
+					} else {
+						gr[j] = 0
+					}
+				}
+			}
+			continue
+		}
+		wt := t.wt[l]
+		for i := range c {
+			for j, v := range w[ly.off+i*ly.cols : ly.off+(i+1)*ly.cols] {
+				wt[j*c+i] = v
+			}
+		}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: t.n, Cols: ly.cols, Stride: ly.cols, Data: gl},
+			blas64.General{Rows: ly.cols, Cols: c, Stride: c, Data: wt},
+			0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: gp})
+		for i := range t.n {
+			hr := h[i*(c+1) : i*(c+1)+c]
+			gr := gp[i*c : i*c+c]
+			for j, v := range hr {
+				if v <= 0 {
+					gr[j] = 0
+				}
+			}
+		}
+	}
+}
+
+// matVec sets dst = a·v for a vector v of length a.Cols.
+func matVec(dst []float64, a blas64.General, v []float64) {
+	v = v[:a.Cols]
+	for i := range dst {
+		row := a.Data[i*a.Stride : i*a.Stride+a.Cols]
+		var s float64
+		for j, x := range row {
+			s += x * v[j]
+		}
+		dst[i] = s
+	}
+}
+
+// vecMat sets dst = aᵀ·g for a vector g of length a.Rows.
+func vecMat(dst []float64, a blas64.General, g []float64) {
+	dst = dst[:a.Cols]
+	clear(dst)
+	for i, gi := range g[:a.Rows] {
+		if gi == 0 {
+			continue
+		}
+		row := a.Data[i*a.Stride : i*a.Stride+a.Cols]
+		for j, x := range row {
+			dst[j] += gi * x
+		}
+	}
+}
