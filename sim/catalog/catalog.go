@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/fbnn"
 	"github.com/posterior-playground/playground/sim/gip"
 	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/livi"
@@ -21,6 +22,7 @@ type constructor func(model string) (sim.Method, error)
 
 // methods is read-only after package initialisation.
 var methods = map[string]constructor{
+	"fbnn":       fbnn.New,
 	"gp-exact":   gp.NewExact,
 	"gpvi":       gp.NewVI,
 	"gip":        gip.New,

@@ -1,0 +1,145 @@
+package fbnn
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+)
+
+// After the first step, Step allocates nothing: SSGE's eigendecomposition
+// goes through lapack64.Syev with a preallocated workspace and the
+// cross-entropy's Cholesky through lapack64.Potrf on a kept buffer.
+func TestStepAllocations(t *testing.T) {
+	for _, data := range []string{"periodic", "gap"} {
+		m := newMethod(t, loadData(t, data, 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic), "particles": sim.Num(8)}, 1)
+		m.Step()
+		if n := testing.AllocsPerRun(5, func() { m.Step() }); n != 0 {
+			t.Errorf("%s: Step allocates %v times", data, n)
+		}
+	}
+}
+
+// BenchmarkStep times one step at the defaults on `periodic` with the
+// periodic prior (k = 20 particles at 20 + 40 measurement points).
+func BenchmarkStep(b *testing.B) {
+	m := newMethod(b, loadData(b, "periodic", 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic)}, 1)
+	m.Step()
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		m.Step()
+	}
+	// The machine is shared, so wall time overstates the cost.
+	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+}
+
+// Predict draws from its own stream: a run that calls Predict between
+// steps trains exactly as one that does not. Its samples have the grid's
+// length and are finite.
+func TestPredictDoesNotShiftTraining(t *testing.T) {
+	d := loadData(t, "periodic", 2)
+	c := sim.Controls{"kernel": sim.Choice(KernelPeriodic), "particles": sim.Num(8)}
+	a, b := newMethod(t, d, c, 7), newMethod(t, d, c, 7)
+	for i := range 20 {
+		a.Step()
+		b.Step()
+		if i%5 == 0 {
+			p := b.Predict(d.Grid, 3)
+			if len(p.Samples) != 3 || len(p.Samples[0]) != len(d.Grid) {
+				t.Fatalf("Predict shape %d×%d", len(p.Samples), len(p.Samples[0]))
+			}
+			for _, f := range p.Samples {
+				for _, v := range f {
+					if !finite(v) {
+						t.Fatal("Predict returned a non-finite value")
+					}
+				}
+			}
+		}
+	}
+	if !slices.Equal(a.mu, b.mu) || !slices.Equal(a.ls, b.ls) {
+		t.Error("calling Predict changed the training trajectory")
+	}
+}
+
+// A short run on each data set the method accepts keeps its objective and
+// traces finite, uses at least one eigenfunction, and reports the GP fit's
+// noise as the fixed observation noise.
+func TestShortRun(t *testing.T) {
+	for _, data := range []string{"periodic", "gap", "sinusoid-gap", "linreg", "gp-cauchy"} {
+		m := newMethod(t, loadData(t, data, 1), sim.Controls{"particles": sim.Num(8)}, 1)
+		for i := range 30 {
+			if obj := m.Step().Objective; !finite(obj) {
+				t.Fatalf("%s: objective %v at step %d", data, obj, i+1)
+			}
+		}
+		tr := m.Trace()
+		if len(tr) != len(m.Spec().Traces) {
+			t.Fatalf("%s: %d trace values for %d names", data, len(tr), len(m.Spec().Traces))
+		}
+		for i, v := range tr {
+			if !finite(v) {
+				t.Errorf("%s: trace %s = %v", data, m.Spec().Traces[i], v)
+			}
+		}
+		if tr[3] < 1 {
+			t.Errorf("%s: ssge_j = %v", data, tr[3])
+		}
+		if m.NoiseStd() != m.noise || !(m.noise > 0) {
+			t.Errorf("%s: noise std %v", data, m.NoiseStd())
+		}
+	}
+}
+
+// Controls are validated and a rejected Set changes nothing; live changes
+// of the kernel, particles and measurement points take effect.
+func TestControls(t *testing.T) {
+	if _, err := New("linear"); err == nil {
+		t.Error(`New("linear"): no error`)
+	}
+	d := loadData(t, "periodic", 1)
+	m := newMethod(t, d, sim.Controls{"particles": sim.Num(8)}, 1)
+	var fe *sim.FieldError
+	for _, c := range []struct {
+		name string
+		v    sim.Value
+	}{
+		{"kernel", sim.Choice("matern")}, {"kernel", sim.Num(1)}, {"particles", sim.Num(2.5)},
+		{"particles", sim.Num(1000)}, {"lr", sim.Num(math.NaN())}, {"nope", sim.Num(1)},
+	} {
+		before := m.prior
+		if err := m.Set(c.name, c.v); !errors.As(err, &fe) {
+			t.Errorf("Set(%s, %v): error %v, want a FieldError", c.name, c.v, err)
+		}
+		if m.prior != before || m.k != 8 {
+			t.Errorf("Set(%s, %v) changed the method", c.name, c.v)
+		}
+	}
+	if err := m.Set("kernel", sim.Choice(KernelPeriodic)); err != nil || !m.prior.periodic {
+		t.Fatalf("Set kernel periodic: %v, prior %+v", err, m.prior)
+	}
+	if err := m.Set("period", sim.Num(2)); err != nil || m.prior.period != 2 {
+		t.Fatalf("Set period: %v, prior %+v", err, m.prior)
+	}
+	if err := m.Set("prior_fit", sim.Choice(FitNone)); err != nil || m.prior.lengthscale != 1 || m.prior.period != 2 {
+		t.Fatalf("prior_fit none: %v, prior %+v (want the controls)", err, m.prior)
+	}
+	if err := m.Set("particles", sim.Num(12)); err != nil || m.st.k != 12 {
+		t.Fatalf("Set particles: %v, k %d", err, m.st.k)
+	}
+	if err := m.Set("measurement_points", sim.Num(7)); err != nil || m.st.n != len(d.X)+7 {
+		t.Fatalf("Set measurement_points: %v, n %d", err, m.st.n)
+	}
+	if obj := m.Step().Objective; !finite(obj) {
+		t.Errorf("objective %v after live changes", obj)
+	}
+	cls := loadData(t, "gp-classification", 1)
+	mm, _ := New("")
+	if err := mm.Init(cls, nil, numeric.NewRand(1)); !errors.As(err, &fe) {
+		t.Errorf("Init on classification data: %v, want a FieldError", err)
+	}
+}

@@ -1,0 +1,45 @@
+package fbnn
+
+import (
+	"math"
+	"slices"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+)
+
+// Predict draws samples functions f_W on xs with W ~ q, without observation
+// noise. Draws come from the evaluation stream, so calling Predict never
+// changes the training trajectory.
+func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
+	p := sim.Predictive{X: slices.Clone(xs)}
+	if !m.ready || samples < 1 || len(xs) == 0 {
+		return p
+	}
+	if m.pred == nil || !sameInputs(m.pred, xs) {
+		m.pred = newNet(m.layers, len(xs), 1, false)
+		m.pred.setInputs(xs)
+	}
+	p.Samples = make([][]float64, samples)
+	for s := range p.Samples {
+		numeric.FillNormal(m.pe, m.evalRng)
+		for i, mu := range m.mu {
+			m.pw[i] = mu + math.Exp(m.ls[i])*m.pe[i]
+		}
+		m.pred.forward(m.layers, 0, m.pw)
+		p.Samples[s] = slices.Clone(m.pred.out)
+	}
+	return p
+}
+
+func sameInputs(t *net, xs []float64) bool {
+	if t.n != len(xs) {
+		return false
+	}
+	for i, x := range xs {
+		if t.in[2*i] != x {
+			return false
+		}
+	}
+	return true
+}
