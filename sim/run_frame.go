@@ -5,9 +5,15 @@ import (
 	"time"
 )
 
-// bandCostShare bounds the time spent drawing bands while running to about
-// 1/bandCostShare of the wall time.
-const bandCostShare = 5
+// While a run steps, bands are redrawn at most every minBandInterval and
+// in at most about 1/bandCostShare of the wall time: ten bands a second
+// look live, and a method whose Predict is dear (GIP's costs about as much
+// as six of its steps) keeps nine tenths of its core for training. Frames
+// still go out at the frame rate with every new objective and trace point.
+const (
+	bandCostShare   = 10
+	minBandInterval = 100 * time.Millisecond
+)
 
 // publish draws the band if the method moved, builds a frame and swaps it
 // into the mailbox, waking every viewer.
@@ -16,10 +22,7 @@ func (r *Run) publish(now time.Time) {
 	if r.status != StatusDiverged && stale && (!r.active() || !now.Before(r.nextBand)) {
 		t0 := time.Now()
 		r.drawBand()
-		// Predict can cost more than many steps (tens of ms for a GP with
-		// inducing points): while stepping, spend at most 1/bandCostShare
-		// of the time on bands; frames still carry every new point.
-		r.nextBand = t0.Add(max(r.frameInterval(), time.Since(t0)*bandCostShare))
+		r.nextBand = t0.Add(max(r.frameInterval(), minBandInterval, time.Since(t0)*bandCostShare))
 	}
 	if r.active() && !r.rateTime.IsZero() {
 		if dt := now.Sub(r.rateTime).Seconds(); dt > 0 {
@@ -35,7 +38,8 @@ func (r *Run) publish(now time.Time) {
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
 		Diagnostics: r.diagnostics(), Time: now,
 	}
-	f.Draws = r.drawSet(now) // samplers only (run_draws.go)
+	f.Draws = r.drawSet(now)     // samplers only (run_draws.go)
+	f.Weights = r.weightSet(now) // weight marginals (run_weights.go)
 	if f.Marks == nil {
 		f.Marks = []Mark{}
 	}
