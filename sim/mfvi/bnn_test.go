@@ -24,7 +24,7 @@ func checkGradient(t *testing.T, m *Method) {
 		for i := range m.w {
 			m.w[i] = m.mu[i] + math.Exp(m.ls[i])*eps[i]
 		}
-		m.train.forward(m.layers, m.w)
+		m.train.Forward(m.layers, m.w)
 		return -(m.logLik(m.train, 0, false) - m.klWeight*m.kl(false)) / n
 	}
 	for i, l := range m.ls {
@@ -139,12 +139,12 @@ func TestSet(t *testing.T) {
 	}
 	var want float64
 	for l, ly := range m.layers {
-		k := ly.off + ly.rows*ly.cols
-		sd := make([]float64, k-ly.off)
+		k := ly.Off + ly.Rows*ly.Cols
+		sd := make([]float64, k-ly.Off)
 		for i := range sd {
-			sd[i] = math.Exp(m.ls[ly.off+i])
+			sd[i] = math.Exp(m.ls[ly.Off+i])
 		}
-		want += numeric.KLDiagNormal(m.mu[ly.off:k], sd, 0.5/math.Sqrt(float64(m.arch.InDim(l))))
+		want += numeric.KLDiagNormal(m.mu[ly.Off:k], sd, 0.5/math.Sqrt(float64(m.arch.InDim(l))))
 	}
 	if got := m.kl(false); got == kl0 || math.Abs(got-want) > 1e-9*want {
 		t.Fatalf("KL after prior_scale 0.5: %v, closed form %v (before %v)", got, want, kl0)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // drawWeights fills m.eps from the evaluation stream and sets
@@ -25,7 +26,7 @@ func (m *Method) ELBO() float64 {
 		return math.NaN()
 	}
 	m.drawWeights()
-	m.train.forward(m.layers, m.w)
+	m.train.Forward(m.layers, m.w)
 	return m.logLik(m.train, 0, false) - m.kl(false)
 }
 
@@ -39,7 +40,7 @@ func (m *Method) IWBO(k int) float64 {
 	m.iw = slices.Grow(m.iw[:0], k)
 	for range k {
 		m.drawWeights()
-		m.train.forward(m.layers, m.w)
+		m.train.Forward(m.layers, m.w)
 		m.iw = append(m.iw, m.logLik(m.train, 0, false)+m.logPriorOverQ())
 	}
 	return numeric.LogSumExp(m.iw) - math.Log(float64(k))
@@ -50,13 +51,13 @@ func (m *Method) IWBO(k int) float64 {
 func (m *Method) logPriorOverQ() float64 {
 	var a float64
 	for _, ly := range m.layers {
-		ip := 1 / (ly.priorStd * ly.priorStd)
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
 		var w2 float64
-		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
 			w2 += m.w[i] * m.w[i]
 			a += m.ls[i] + 0.5*m.eps[i]*m.eps[i] // −log q
 		}
-		a -= float64(ly.rows*ly.cols)*math.Log(ly.priorStd) + 0.5*w2*ip // log p
+		a -= float64(ly.Rows*ly.Cols)*math.Log(ly.PriorStd) + 0.5*w2*ip // log p
 	}
 	return a
 }
@@ -70,14 +71,14 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 	if !m.ready || samples < 1 || len(xs) == 0 {
 		return p
 	}
-	if m.pred == nil || !sameInputs(m.pred, xs) {
-		m.pred = newNet(m.layers, xs, false)
+	if m.pred == nil || !m.pred.SameInputs(xs) {
+		m.pred = model.NewNet(m.layers, xs, false)
 	}
 	p.Samples = make([][]float64, samples)
 	for s := range p.Samples {
 		m.drawWeights()
-		m.pred.forward(m.layers, m.w)
-		f := append([]float64(nil), m.pred.out...)
+		m.pred.Forward(m.layers, m.w)
+		f := append([]float64(nil), m.pred.Out...)
 		if m.task == sim.Classification {
 			for i, v := range f {
 				f[i] = numeric.Sigmoid(v)
@@ -86,16 +87,4 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 		p.Samples[s] = f
 	}
 	return p
-}
-
-func sameInputs(t *net, xs []float64) bool {
-	if t.n != len(xs) {
-		return false
-	}
-	for i, x := range xs {
-		if t.in[2*i] != x {
-			return false
-		}
-	}
-	return true
 }

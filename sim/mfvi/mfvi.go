@@ -56,7 +56,7 @@ type Method struct {
 	rng     *rand.Rand // training draws (ε of every step)
 	evalRng *rand.Rand // ELBO, IWBO and Predict, so frames never shift training
 
-	layers []layer
+	layers []model.Layer
 	// Flat parameter slabs, P = arch.NumWeights(), row-major layer after layer.
 	mu, ls   []float64 // posterior means and log stds
 	logNoise []float64 // 1 element: log σ of the observation noise
@@ -69,19 +69,12 @@ type Method struct {
 	params, grads []*mat.Dense
 	adam          *numeric.Adam
 
-	train *net // buffers for the training inputs
-	pred  *net // buffers for the last Predict grid
+	train *model.Net // buffers for the training inputs
+	pred  *model.Net // buffers for the last Predict grid
 	iw    []float64
 
 	frozenNoise bool // test hook: keep logNoise fixed
 	ready       bool
-}
-
-// layer locates one weight matrix (rows = fan-in + 1, bias row last) in the
-// flat slabs.
-type layer struct {
-	off, rows, cols int
-	priorStd        float64
 }
 
 // New returns an uninitialised method for model "bnn" or "linear"; ""
@@ -143,7 +136,7 @@ func (m *Method) apply(name string, v float64) {
 	case "prior_scale":
 		m.priorScale = v
 		for l := range m.layers {
-			m.layers[l].priorStd = m.arch.PriorStd(l, v)
+			m.layers[l].PriorStd = m.arch.PriorStd(l, v)
 		}
 	case "lr":
 		m.adam.SetLR(v)

@@ -28,12 +28,12 @@ func newTapeLoss(m *Method) *tapeLoss {
 	tl := &tapeLoss{t: numeric.NewTape(), klw: m.klWeight, n: float64(len(m.x))}
 	for _, ly := range m.layers {
 		view := func(s []float64) *mat.Dense {
-			return mat.NewDense(ly.rows, ly.cols, s[ly.off:ly.off+ly.rows*ly.cols])
+			return mat.NewDense(ly.Rows, ly.Cols, s[ly.Off:ly.Off+ly.Rows*ly.Cols])
 		}
 		tl.mu = append(tl.mu, view(m.mu))
 		tl.ls = append(tl.ls, view(m.ls))
 		tl.eps = append(tl.eps, view(m.eps))
-		tl.priorStd = append(tl.priorStd, ly.priorStd)
+		tl.priorStd = append(tl.priorStd, ly.PriorStd)
 	}
 	tl.logNoise = mat.NewDense(1, 1, m.logNoise)
 	tl.x = mat.NewDense(len(m.x), 1, m.x)
@@ -113,8 +113,8 @@ func TestHandGradientsMatchTheTape(t *testing.T) {
 			}
 		}
 		for l, ly := range m.layers {
-			check(m.gmu[ly.off:ly.off+ly.rows*ly.cols], tl.t.Grad(params[2*l]).RawMatrix().Data)
-			check(m.gls[ly.off:ly.off+ly.rows*ly.cols], tl.t.Grad(params[2*l+1]).RawMatrix().Data)
+			check(m.gmu[ly.Off:ly.Off+ly.Rows*ly.Cols], tl.t.Grad(params[2*l]).RawMatrix().Data)
+			check(m.gls[ly.Off:ly.Off+ly.Rows*ly.Cols], tl.t.Grad(params[2*l+1]).RawMatrix().Data)
 		}
 		check(m.gnoise, tl.t.Grad(params[len(params)-1]).RawMatrix().Data)
 		if worst > 1e-10 {

@@ -75,9 +75,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.layers = m.layers[:0]
 	p := 0
 	for l := 0; l < arch.Layers(); l++ {
-		ly := layer{off: p, rows: arch.InDim(l), cols: arch.OutDim(l)}
+		ly := model.Layer{Off: p, Rows: arch.InDim(l), Cols: arch.OutDim(l)}
 		m.layers = append(m.layers, ly)
-		p += ly.rows * ly.cols
+		p += ly.Rows * ly.Cols
 	}
 	slab := make([]float64, 8*p+2)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
@@ -96,15 +96,15 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	// activations O(1) through the layers, so the initial function is neither
 	// flat nor exploding. Stds: initStdFrac of the prior std.
 	for _, ly := range m.layers {
-		he := math.Sqrt(2 / float64(ly.rows))
-		l0 := math.Log(initStdFrac * ly.priorStd)
-		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+		he := math.Sqrt(2 / float64(ly.Rows))
+		l0 := math.Log(initStdFrac * ly.PriorStd)
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
 			m.mu[i] = he * r.NormFloat64()
 			m.ls[i] = l0
 		}
 	}
 	m.logNoise[0] = model.InitLogNoise
-	m.train = newNet(m.layers, m.x, true)
+	m.train = model.NewNet(m.layers, m.x, true)
 	m.pred = nil
 	m.frozenNoise = false
 	m.ready = true
@@ -149,9 +149,9 @@ func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
 	for i, mu := range m.mu {
 		m.w[i] = mu + m.std[i]*eps[i]
 	}
-	m.train.forward(m.layers, m.w)
+	m.train.Forward(m.layers, m.w)
 	ll := m.logLik(m.train, scale, true)
-	m.train.backward(m.layers, m.w, m.dw)
+	m.train.Backward(m.layers, m.w, m.dw)
 	for i, d := range m.dw {
 		m.gmu[i] += d
 		m.gls[i] += d * eps[i] * m.std[i] // dw/dℓ = std·ε
@@ -161,14 +161,14 @@ func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
 
 // logLik returns log p(y | f) for the network outputs in t. With grad set it
 // writes d(−scale·log p)/df into t.g[last] and adds the noise gradient.
-func (m *Method) logLik(t *net, scale float64, grad bool) float64 {
+func (m *Method) logLik(t *model.Net, scale float64, grad bool) float64 {
 	var g []float64
 	if grad {
-		g = t.g[len(t.g)-1]
+		g = t.OutGrad()
 	}
 	var ll float64
 	if m.task == sim.Classification {
-		for i, f := range t.out {
+		for i, f := range t.Out {
 			y := m.y[i]
 			ll += numeric.BernoulliLogitLogPMF(y, f)
 			if grad {
@@ -180,14 +180,14 @@ func (m *Method) logLik(t *net, scale float64, grad bool) float64 {
 	ln := m.logNoise[0]
 	inv := math.Exp(-2 * ln)
 	var ss float64
-	for i, f := range t.out {
+	for i, f := range t.Out {
 		r := m.y[i] - f
 		ss += r * r
 		if grad {
 			g[i] = -scale * r * inv
 		}
 	}
-	n := float64(len(t.out))
+	n := float64(len(t.Out))
 	if grad {
 		m.gnoise[0] -= scale * (ss*inv - n)
 	}
@@ -200,9 +200,9 @@ func (m *Method) kl(grad bool) float64 {
 	c := m.klWeight / float64(len(m.x))
 	var kl float64
 	for _, ly := range m.layers {
-		ip := 1 / (ly.priorStd * ly.priorStd)
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
 		var q, ls float64
-		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
 			var s2 float64
 			if grad {
 				s2 = m.std[i] * m.std[i]
@@ -214,8 +214,8 @@ func (m *Method) kl(grad bool) float64 {
 			q += s2 + m.mu[i]*m.mu[i]
 			ls += m.ls[i]
 		}
-		n := float64(ly.rows * ly.cols)
-		kl += 0.5*(q*ip-n) - ls + n*math.Log(ly.priorStd)
+		n := float64(ly.Rows * ly.Cols)
+		kl += 0.5*(q*ip-n) - ls + n*math.Log(ly.PriorStd)
 	}
 	return kl
 }

@@ -1,31 +1,41 @@
-package mfvi
+package model
 
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// net holds the activations of one network evaluation on n inputs, and the
-// gradients of its backward pass. Layer l's input is n × rows_l with a last
+// Layer locates one weight matrix of an Arch in a flat parameter slab:
+// Rows = fan-in + 1 (the bias row last) by Cols, row-major from Off.
+type Layer struct {
+	Off, Rows, Cols int
+	PriorStd        float64
+}
+
+// Net is a hand-written BLAS forward and backward pass of a ReLU network
+// on n fixed inputs, for the methods whose hot loop is cheaper without the
+// tape (the tape checks it: sim/mfvi/tape_test.go). It holds the
+// activations of one evaluation and the gradients of its backward pass. Layer l's input is n × rows_l with a last
 // column of ones that is written once, at construction: the bias by
 // augmentation costs no copy.
-type net struct {
+type Net struct {
 	n   int
 	in  []float64   // n × 2: x, 1
 	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), ReLU then ones
-	out []float64   // n × 1: f(x)
+	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
 	wt  [][]float64 // layer l's weights without the bias row, transposed
 }
 
-func newNet(layers []layer, xs []float64, withGrad bool) *net {
+// NewNet returns the buffers for inputs xs; withGrad adds those of Backward.
+func NewNet(layers []Layer, xs []float64, withGrad bool) *Net {
 	n := len(xs)
-	t := &net{n: n, in: make([]float64, 2*n), out: make([]float64, n)}
+	t := &Net{n: n, in: make([]float64, 2*n), Out: make([]float64, n)}
 	for i, x := range xs {
 		t.in[2*i], t.in[2*i+1] = x, 1
 	}
 	for l := 0; l < len(layers)-1; l++ {
-		c := layers[l].cols + 1
+		c := layers[l].Cols + 1
 		h := make([]float64, n*c)
 		for i := range n {
 			h[i*c+c-1] = 1
@@ -34,44 +44,44 @@ func newNet(layers []layer, xs []float64, withGrad bool) *net {
 	}
 	if withGrad {
 		for _, ly := range layers {
-			t.g = append(t.g, make([]float64, n*ly.cols))
-			t.wt = append(t.wt, make([]float64, (ly.rows-1)*ly.cols))
+			t.g = append(t.g, make([]float64, n*ly.Cols))
+			t.wt = append(t.wt, make([]float64, (ly.Rows-1)*ly.Cols))
 		}
 	}
 	return t
 }
 
 // input returns layer l's input matrix.
-func (t *net) input(layers []layer, l int) blas64.General {
+func (t *Net) input(layers []Layer, l int) blas64.General {
 	if l == 0 {
 		return blas64.General{Rows: t.n, Cols: 2, Stride: 2, Data: t.in}
 	}
-	c := layers[l].rows
+	c := layers[l].Rows
 	return blas64.General{Rows: t.n, Cols: c, Stride: c, Data: t.h[l-1]}
 }
 
-func weights(ly layer, w []float64) blas64.General {
-	return blas64.General{Rows: ly.rows, Cols: ly.cols, Stride: ly.cols, Data: w[ly.off : ly.off+ly.rows*ly.cols]}
+func weights(ly Layer, w []float64) blas64.General {
+	return blas64.General{Rows: ly.Rows, Cols: ly.Cols, Stride: ly.Cols, Data: w[ly.Off : ly.Off+ly.Rows*ly.Cols]}
 }
 
-// forward evaluates the network with weights w (flat, layer after layer)
-// into t.out.
-func (t *net) forward(layers []layer, w []float64) {
+// Forward evaluates the network with weights w (flat, layer after layer)
+// into t.Out.
+func (t *Net) Forward(layers []Layer, w []float64) {
 	last := len(layers) - 1
 	for l, ly := range layers {
 		a := t.input(layers, l)
 		b := weights(ly, w)
 		if l == last {
-			if ly.cols == 1 {
-				matVec(t.out, a, b.Data)
+			if ly.Cols == 1 {
+				matVec(t.Out, a, b.Data)
 			} else {
-				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: 1, Stride: 1, Data: t.out})
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: 1, Stride: 1, Data: t.Out})
 			}
 			continue
 		}
 		// Write the pre-activation into the first cols columns of h, then
 		// apply the ReLU in place; the ones column is untouched.
-		c := ly.cols
+		c := ly.Cols
 		h := t.h[l]
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
 		for i := range t.n {
@@ -85,7 +95,7 @@ func (t *net) forward(layers []layer, w []float64) {
 	}
 }
 
-// backward takes t.g[last] = d loss / d f, set by the caller after forward
+// Backward takes OutGrad() = d loss / d f, set by the caller after forward
 // with the same w, and writes d loss / d w into dw (overwriting it).
 //
 // gonum's NoTrans·NoTrans and Trans·NoTrans kernels skip zero entries of the
@@ -94,15 +104,15 @@ func (t *net) forward(layers []layer, w []float64) {
 // wt (G is zero wherever the layer's ReLU was off). That halves the
 // arithmetic of a ReLU network. A one-column layer (the output) is done by
 // plain loops: a GEMM with one column would call its kernel per entry.
-func (t *net) backward(layers []layer, w, dw []float64) {
+func (t *Net) Backward(layers []Layer, w, dw []float64) {
 	for l := len(layers) - 1; l >= 0; l-- {
 		ly := layers[l]
 		a := t.input(layers, l)
 		gl := t.g[l]
-		if ly.cols == 1 {
-			vecMat(dw[ly.off:ly.off+ly.rows], a, gl)
+		if ly.Cols == 1 {
+			vecMat(dw[ly.Off:ly.Off+ly.Rows], a, gl)
 		} else {
-			g := blas64.General{Rows: t.n, Cols: ly.cols, Stride: ly.cols, Data: gl}
+			g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
 			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, g, 0, weights(ly, dw))
 		}
 		if l == 0 {
@@ -110,11 +120,11 @@ func (t *net) backward(layers []layer, w, dw []float64) {
 		}
 		// d loss / d h_{l-1} = g·W_topᵀ (the bias row has no input to reach),
 		// then through the ReLU: h > 0 exactly where the pre-activation was.
-		c := ly.rows - 1
+		c := ly.Rows - 1
 		gp := t.g[l-1]
 		h := t.h[l-1]
-		if ly.cols == 1 {
-			wl := w[ly.off : ly.off+c]
+		if ly.Cols == 1 {
+			wl := w[ly.Off : ly.Off+c]
 			for i, gi := range gl {
 				hr := h[i*(c+1) : i*(c+1)+c]
 				gr := gp[i*c : i*c+c]
@@ -130,13 +140,13 @@ func (t *net) backward(layers []layer, w, dw []float64) {
 		}
 		wt := t.wt[l]
 		for i := range c {
-			for j, v := range w[ly.off+i*ly.cols : ly.off+(i+1)*ly.cols] {
+			for j, v := range w[ly.Off+i*ly.Cols : ly.Off+(i+1)*ly.Cols] {
 				wt[j*c+i] = v
 			}
 		}
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: t.n, Cols: ly.cols, Stride: ly.cols, Data: gl},
-			blas64.General{Rows: ly.cols, Cols: c, Stride: c, Data: wt},
+			blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl},
+			blas64.General{Rows: ly.Cols, Cols: c, Stride: c, Data: wt},
 			0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: gp})
 		for i := range t.n {
 			hr := h[i*(c+1) : i*(c+1)+c]
@@ -176,4 +186,20 @@ func vecMat(dst []float64, a blas64.General, g []float64) {
 			dst[j] += gi * x
 		}
 	}
+}
+
+// OutGrad is where the caller writes d loss / d f before Backward.
+func (t *Net) OutGrad() []float64 { return t.g[len(t.g)-1] }
+
+// SameInputs reports whether the net was built for exactly xs.
+func (t *Net) SameInputs(xs []float64) bool {
+	if t.n != len(xs) {
+		return false
+	}
+	for i, x := range xs {
+		if t.in[2*i] != x {
+			return false
+		}
+	}
+	return true
 }
