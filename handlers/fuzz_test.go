@@ -65,6 +65,10 @@ func FuzzParseOp(f *testing.F) {
 			if m.N != nil || m.Name != nil || m.Value == nil || m.Value.Choice != "" {
 				t.Fatalf("%q: accepted speed %+v", b, m)
 			}
+		case sim.OpWeight:
+			if m.Name != nil || m.Value != nil || m.N == nil || *m.N < 0 || *m.N != float64(int64(*m.N)) {
+				t.Fatalf("%q: accepted weight %+v", b, m)
+			}
 		default:
 			t.Fatalf("%q: accepted op %q", b, m.Op)
 		}

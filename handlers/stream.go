@@ -58,7 +58,8 @@ type wireFrame struct {
 	Diagnostics map[string]float64         `json:"diagnostics"`
 	StepsPerSec float64                    `json:"steps_per_sec"`
 	Data        *sim.DataPoints            `json:"data,omitempty"`
-	Draws       *sim.DrawSet               `json:"draws,omitempty"` // samplers: sent when a new set is out
+	Draws       *sim.DrawSet               `json:"draws,omitempty"`   // samplers: sent when a new set is out
+	Weights     *sim.WeightSet             `json:"weights,omitempty"` // weight-space VI: sent when a new marginal is out
 }
 
 type wireError struct {
@@ -76,7 +77,8 @@ type wsConn struct {
 	run        *sim.Run
 	errs       chan wireError // reader → writer; dropped when full
 	readerDone chan struct{}
-	sentDraws  *sim.DrawSet // the writer's last sent draw set
+	sentDraws  *sim.DrawSet   // the writer's last sent draw set
+	sentWts    *sim.WeightSet // the writer's last sent weight marginal
 }
 
 // serveStream upgrades GET /api/runs/{id}/stream to a websocket.
@@ -294,6 +296,9 @@ func (c *wsConn) frame(f *sim.Frame, cur *sim.Cursor, sentBand **sim.Band) wireF
 	}
 	if f.Draws != nil && (cur.Full || f.Draws != c.sentDraws) {
 		w.Draws, c.sentDraws = f.Draws, f.Draws // encoded once by the run
+	}
+	if f.Weights != nil && (cur.Full || f.Weights != c.sentWts) {
+		w.Weights, c.sentWts = f.Weights, f.Weights // encoded once by the run
 	}
 	return w
 }

@@ -11,13 +11,18 @@ import (
 
 // opMessage is a command from a viewer: {"op":"play"|"pause"|"reset"},
 // {"op":"step","n":k}, {"op":"set","name":…,"value":…} or
-// {"op":"speed","value":steps_per_sec}.
+// {"op":"speed","value":steps_per_sec} or {"op":"weight","n":index} (the
+// weight whose marginal the frames carry).
 type opMessage struct {
 	Op    string     `json:"op"`
 	N     *float64   `json:"n"`
 	Name  *string    `json:"name"`
 	Value *sim.Value `json:"value"`
 }
+
+// maxWeightIndex bounds a weight command's index before the run checks it
+// against its method's number of weights.
+const maxWeightIndex = 1 << 24
 
 // parseOp decodes and checks a command's shape; the run checks the values
 // against the method's spec.
@@ -68,10 +73,15 @@ func parseOp(b []byte) (opMessage, error) {
 			return m, &sim.FieldError{Field: "value", Message: fmt.Sprintf("want steps per second, a number in [0, %d] (0: as fast as possible)", sim.MaxSpeed)}
 		}
 		return m, unused("value")
+	case sim.OpWeight: // the run checks n against its number of weights
+		if m.N == nil || *m.N != float64(int64(*m.N)) || *m.N < 0 || *m.N > maxWeightIndex {
+			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a weight index, a whole number in [0, %d]", maxWeightIndex)}
+		}
+		return m, unused("n")
 	case "":
-		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, set, speed"}
+		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, set, speed, weight"}
 	}
-	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, set, speed)", m.Op)}
+	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, set, speed, weight)", m.Op)}
 }
 
 // apply sends the command to run and returns its answer.
@@ -93,6 +103,8 @@ func (m opMessage) apply(ctx context.Context, run *sim.Run) error {
 		return run.Set(ctx, *m.Name, *m.Value)
 	case sim.OpSpeed:
 		return run.SetSpeed(ctx, m.Value.Num)
+	case sim.OpWeight:
+		return run.SetWeight(ctx, int64(*m.N))
 	}
 	return &sim.FieldError{Field: "op", Message: "unknown op"}
 }

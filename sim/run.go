@@ -115,7 +115,8 @@ type Frame struct {
 	Marks       []Mark
 	Diagnostics map[string]float64 // finite values only
 	Time        time.Time
-	Draws       *DrawSet // samplers only: recent draws and live statistics (run_draws.go); shared, immutable
+	Draws       *DrawSet   // samplers only: recent draws and live statistics (run_draws.go); shared, immutable
+	Weights     *WeightSet // weight-space VI only: one weight's marginal (run_weights.go); shared, immutable
 }
 
 // Diagnoser is implemented by methods with diagnostics worth showing (an
@@ -168,6 +169,7 @@ type Run struct {
 	traceNames []string
 	drawRec    *drawRecorder // samplers' recent draws (run_draws.go)
 	drawsOff   bool          // the method is not a sampler with per-chain traces
+	weights    weightState   // the chosen weight's marginal (run_weights.go)
 
 	// mu guards the history and the mailbox. The run holds it only to add a
 	// point or publish; viewers only to copy.

@@ -214,6 +214,8 @@ func (r *Run) handle(c command) {
 	case OpSpeed:
 		r.speed = c.value.Num
 		r.rebaseSpeed(time.Now())
+	case OpWeight:
+		err = r.setWeightIndex(c.n) // run_weights.go
 	default:
 		err = &FieldError{"op", fmt.Sprintf("unknown command %q", c.op)}
 	}

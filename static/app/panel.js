@@ -7,6 +7,7 @@ import { fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { HistoryPlot, PredictivePlot, savePNG } from "./plots.js";
 import { McmcView } from "./mcmc.js";
+import { WeightsView } from "./weights.js";
 
 const MAX_MARKS = 200;
 const MAX_RETRIES = 6;
@@ -141,6 +142,7 @@ export class Panel {
     this.objectivePlot.draw(this.objective);
     for (const t of this.traces.values()) t.plot?.draw(t.series);
     this.mcmc?.draw();
+    this.weights?.draw();
     this.role("step").textContent = String(this.step);
     this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
     const now = performance.now();
@@ -215,6 +217,7 @@ export class Panel {
       const speed = this.app.speed();
       if (speed > 0) ws.send(JSON.stringify({ op: "speed", value: speed }));
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
+      this.weights?.onReconnect(); // a new run starts at weight 0
     };
     ws.onmessage = (ev) => {
       let m;
@@ -283,6 +286,7 @@ export class Panel {
     }
     if (Array.isArray(f.marks)) this.addMarks(f.marks);
     if (f.draws) this.mcmc?.onDraws(f.draws); // samplers: recent draws and R-hat/ESS
+    if (f.weights) (this.weights ??= new WeightsView(this)).onWeights(f.weights); // weight-space VI: one weight's marginal (weights.js)
     if (f.controls) this.syncControls(f.controls);
     this.setStatus(f.status ?? this.status);
     if (f.status === "diverged") {

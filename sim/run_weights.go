@@ -1,0 +1,243 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// Weight marginals: a frame of a weight-space VI method may carry the
+// marginal density of one chosen weight θ_i, as a histogram of draws from q
+// (WeightSampler: an implicit q such as LIVI's, whose marginals have no
+// closed form) or as a Gaussian's mean and std (WeightGaussian: mean-field
+// VI). The viewer chooses i with the "weight" command.
+const (
+	// OpWeight chooses the weight whose marginal frames carry (n = index).
+	OpWeight = "weight"
+
+	// WeightDraws is the number of draws behind a histogram.
+	WeightDraws = 2000
+	// WeightBins is the number of histogram bins, spread over the draws'
+	// 0.5%–99.5% quantiles so a few far draws do not squash the rest.
+	WeightBins = 48
+
+	// weightsInterval is the shortest time between two weight sets while
+	// stepping (at most 2 per second); weightsCostShare bounds the run
+	// goroutine's time spent on them to about 1/weightsCostShare.
+	weightsInterval  = 500 * time.Millisecond
+	weightsCostShare = 10
+)
+
+// WeightSampler is implemented by methods that can draw one weight from
+// their approximate posterior.
+type WeightSampler interface {
+	// NumWeights is the length of the flat weight vector (0 before Init).
+	NumWeights() int
+	// WeightSamples returns n draws of weight index, or nil for an index
+	// outside [0, NumWeights()). It must not disturb the training stream.
+	WeightSamples(index, n int) []float64
+}
+
+// WeightGaussian is implemented by methods whose weight marginals are
+// Gaussian (mean-field VI): the density is drawn from the mean and std.
+type WeightGaussian interface {
+	NumWeights() int
+	// WeightMarginal returns the mean and std of weight index; ok is false
+	// outside [0, NumWeights()) or before Init.
+	WeightMarginal(index int) (mean, std float64, ok bool)
+}
+
+// WeightNamer optionally names a weight for the panel ("layer 2, unit 3 →
+// unit 17").
+type WeightNamer interface {
+	WeightName(index int) string
+}
+
+// WeightSet is the marginal of one weight at one step. Like a Frame it is
+// immutable once published and marshals to the JSON encoded when it was made.
+type WeightSet struct {
+	Step       int64     `json:"step"`
+	Index      int       `json:"index"`
+	NumWeights int       `json:"num_weights"`
+	Name       string    `json:"name,omitempty"`
+	Kind       string    `json:"kind"` // "samples" (histogram) or "gaussian"
+	Mean       float64   `json:"mean"`
+	Std        float64   `json:"std"`
+	Draws      int       `json:"draws,omitempty"`     // samples: draws behind the histogram
+	Edges      []float64 `json:"edges,omitempty"`     // samples: WeightBins+1 bin edges
+	Density    []float64 `json:"density,omitempty"`   // samples: density per bin (all draws count in the normalisation)
+	Kurtosis   float64   `json:"kurtosis"`            // excess kurtosis: 0 for a Gaussian, > 0 heavy tails
+	Outside    float64   `json:"outside,omitempty"`   // samples: fraction of draws outside the edges
+	Quantiles  []float64 `json:"quantiles,omitempty"` // samples: 1%, 50%, 99%
+
+	raw []byte
+}
+
+// MarshalJSON returns the encoding made when the set was published.
+func (w *WeightSet) MarshalJSON() ([]byte, error) {
+	if w.raw != nil {
+		return w.raw, nil
+	}
+	type plain WeightSet
+	return json.Marshal((*plain)(w))
+}
+
+// weightState is the run goroutine's weight-marginal state.
+type weightState struct {
+	index int
+	set   *WeightSet
+	step  int64
+	epoch uint64
+	next  time.Time
+	stale bool // the index changed: recompute at the next publish
+}
+
+// numWeights returns the method's weight count, or 0 when it offers no
+// weight marginals.
+func (r *Run) numWeights() int {
+	n := 0
+	_ = r.safely("NumWeights", func() {
+		switch m := r.m.(type) {
+		case WeightSampler:
+			n = m.NumWeights()
+		case WeightGaussian:
+			n = m.NumWeights()
+		}
+	})
+	return n
+}
+
+// setWeightIndex validates and applies a "weight" command.
+func (r *Run) setWeightIndex(i int64) error {
+	n := r.numWeights()
+	if n == 0 {
+		return &FieldError{"op", fmt.Sprintf("method %s has no weight marginals to show", r.spec.Name)}
+	}
+	if i < 0 || i >= int64(n) {
+		return &FieldError{"n", fmt.Sprintf("weight index %d is outside the allowed range [0, %d]", i, n-1)}
+	}
+	r.weights.index, r.weights.stale = int(i), true
+	return nil
+}
+
+// weightSet returns the weight set for a frame published now: a new one
+// when the method moved, the index changed or the run was reset, and the
+// last is old enough (at once while paused or after a change of index).
+func (r *Run) weightSet(now time.Time) *WeightSet {
+	w := &r.weights
+	if r.status == StatusDiverged {
+		return w.set
+	}
+	moved := w.set == nil || w.step != r.step || w.epoch != r.epoch
+	if !moved && !w.stale {
+		return w.set
+	}
+	if !w.stale && r.active() && now.Before(w.next) {
+		return w.set
+	}
+	t0 := time.Now()
+	var s *WeightSet
+	if err := r.safely("WeightSamples", func() { s = r.makeWeightSet() }); err != nil {
+		return w.set
+	}
+	w.set, w.step, w.epoch, w.stale = s, r.step, r.epoch, false
+	w.next = now.Add(max(weightsInterval, time.Since(t0)*weightsCostShare))
+	return w.set
+}
+
+// makeWeightSet computes the chosen weight's marginal; nil when the method
+// offers none or its numbers are not finite.
+func (r *Run) makeWeightSet() *WeightSet {
+	n := r.numWeights()
+	if n == 0 {
+		return nil
+	}
+	i := min(r.weights.index, n-1)
+	s := &WeightSet{Step: r.step, Index: i, NumWeights: n}
+	if wn, ok := r.m.(WeightNamer); ok {
+		s.Name = wn.WeightName(i)
+	}
+	switch m := r.m.(type) {
+	case WeightSampler:
+		if !s.histogram(m.WeightSamples(i, WeightDraws)) {
+			return nil
+		}
+	case WeightGaussian:
+		mean, std, ok := m.WeightMarginal(i)
+		if !ok || !finite(mean) || !finite(std) {
+			return nil
+		}
+		s.Kind, s.Mean, s.Std = "gaussian", mean, std
+	}
+	raw, err := s.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	s.raw = raw
+	return s
+}
+
+// histogram fills the sample summaries from draws; false when there are
+// fewer than two or any is not finite.
+func (s *WeightSet) histogram(draws []float64) bool {
+	if len(draws) < 2 {
+		return false
+	}
+	v := slices.Clone(draws)
+	var sum float64
+	for _, x := range v {
+		if !finite(x) {
+			return false
+		}
+		sum += x
+	}
+	nf := float64(len(v))
+	mean := sum / nf
+	var m2, m4 float64
+	for _, x := range v {
+		d := (x - mean) * (x - mean)
+		m2 += d
+		m4 += d * d
+	}
+	m2, m4 = m2/nf, m4/nf
+	slices.Sort(v)
+	q := func(p float64) float64 { return v[int(math.Round(p*(nf-1)))] }
+	lo, hi := q(0.005), q(0.995)
+	if !(hi > lo) {
+		lo, hi = lo-0.5, hi+0.5
+	}
+	width := (hi - lo) / WeightBins
+	s.Edges = make([]float64, WeightBins+1)
+	for k := range s.Edges {
+		s.Edges[k] = lo + float64(k)*width
+	}
+	s.Density = make([]float64, WeightBins)
+	var outside int
+	for _, x := range v {
+		if x < lo || x > hi {
+			outside++
+			continue
+		}
+		s.Density[min(WeightBins-1, int((x-lo)/width))]++
+	}
+	for k := range s.Density {
+		s.Density[k] /= nf * width
+	}
+	s.Kind, s.Draws, s.Mean, s.Std = "samples", len(v), mean, math.Sqrt(m2*nf/(nf-1))
+	if m2 > 0 {
+		s.Kurtosis = m4/(m2*m2) - 3
+	}
+	s.Outside = float64(outside) / nf
+	s.Quantiles = []float64{q(0.01), q(0.5), q(0.99)}
+	return true
+}
+
+// SetWeight chooses the weight whose marginal the frames carry. It returns
+// a *FieldError naming "n" and the allowed range when index is outside [0,
+// NumWeights()), or "op" when the method has no weight marginals.
+func (r *Run) SetWeight(ctx context.Context, index int64) error {
+	return r.do(ctx, command{op: OpWeight, n: index})
+}

@@ -1,0 +1,175 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// weightFake adds weight marginals to fakeMethod: three weights whose draws
+// are N(index, 1) from a fixed stream; calls counts WeightSamples calls
+// (read by the test goroutine, written by the run's).
+type weightFake struct {
+	fakeMethod
+	calls atomic.Int64
+	er    *rand.Rand
+}
+
+func (w *weightFake) NumWeights() int { return 3 }
+
+func (w *weightFake) WeightSamples(index, n int) []float64 {
+	w.calls.Add(1)
+	if index < 0 || index >= 3 {
+		return nil
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = float64(index) + w.er.NormFloat64()
+	}
+	return out
+}
+
+func (w *weightFake) WeightName(index int) string { return "w" + string(rune('0'+index)) }
+
+type gaussFake struct{ fakeMethod }
+
+func (g *gaussFake) NumWeights() int { return 2 }
+func (g *gaussFake) WeightMarginal(i int) (float64, float64, bool) {
+	return float64(i), 0.5, i >= 0 && i < 2
+}
+
+func startMethodRun(t *testing.T, m Method) *Run {
+	t.Helper()
+	r, err := NewRun("t", m, fakeDataset(), fakeControls(), 7, RunOptions{Log: quiet, FrameRate: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.Start(ctx)
+	t.Cleanup(func() { cancel(); <-r.Done() })
+	return r
+}
+
+// The first frame carries weight 0's histogram; a density times the bin
+// width sums to the fraction of draws inside the edges, exactly.
+func TestRunWeightsHistogram(t *testing.T) {
+	w := &weightFake{er: rand.New(rand.NewPCG(1, 2))}
+	r := startMethodRun(t, w)
+	f := waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil })
+	s := f.Weights
+	if s.Kind != "samples" || s.Index != 0 || s.NumWeights != 3 || s.Draws != WeightDraws || s.Name != "w0" {
+		t.Fatalf("set %+v", s)
+	}
+	if len(s.Edges) != WeightBins+1 || len(s.Density) != WeightBins {
+		t.Fatalf("%d edges, %d bins", len(s.Edges), len(s.Density))
+	}
+	var mass float64
+	for k, d := range s.Density {
+		mass += d * (s.Edges[k+1] - s.Edges[k])
+	}
+	if math.Abs(mass+s.Outside-1) > 1e-12 {
+		t.Fatalf("mass %g + outside %g ≠ 1", mass, s.Outside)
+	}
+	// N(0, 1) draws, n = 2000: the mean's s.e. is 1/√2000 ≈ 0.022, the
+	// std's ≈ 0.016, the excess kurtosis's ≈ √(24/2000) ≈ 0.11; 4 s.e.
+	if math.Abs(s.Mean) > 0.09 || math.Abs(s.Std-1) > 0.064 || math.Abs(s.Kurtosis) > 0.44 {
+		t.Fatalf("mean %g std %g kurtosis %g", s.Mean, s.Std, s.Kurtosis)
+	}
+	if !strings.Contains(string(s.raw), `"kind":"samples"`) {
+		t.Fatalf("raw %s", s.raw)
+	}
+}
+
+// An index outside [0, 2] is refused with the field and the range; a valid
+// one shows at once while paused.
+func TestRunWeightsSetValidated(t *testing.T) {
+	w := &weightFake{er: rand.New(rand.NewPCG(1, 2))}
+	r := startMethodRun(t, w)
+	for _, bad := range []int64{-1, 3, 1 << 20} {
+		err := r.SetWeight(bg(), bad)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "n" || !strings.Contains(fe.Message, "[0, 2]") {
+			t.Fatalf("SetWeight(%d) = %v", bad, err)
+		}
+	}
+	if err := r.SetWeight(bg(), 2); err != nil {
+		t.Fatal(err)
+	}
+	f := waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil && f.Weights.Index == 2 })
+	if math.Abs(f.Weights.Mean-2) > 0.09 { // N(2, 1) draws, 4 s.e.
+		t.Fatalf("mean %g", f.Weights.Mean)
+	}
+	if f.Step != 0 {
+		t.Fatalf("step %d: the run should not have moved", f.Step)
+	}
+}
+
+// While stepping, marginals are drawn at most every weightsInterval.
+func TestRunWeightsRateBounded(t *testing.T) {
+	w := &weightFake{er: rand.New(rand.NewPCG(1, 2))}
+	r := startMethodRun(t, w)
+	waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil })
+	c0 := w.calls.Load()
+	start := time.Now()
+	if err := r.Play(bg()); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1200 * time.Millisecond)
+	r.Pause(bg())
+	el := time.Since(start)
+	calls := w.calls.Load() - c0
+	// One set when play starts, then one per interval, one after the pause.
+	if limit := el.Seconds()/weightsInterval.Seconds() + 2; float64(calls) > limit || calls < 2 {
+		t.Fatalf("%d weight sets in %v (limit %.1f)", calls, el, limit)
+	}
+}
+
+// A Gaussian method sends its mean and std; a method with neither
+// interface sends nothing and refuses the command on "op".
+func TestRunWeightsGaussianAndNone(t *testing.T) {
+	r := startMethodRun(t, &gaussFake{})
+	if err := r.SetWeight(bg(), 1); err != nil {
+		t.Fatal(err)
+	}
+	f := waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil && f.Weights.Index == 1 })
+	if s := f.Weights; s.Kind != "gaussian" || s.Mean != 1 || s.Std != 0.5 || s.Density != nil {
+		t.Fatalf("set %+v", s)
+	}
+	r2 := startMethodRun(t, &fakeMethod{})
+	var fe *FieldError
+	if err := r2.SetWeight(bg(), 0); !errors.As(err, &fe) || fe.Field != "op" {
+		t.Fatalf("SetWeight on a method without weights = %v", err)
+	}
+	if r2.Latest().Weights != nil {
+		t.Fatal("weights on a method without marginals")
+	}
+}
+
+// The histogram of 0, 1, …, n−1 is flat and its excess kurtosis is the
+// discrete uniform's, −6(n²+1)/(5(n²−1)).
+func TestWeightSetHistogramUniform(t *testing.T) {
+	const n = 4800 // a multiple of WeightBins
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64(n - 1 - i)
+	}
+	var s WeightSet
+	if !s.histogram(v) {
+		t.Fatal("histogram refused finite draws")
+	}
+	nn := float64(n) * float64(n)
+	if want := -6 * (nn + 1) / (5 * (nn - 1)); math.Abs(s.Kurtosis-want) > 1e-9 {
+		t.Fatalf("kurtosis %g, want %g", s.Kurtosis, want)
+	}
+	if s.Mean != float64(n-1)/2 {
+		t.Fatalf("mean %g", s.Mean)
+	}
+	if s.histogram([]float64{1, math.NaN()}) {
+		t.Fatal("histogram accepted NaN")
+	}
+}
