@@ -13,13 +13,6 @@ import (
 
 const halfLog2Pi = 0.91893853320467274178032973640561763986139747363778 // ½ log 2π
 
-// layer locates one weight matrix (rows = fan-in + 1, bias row last) in a
-// flat weight vector.
-type layer struct {
-	off, rows, cols int
-	priorStd        float64
-}
-
 // bnnModel is what the three methods share: the network (or the linear
 // model as a network without hidden layers), its prior and the likelihood of
 // the training data.
@@ -27,7 +20,7 @@ type bnnModel struct {
 	name   string
 	arch   model.Arch
 	task   sim.Task
-	layers []layer
+	layers []model.Layer
 	p      int // number of weights
 	x, y   []float64
 }
@@ -89,9 +82,9 @@ func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
 	b.x = append([]float64(nil), d.X...)
 	b.y = append([]float64(nil), d.Y...)
 	for l := 0; l < b.arch.Layers(); l++ {
-		ly := layer{off: b.p, rows: b.arch.InDim(l), cols: b.arch.OutDim(l)}
+		ly := model.Layer{Off: b.p, Rows: b.arch.InDim(l), Cols: b.arch.OutDim(l)}
 		b.layers = append(b.layers, ly)
-		b.p += ly.rows * ly.cols
+		b.p += ly.Rows * ly.Cols
 	}
 	return b, nil
 }
@@ -99,7 +92,7 @@ func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
 // setPriorScale sets every layer's prior std to s/√(fan-in+1).
 func (b *bnnModel) setPriorScale(s float64) {
 	for l := range b.layers {
-		b.layers[l].priorStd = b.arch.PriorStd(l, s)
+		b.layers[l].PriorStd = b.arch.PriorStd(l, s)
 	}
 }
 
@@ -107,23 +100,23 @@ func (b *bnnModel) setPriorScale(s float64) {
 // initialises its means: the initial function is neither flat nor exploding.
 func (b *bnnModel) heInit(w []float64, r *rand.Rand) {
 	for _, ly := range b.layers {
-		he := math.Sqrt(2 / float64(ly.rows))
-		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+		he := math.Sqrt(2 / float64(ly.Rows))
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
 			w[i] = he * r.NormFloat64()
 		}
 	}
 }
 
 // logLik returns log p(y | f) for the network outputs in t and, with grad
-// set, writes d(−scale·log p)/df into t.g[last] and returns
+// set, writes d(−scale·log p)/df into t.OutGrad() and returns
 // d(−scale·log p)/d log σ as dNoise.
-func (b *bnnModel) logLik(t *net, logNoise, scale float64, grad bool) (ll, dNoise float64) {
+func (b *bnnModel) logLik(t *model.Net, logNoise, scale float64, grad bool) (ll, dNoise float64) {
 	var g []float64
 	if grad {
-		g = t.g[len(t.g)-1]
+		g = t.OutGrad()
 	}
 	if b.task == sim.Classification {
-		for i, f := range t.out {
+		for i, f := range t.Out {
 			y := b.y[i]
 			ll += numeric.BernoulliLogitLogPMF(y, f)
 			if grad {
@@ -134,14 +127,14 @@ func (b *bnnModel) logLik(t *net, logNoise, scale float64, grad bool) (ll, dNois
 	}
 	inv := math.Exp(-2 * logNoise)
 	var ss float64
-	for i, f := range t.out {
+	for i, f := range t.Out {
 		r := b.y[i] - f
 		ss += r * r
 		if grad {
 			g[i] = -scale * r * inv
 		}
 	}
-	n := float64(len(t.out))
+	n := float64(len(t.Out))
 	return -n*(halfLog2Pi+logNoise) - 0.5*ss*inv, -scale * (ss*inv - n)
 }
 
@@ -150,16 +143,16 @@ func (b *bnnModel) logLik(t *net, logNoise, scale float64, grad bool) (ll, dNois
 func (b *bnnModel) logPrior(w, dw []float64, scale float64) float64 {
 	var lp float64
 	for _, ly := range b.layers {
-		ip := 1 / (ly.priorStd * ly.priorStd)
-		n := ly.rows * ly.cols
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
+		n := ly.Rows * ly.Cols
 		var w2 float64
-		for i := ly.off; i < ly.off+n; i++ {
+		for i := ly.Off; i < ly.Off+n; i++ {
 			w2 += w[i] * w[i]
 			if dw != nil {
 				dw[i] += scale * w[i] * ip
 			}
 		}
-		lp -= float64(n)*(halfLog2Pi+math.Log(ly.priorStd)) + 0.5*w2*ip
+		lp -= float64(n)*(halfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
 	}
 	return lp
 }
@@ -167,28 +160,19 @@ func (b *bnnModel) logPrior(w, dw []float64, scale float64) float64 {
 // priorStdOf returns the prior std of weight i.
 func (b *bnnModel) priorStdOf(i int) float64 {
 	for _, ly := range b.layers {
-		if i < ly.off+ly.rows*ly.cols {
-			return ly.priorStd
+		if i < ly.Off+ly.Rows*ly.Cols {
+			return ly.PriorStd
 		}
 	}
 	return math.NaN()
 }
 
 // predictNet returns buffers for xs, reusing old when its inputs are xs.
-func (b *bnnModel) predictNet(old *net, xs []float64) *net {
-	if old != nil && old.n == len(xs) {
-		same := true
-		for i, x := range xs {
-			if old.in[2*i] != x {
-				same = false
-				break
-			}
-		}
-		if same {
-			return old
-		}
+func (b *bnnModel) predictNet(old *model.Net, xs []float64) *model.Net {
+	if old != nil && old.SameInputs(xs) {
+		return old
 	}
-	return newNet(b.layers, xs, false)
+	return model.NewNet(b.layers, xs, false)
 }
 
 // link maps f to the reported scale: probabilities for classification.

@@ -30,7 +30,7 @@ func (m *Method) ELBO() float64 {
 		return math.NaN()
 	}
 	m.drawTheta()
-	m.train.forward(m.bm.layers, m.theta)
+	m.train.Forward(m.bm.layers, m.theta)
 	ll, _ := m.bm.logLik(m.train, m.logNoise[0], 0, false)
 	lp := m.bm.logPrior(m.theta, nil, 0)
 	m.gen.jacobian(m.work)
@@ -50,8 +50,8 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 	p.Samples = make([][]float64, samples)
 	for s := range p.Samples {
 		m.drawTheta()
-		m.pred.forward(m.bm.layers, m.theta)
-		f := append([]float64(nil), m.pred.out...)
+		m.pred.Forward(m.bm.layers, m.theta)
+		f := append([]float64(nil), m.pred.Out...)
 		m.bm.link(f)
 		p.Samples[s] = f
 	}

@@ -77,7 +77,7 @@ func TestELBOIsLogEvidenceAtExactPosterior(t *testing.T) {
 	const sigmaY = 0.5
 	m := newLIVI(t, d, "linear", nil, 1)
 	m.logNoise[0] = math.Log(sigmaY)
-	post := newLinearPosterior(d, sigmaY, m.bm.layers[0].priorStd)
+	post := newLinearPosterior(d, sigmaY, m.bm.layers[0].PriorStd)
 	c := mat.NewSymDense(2, nil)
 	c.CopySym(post.cov)
 	for i := range 2 {

@@ -85,7 +85,7 @@ type Method struct {
 
 	work               *genWork
 	eps, theta, dtheta []float64 // length D
-	train, pred        *net
+	train, pred        *model.Net
 
 	// Last step's entropy term (averaged over samples) and the Jacobian of
 	// its first sample, for the traces.

@@ -196,7 +196,7 @@ func TestSet(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if m.objective != objSVBound || m.sigma != 0.003 || m.bm.layers[1].priorStd != 1/math.Sqrt(51) || m.priorWeight != 0.1 || m.adam.Config().LR != 0.002 || m.mc != 2 {
+	if m.objective != objSVBound || m.sigma != 0.003 || m.bm.layers[1].PriorStd != 1/math.Sqrt(51) || m.priorWeight != 0.1 || m.adam.Config().LR != 0.002 || m.mc != 2 {
 		t.Fatalf("Set did not apply")
 	}
 	// noise_dim: existing columns of W₁ are kept, training goes on.

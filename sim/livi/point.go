@@ -41,10 +41,10 @@ type Point struct {
 	evalRng *rand.Rand // Predict's choice of members
 	members []*member
 
-	train, pred *net      // shared buffers: members step one after another
-	fsum, fsq   []float64 // per training input: Σ_k f_k, Σ_k f_k² this step
-	disagree    float64   // mean over inputs of the std across members
-	frozenNoise bool      // test hook
+	train, pred *model.Net // shared buffers: members step one after another
+	fsum, fsq   []float64  // per training input: Σ_k f_k, Σ_k f_k² this step
+	disagree    float64    // mean over inputs of the std across members
+	frozenNoise bool       // test hook
 	ready       bool
 }
 
@@ -127,7 +127,7 @@ func (p *Point) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 		k = int(cs["members"].Num)
 	}
 	p.resize(k)
-	p.train = newNet(bm.layers, bm.x, true)
+	p.train = model.NewNet(bm.layers, bm.x, true)
 	p.pred = nil
 	p.fsum = make([]float64, len(bm.x))
 	p.fsq = make([]float64, len(bm.x))
@@ -204,7 +204,7 @@ func (p *Point) Step() sim.StepStats {
 	var obj float64
 	for _, mb := range p.members {
 		obj += p.memberGrad(mb)
-		for i, f := range p.train.out {
+		for i, f := range p.train.Out {
 			p.fsum[i] += f
 			p.fsq[i] += f * f
 		}
@@ -226,10 +226,10 @@ func (p *Point) Step() sim.StepStats {
 // memberGrad sets mb's gradient of −log joint/N and returns the log joint.
 func (p *Point) memberGrad(mb *member) float64 {
 	scale := 1 / float64(len(p.bm.x))
-	p.train.forward(p.bm.layers, mb.w)
+	p.train.Forward(p.bm.layers, mb.w)
 	ll, dn := p.bm.logLik(p.train, mb.logNoise[0], scale, true)
 	mb.gnoise[0] = dn
-	p.train.backward(p.bm.layers, mb.w, mb.dw)
+	p.train.Backward(p.bm.layers, mb.w, mb.dw)
 	lp := p.bm.logPrior(mb.w, mb.dw, scale)
 	mb.logJoint = ll + lp
 	return mb.logJoint
@@ -252,8 +252,8 @@ func (p *Point) Predict(xs []float64, samples int) sim.Predictive {
 	for s := range out.Samples {
 		i := (o + s) % k
 		if fs[i] == nil {
-			p.pred.forward(p.bm.layers, p.members[i].w)
-			fs[i] = append([]float64(nil), p.pred.out...)
+			p.pred.Forward(p.bm.layers, p.members[i].w)
+			fs[i] = append([]float64(nil), p.pred.Out...)
 			p.bm.link(fs[i])
 		}
 		out.Samples[s] = append([]float64(nil), fs[i]...)

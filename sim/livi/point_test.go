@@ -67,7 +67,7 @@ func TestMAPConvergesToStationaryPoint(t *testing.T) {
 	}
 	mb := p.members[0]
 	sigma := math.Exp(mb.logNoise[0])
-	post := newLinearPosterior(d, sigma, p.bm.layers[0].priorStd)
+	post := newLinearPosterior(d, sigma, p.bm.layers[0].PriorStd)
 	var rss float64
 	for i, x := range d.X {
 		r := d.Y[i] - mb.w[0]*x - mb.w[1]
@@ -170,7 +170,7 @@ func TestPointSetAndSpec(t *testing.T) {
 	if e.members[0] != first {
 		t.Fatal("resizing replaced the first member")
 	}
-	if err := e.Set("prior_scale", sim.Num(1)); err != nil || e.bm.layers[1].priorStd != 1/math.Sqrt(51) {
+	if err := e.Set("prior_scale", sim.Num(1)); err != nil || e.bm.layers[1].PriorStd != 1/math.Sqrt(51) {
 		t.Fatalf("prior_scale: %v", err)
 	}
 	if err := e.Set("lr", sim.Num(0.003)); err != nil || e.members[6].adam.Config().LR != 0.003 {

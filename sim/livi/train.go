@@ -82,7 +82,7 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.traceK = newSymWork(nd)
 	m.lastJ = make([]float64, D*nd)
 	m.lastTerm = math.NaN()
-	m.train = newNet(bm.layers, bm.x, true)
+	m.train = model.NewNet(bm.layers, bm.x, true)
 	m.pred = nil
 	m.frozenNoise = false
 	m.ready = true
@@ -177,10 +177,10 @@ func (m *Method) sampleGrad(scale float64) (ll, lp, term float64) {
 	for i, e := range m.eps {
 		m.theta[i] += m.sigma * e
 	}
-	m.train.forward(m.bm.layers, m.theta)
+	m.train.Forward(m.bm.layers, m.theta)
 	ll, dn := m.bm.logLik(m.train, m.logNoise[0], scale, true)
 	m.gnoise[0] += dn
-	m.train.backward(m.bm.layers, m.theta, m.dtheta)
+	m.train.Backward(m.bm.layers, m.theta, m.dtheta)
 	lp = m.bm.logPrior(m.theta, m.dtheta, scale*m.priorWeight)
 	clear(w.ga)
 	m.gen.backTheta(w, m.dtheta, &m.grad)

@@ -13,9 +13,9 @@ func (m *Method) WeightName(index int) string {
 		return ""
 	}
 	for l, ly := range m.bm.layers {
-		if index >= ly.off && index < ly.off+ly.rows*ly.cols {
-			r, c := (index-ly.off)/ly.cols, (index-ly.off)%ly.cols
-			if r == ly.rows-1 {
+		if index >= ly.Off && index < ly.Off+ly.Rows*ly.Cols {
+			r, c := (index-ly.Off)/ly.Cols, (index-ly.Off)%ly.Cols
+			if r == ly.Rows-1 {
 				return fmt.Sprintf("layer %d, bias of unit %d", l+1, c+1)
 			}
 			return fmt.Sprintf("layer %d, input %d → unit %d", l+1, r+1, c+1)
