@@ -77,7 +77,7 @@ const (
 // Method is fBNN on the shared BNN. Create it with New.
 type Method struct {
 	arch   model.Arch
-	layers []layer
+	layers []model.Layer
 
 	controls sim.Controls
 	prior    gpPrior // the prior in use

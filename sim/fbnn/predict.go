@@ -16,7 +16,7 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 	if !m.ready || samples < 1 || len(xs) == 0 {
 		return p
 	}
-	if m.pred == nil || !sameInputs(m.pred, xs) {
+	if m.pred == nil || !m.pred.nets[0].SameInputs(xs) {
 		m.pred = newNet(m.layers, len(xs), 1, false)
 		m.pred.setInputs(xs)
 	}
@@ -30,16 +30,4 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 		p.Samples[s] = slices.Clone(m.pred.out)
 	}
 	return p
-}
-
-func sameInputs(t *net, xs []float64) bool {
-	if t.n != len(xs) {
-		return false
-	}
-	for i, x := range xs {
-		if t.in[2*i] != x {
-			return false
-		}
-	}
-	return true
 }

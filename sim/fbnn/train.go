@@ -48,7 +48,7 @@ type stepBufs struct {
 	ssge    numeric.SSGE
 }
 
-func newStepBufs(layers []layer, p, k, b, mRand int) *stepBufs {
+func newStepBufs(layers []model.Layer, p, k, b, mRand int) *stepBufs {
 	n := b + mRand
 	st := &stepBufs{
 		k: k, b: b, n: n,
@@ -112,9 +112,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.layers = m.layers[:0]
 	p := 0
 	for l := 0; l < m.arch.Layers(); l++ {
-		ly := layer{off: p, rows: m.arch.InDim(l), cols: m.arch.OutDim(l)}
+		ly := model.Layer{Off: p, Rows: m.arch.InDim(l), Cols: m.arch.OutDim(l)}
 		m.layers = append(m.layers, ly)
-		p += ly.rows * ly.cols
+		p += ly.Rows * ly.Cols
 	}
 	slab := make([]float64, 8*p)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
@@ -159,16 +159,16 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 // cross-entropy flattened the network before the likelihood could fit it.
 func (m *Method) initWeights(r *rand.Rand, ls float64) {
 	for _, ly := range m.layers {
-		he := math.Sqrt(2 / float64(ly.rows))
-		for i := ly.off; i < ly.off+ly.rows*ly.cols; i++ {
+		he := math.Sqrt(2 / float64(ly.Rows))
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
 			m.mu[i] = he * r.NormFloat64()
 			m.ls[i] = ls
 		}
 	}
 	l0 := m.layers[0] // rows: x, then the bias
-	for j := range l0.cols {
+	for j := range l0.Cols {
 		u := m.boxLo + (m.boxHi-m.boxLo)*r.Float64()
-		m.mu[l0.off+l0.cols+j] = -m.mu[l0.off+j] * u
+		m.mu[l0.Off+l0.Cols+j] = -m.mu[l0.Off+j] * u
 	}
 }
 

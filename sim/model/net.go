@@ -191,7 +191,15 @@ func vecMat(dst []float64, a blas64.General, g []float64) {
 // OutGrad is where the caller writes d loss / d f before Backward.
 func (t *Net) OutGrad() []float64 { return t.g[len(t.g)-1] }
 
-// SameInputs reports whether the net was built for exactly xs.
+// SetInputs replaces the inputs with xs, of the length the net was built
+// for (measurement points that change every step reuse one net).
+func (t *Net) SetInputs(xs []float64) {
+	for i, x := range xs[:t.n] {
+		t.in[2*i] = x
+	}
+}
+
+// SameInputs reports whether the net holds exactly the inputs xs.
 func (t *Net) SameInputs(xs []float64) bool {
 	if t.n != len(xs) {
 		return false
