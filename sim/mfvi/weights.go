@@ -1,10 +1,10 @@
 package mfvi
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // NumWeights returns the length of the flat weight vector (0 before Init).
@@ -31,16 +31,7 @@ func (m *Method) WeightName(index int) string {
 	if !m.ready {
 		return ""
 	}
-	for l, ly := range m.layers {
-		if index >= ly.Off && index < ly.Off+ly.Rows*ly.Cols {
-			r, c := (index-ly.Off)/ly.Cols, (index-ly.Off)%ly.Cols
-			if r == ly.Rows-1 {
-				return fmt.Sprintf("layer %d, bias of unit %d", l+1, c+1)
-			}
-			return fmt.Sprintf("layer %d, input %d → unit %d", l+1, r+1, c+1)
-		}
-	}
-	return ""
+	return model.WeightName(m.layers, index)
 }
 
 var (

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -210,4 +212,19 @@ func (t *Net) SameInputs(xs []float64) bool {
 		}
 	}
 	return true
+}
+
+// WeightName names flat weight index by its layer, row and column (the
+// bias row is the last of each layer's matrix); "" when out of range.
+func WeightName(layers []Layer, index int) string {
+	for l, ly := range layers {
+		if index >= ly.Off && index < ly.Off+ly.Rows*ly.Cols {
+			r, c := (index-ly.Off)/ly.Cols, (index-ly.Off)%ly.Cols
+			if r == ly.Rows-1 {
+				return fmt.Sprintf("layer %d, bias of unit %d", l+1, c+1)
+			}
+			return fmt.Sprintf("layer %d, input %d → unit %d", l+1, r+1, c+1)
+		}
+	}
+	return ""
 }
