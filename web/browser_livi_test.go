@@ -1,17 +1,11 @@
 package web_test
 
 import (
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/posterior-playground/playground/web"
 )
 
 // TestBrowserImplicitVsMeanField drives Chromium through the "Implicit vs
@@ -22,20 +16,7 @@ import (
 // LIVI explanation card is there. Screenshots go to $SCREENSHOT_DIR (or a
 // temporary directory).
 func TestBrowserImplicitVsMeanField(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end browser test skipped with -short")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("no browser at %s: %v", chromiumPath, err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := web.New(web.Config{}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	ts := startBrowserTest(t)
 
 	shots := screenshotDir(t)
 	ctx, errs := newBrowser(t)

@@ -1,34 +1,16 @@
 package web_test
 
 import (
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/posterior-playground/playground/web"
 )
 
 // Functional VI runs live in the dashboard: the periodic-extrapolation
 // scenario plays fbnn beside mfvi and both bands draw.
 func TestBrowserPeriodicExtrapolation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end browser test skipped with -short")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("no browser at %s: %v", chromiumPath, err)
-	}
-	srv, err := web.New(web.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	ts := startBrowserTest(t)
 
 	ctx, errs := newBrowser(t)
 	b := &browser{t: t, ctx: ctx, shots: screenshotDir(t)}

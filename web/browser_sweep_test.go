@@ -2,10 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +9,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/posterior-playground/playground/handlers"
-	"github.com/posterior-playground/playground/web"
 )
 
 // TestBrowserSweep opens the Inducing points scenario, runs a tiny sweep
@@ -21,19 +16,7 @@ import (
 // fill in and the plot drew; then starts a longer one, sees its first
 // points arrive, and cancels it. Screenshots go to $SCREENSHOT_DIR.
 func TestBrowserSweep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end browser test skipped with -short")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("no browser at %s: %v", chromiumPath, err)
-	}
-	srv, err := web.New(web.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	ts := startBrowserTest(t)
 	s, ok := handlers.ScenarioBySlug("inducing-points")
 	if !ok {
 		t.Fatal("no inducing-points scenario")

@@ -30,20 +30,7 @@ const chromiumPath = "/usr/bin/chromium"
 // moved, a bad value is refused inline, and reloading the link restores the
 // experiment. Screenshots go to $SCREENSHOT_DIR (or a temporary directory).
 func TestBrowserMeanFieldVsGIP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end browser test skipped with -short")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("no browser at %s: %v", chromiumPath, err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := web.New(web.Config{}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	ts := startBrowserTest(t)
 
 	shots := screenshotDir(t)
 	ctx, errs := newBrowser(t)
@@ -175,6 +162,28 @@ type browser struct {
 	t     *testing.T
 	ctx   context.Context
 	shots string
+}
+
+// startBrowserTest skips without Chromium or under -short, and serves the
+// real server on a loopback port for the rest of the test.
+func startBrowserTest(t *testing.T) *httptest.Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end browser test skipped with -short")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("no browser at %s: %v", chromiumPath, err)
+	}
+	srv, err := web.New(web.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	return ts
 }
 
 func (b *browser) do(a chromedp.Action[chromedp.Void]) {
