@@ -25,10 +25,11 @@ static/vendor/.stamp: static/package.json static/package-lock.json
 generate:
 	$(GO) tool templ generate
 
-## test: every test, browser end-to-end included (needs /usr/bin/chromium for those)
+## test: every test: Go (browser end-to-end included; needs /usr/bin/chromium), and node for the plot helpers
 test: assets
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
+	$(NPM) test
 
 ## race: the whole module under the race detector (-short skips the browser and load tests,
 ## which run without it in `make test`)

@@ -84,6 +84,22 @@ export class EMA {
   }
 }
 
+// safeRange pads [lo, hi] by pad of its span and widens a span too small for
+// its magnitude: uPlot steps its ticks by adding the increment, which stops
+// moving (and grows an array until it throws) once the increment falls below
+// the spacing of floats at that magnitude.
+export function safeRange(lo, hi, pad = 0.05) {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [0, 1];
+  if (hi < lo) [lo, hi] = [hi, lo];
+  const least = 1e-6 * Math.max(1, Math.abs(lo), Math.abs(hi));
+  const span = hi - lo;
+  if (span < least) {
+    const mid = lo / 2 + hi / 2;
+    return [mid - least, mid + least];
+  }
+  return [lo - span * pad, hi + span * pad];
+}
+
 // robustRange is the objective plot's y-range, ignoring the early transient
 // (TensorBoard's "ignore outliers"): the newer half of the steps is always
 // shown in full (a change a control made stays visible); older points count
@@ -114,12 +130,7 @@ export function robustRange(xs, ys, smoothed) {
       hi = Math.max(hi, v);
     }
   }
-  if (hi - lo < 1e-9 * Math.max(1, Math.abs(hi))) {
-    const d = Math.max(1e-6, Math.abs(hi) * 0.05);
-    return [lo - d, hi + d];
-  }
-  const pad = (hi - lo) * 0.08;
-  return [lo - pad, hi + pad];
+  return safeRange(lo, hi, 0.08);
 }
 
 // fmt prints a number with four significant digits, or "–".

@@ -6,7 +6,7 @@
 // draws and their statistics arrive in `draws` (sim/run_draws.go) about
 // twice a second.
 
-import { fmt } from "./history.js";
+import { fmt, safeRange } from "./history.js";
 import { compact, destroy, marksPlugin, savePNG, sized } from "./plots.js";
 import { activeChains, chainTrace, decades, divergenceSteps, exactLinear, histogram, Pool, range } from "./mcmc_data.js";
 
@@ -286,9 +286,7 @@ export class McmcView {
         if (y[i] > b) b = y[i];
       }
     }
-    if (!(b >= a)) return [lo, hi];
-    const pad = (b - a) * 0.08 || 1e-6;
-    return [a - pad, b + pad];
+    return b >= a ? safeRange(a, b, 0.08) : safeRange(lo, hi);
   }
 
   tracePlot(host, p, chains) {

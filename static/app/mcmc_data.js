@@ -1,6 +1,8 @@
 // Pure helpers of the sampler panels (mcmc.js), kept apart from the DOM and
 // uPlot so node's test runner can check them (static/test).
 
+import { safeRange } from "./history.js";
+
 export const HIST_CAP = 20000; // pooled draws per parameter kept for the histogram
 export const HIST_BINS = 40;
 
@@ -94,9 +96,7 @@ export function range(cols) {
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  if (!(hi >= lo)) return [0, 1];
-  const pad = (hi - lo) * 0.05 || Math.max(Math.abs(hi) * 0.05, 1e-6);
-  return [lo - pad, hi + pad];
+  return hi >= lo ? safeRange(lo, hi) : [0, 1];
 }
 
 

@@ -2,7 +2,7 @@
 // the objective and the traces, with control changes marked on the step
 // axis, and PNG export.
 
-import { fmt, robustRange } from "./history.js";
+import { fmt, robustRange, safeRange } from "./history.js";
 
 const uPlot = window.uPlot;
 
@@ -135,7 +135,7 @@ export class PredictivePlot {
       cursor: { ...NO_DRAG, points: { show: false } },
       scales: {
         x: { time: false },
-        y: { range: (u, lo, hi) => yr ?? [lo, hi] },
+        y: { range: (u, lo, hi) => yr ?? safeRange(lo, hi) },
       },
       axes: [{ label: "x", size: 40, labelSize: 18 }, { label: this.task === "classification" ? "p(y = 1 | x)" : "f(x)", size: 50, labelSize: 18 }],
       series,
@@ -246,7 +246,7 @@ export class HistoryPlot {
       scales: {
         x: { time: false },
         // Traces autoscale: a step a control caused must stay in view.
-        y: smoothed ? { range: (u, lo, hi) => (this.series?.length ? robustRange(this.series.x, this.series.y, this.series.s) : [lo, hi]) } : {},
+        y: { range: (u, lo, hi) => (smoothed && this.series?.length ? robustRange(this.series.x, this.series.y, this.series.s) : safeRange(lo, hi)) },
       },
       axes: [{ size: 36, space: 60, values: (u, splits) => splits.map(compact) }, { size: 62, values: (u, splits) => splits.map(compact) }],
       series,

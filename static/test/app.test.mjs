@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { EMA, Series, robustRange } from "../app/history.js";
+import { EMA, Series, robustRange, safeRange } from "../app/history.js";
 import { fromSlider, parseValue, tidy, toSlider } from "../app/controls.js";
 import { gapCentre, parsePoints } from "../app/upload.js";
 
@@ -69,4 +69,19 @@ test("CSV points for the plot and the gap rule", () => {
   assert.equal(parsePoints("a,b\n1,2\n"), null);
   assert.equal(gapCentre([-4, -3, -2, 2, 3, 4]), 0);
   assert.equal(gapCentre([0, 1, 2, 3, 4, 5]), null);
+});
+
+// uPlot steps ticks as l += incr from the range's low end; a range whose
+// span is tiny next to its magnitude made that loop stand still until the
+// array overflowed ("Invalid array length"). Every guarded range leaves a
+// tick step (span / 100) that moves the float.
+test("safeRange keeps tick steps representable", () => {
+  for (const [lo, hi] of [[300, 300], [300, 300 + 1e-13], [8.4e6, 8.4e6 + 1e-9], [-5e-300, 5e-300], [1, 2], [-1e12, -1e12]]) {
+    const [a, b] = safeRange(lo, hi);
+    assert.ok(b > a && a <= lo && b >= hi, `safeRange(${lo}, ${hi}) = [${a}, ${b}]`);
+    const incr = (b - a) / 100;
+    assert.ok(a + incr !== a && b - incr !== b, `a step of ${incr} does not move ${a}`);
+  }
+  assert.deepEqual(safeRange(0, 10), [-0.5, 10.5]);
+  assert.deepEqual(safeRange(NaN, 1), [0, 1]);
 });
