@@ -59,21 +59,6 @@ func Sigmoid(x float64) float64 {
 // returns −Inf for an empty slice or when every element is −Inf, +Inf if any
 // element is +Inf, and NaN if any element is NaN.
 func LogSumExp(xs []float64) float64 {
-	m := math.Inf(-1)
-	for _, x := range xs {
-		if math.IsNaN(x) {
-			return math.NaN()
-		}
-		if x > m {
-			m = x
-		}
-	}
-	if math.IsInf(m, 0) {
-		return m
-	}
-	var s float64
-	for _, x := range xs {
-		s += math.Exp(x - m)
-	}
-	return m + math.Log(s)
+	// The builtin max inside logSumExp propagates NaN.
+	return logSumExp(xs, 0, 1, len(xs))
 }

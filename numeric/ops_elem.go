@@ -42,30 +42,18 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 	v, nd, an, bn := t.push2(op, a, b, r, c)
 	av, bv, y := an.v, bn.v, nd.v
 	if an.r == bn.r && an.c == bn.c {
-		switch op {
-		case opAdd:
-			for i := range y {
-				y[i] = av[i] + bv[i]
-			}
-		case opSub:
-			for i := range y {
-				y[i] = av[i] - bv[i]
-			}
-		case opMul:
-			for i := range y {
-				y[i] = av[i] * bv[i]
-			}
-		case opDiv:
-			for i := range y {
-				y[i] = av[i] / bv[i]
-			}
-		}
+		binarySame(op, y, av, bv)
 		return v
 	}
 	ars, acs := strides(an.r, an.c)
 	brs, bcs := strides(bn.r, bn.c)
 	for i := 0; i < r; i++ {
 		row := y[i*c : (i+1)*c]
+		if acs == 1 && bcs == 1 {
+			// Only rows are broadcast (a bias row, say): whole rows line up.
+			binarySame(op, row, av[i*ars:i*ars+c], bv[i*brs:i*brs+c])
+			continue
+		}
 		for j := range row {
 			x, z := av[i*ars+j*acs], bv[i*brs+j*bcs]
 			switch op {
@@ -83,6 +71,29 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 	return v
 }
 
+// binarySame writes y = av op bv for slices of equal length, with the op
+// switch hoisted out of the loop.
+func binarySame(op opKind, y, av, bv []float64) {
+	switch op {
+	case opAdd:
+		for i := range y {
+			y[i] = av[i] + bv[i]
+		}
+	case opSub:
+		for i := range y {
+			y[i] = av[i] - bv[i]
+		}
+	case opMul:
+		for i := range y {
+			y[i] = av[i] * bv[i]
+		}
+	case opDiv:
+		for i := range y {
+			y[i] = av[i] / bv[i]
+		}
+	}
+}
+
 // binaryBackward accumulates into the operands that need gradients (a or b
 // may be nil). Broadcast operands receive sums through their zero strides.
 func (t *Tape) binaryBackward(nd, a, b *node) {
@@ -90,11 +101,27 @@ func (t *Tape) binaryBackward(nd, a, b *node) {
 	av, bv, y, g := an.v, bn.v, nd.v, nd.g
 	r, c := nd.r, nd.c
 	if an.r == bn.r && an.c == bn.c {
-		binaryBackwardSame(nd.op, g, y, av, bv, a, b)
+		binaryBackwardSame(nd.op, g, y, av, bv, gradOf(a), gradOf(b))
 		return
 	}
 	ars, acs := strides(an.r, an.c)
 	brs, bcs := strides(bn.r, bn.c)
+	if acs == 1 && bcs == 1 {
+		// Only rows are broadcast: whole rows line up, so hoist the op
+		// switch out of the loops as in the forward pass.
+		var ga, gb []float64
+		for i := 0; i < r; i++ {
+			if a != nil {
+				ga = a.g[i*ars : i*ars+c]
+			}
+			if b != nil {
+				gb = b.g[i*brs : i*brs+c]
+			}
+			binaryBackwardSame(nd.op, g[i*c:(i+1)*c], y[i*c:(i+1)*c],
+				av[i*ars:i*ars+c], bv[i*brs:i*brs+c], ga, gb)
+		}
+		return
+	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			k := i*c + j
@@ -134,45 +161,53 @@ func (t *Tape) binaryBackward(nd, a, b *node) {
 	}
 }
 
-// binaryBackwardSame is binaryBackward for operands of equal shape, with
-// the op switch hoisted out of the loops.
-func binaryBackwardSame(op opKind, g, y, av, bv []float64, a, b *node) {
+// gradOf returns x's gradient buffer, or nil for a nil node.
+func gradOf(x *node) []float64 {
+	if x == nil {
+		return nil
+	}
+	return x.g
+}
+
+// binaryBackwardSame is binaryBackward for slices of equal length; ga or gb
+// is nil when that operand needs no gradient.
+func binaryBackwardSame(op opKind, g, y, av, bv, ga, gb []float64) {
 	switch op {
 	case opAdd, opSub:
-		if a != nil {
+		if ga != nil {
 			for i, gi := range g {
-				a.g[i] += gi
+				ga[i] += gi
 			}
 		}
-		if b != nil {
+		if gb != nil {
 			sign := 1.0
 			if op == opSub {
 				sign = -1
 			}
 			for i, gi := range g {
-				b.g[i] += sign * gi
+				gb[i] += sign * gi
 			}
 		}
 	case opMul:
-		if a != nil {
+		if ga != nil {
 			for i, gi := range g {
-				a.g[i] += gi * bv[i]
+				ga[i] += gi * bv[i]
 			}
 		}
-		if b != nil {
+		if gb != nil {
 			for i, gi := range g {
-				b.g[i] += gi * av[i]
+				gb[i] += gi * av[i]
 			}
 		}
 	case opDiv:
-		if a != nil {
+		if ga != nil {
 			for i, gi := range g {
-				a.g[i] += gi / bv[i]
+				ga[i] += gi / bv[i]
 			}
 		}
-		if b != nil {
+		if gb != nil {
 			for i, gi := range g {
-				b.g[i] -= gi * y[i] / bv[i]
+				gb[i] -= gi * y[i] / bv[i]
 			}
 		}
 	}
@@ -227,14 +262,6 @@ func (t *Tape) Square(a Var) Var { return t.unary(opSquare, a, 0) }
 // Sqrt returns √a.
 func (t *Tape) Sqrt(a Var) Var { return t.unary(opSqrt, a, 0) }
 
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
 func (t *Tape) unary(op opKind, a Var, s float64) Var {
 	an := t.node(a)
 	v, nd, an := t.push1(op, a, an.r, an.c)
@@ -272,7 +299,7 @@ func (t *Tape) unary(op opKind, a Var, s float64) Var {
 		}
 	case opSoftplus:
 		for i := range y {
-			y[i] = max(x[i], 0) + math.Log1p(math.Exp(-math.Abs(x[i])))
+			y[i] = Softplus(x[i])
 		}
 	case opTanh:
 		for i := range y {
@@ -284,7 +311,7 @@ func (t *Tape) unary(op opKind, a Var, s float64) Var {
 		}
 	case opSigmoid:
 		for i := range y {
-			y[i] = sigmoid(x[i])
+			y[i] = Sigmoid(x[i])
 		}
 	case opELU:
 		for i := range y {
@@ -340,7 +367,7 @@ func unaryBackward(nd, an, a *node) {
 		}
 	case opSoftplus:
 		for i, gi := range g {
-			ga[i] += gi * sigmoid(x[i])
+			ga[i] += gi * Sigmoid(x[i])
 		}
 	case opTanh:
 		for i, gi := range g {

@@ -82,6 +82,7 @@ func TestZeroAllocs(t *testing.T) {
 func BenchmarkMLPStep(b *testing.B) {
 	m := newMLP(100, 50)
 	tp := NewTape()
+	m.step(tp) // warm-up: the first pass sizes the tape's buffers
 	b.ReportAllocs()
 	for b.Loop() {
 		m.step(tp)
