@@ -12,7 +12,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
-	"github.com/posterior-playground/playground/sim/model"
+	"github.com/posterior-playground/playground/sim/experiment"
 )
 
 // UploadPrefix starts the data name of an uploaded CSV data set.
@@ -116,22 +116,7 @@ func NewFactory(u *Uploads) sim.Factory {
 				return nil, nil, nil, err
 			}
 		}
-		modelName := cfg.Model
-		if modelName == "" {
-			modelName = d.DefaultModel
-		}
-		m, err := catalog.NewMethod(cfg.Method, modelName)
-		if err != nil {
-			return nil, nil, nil, asField("model", err)
-		}
-		spec := m.Spec()
-		if len(spec.Models) > 0 && !slices.Contains(spec.Models, modelName) {
-			return nil, nil, nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s does not support model %q (allowed: %v)", spec.Name, modelName, spec.Models)}
-		}
-		if modelName == model.Linear && uploaded {
-			d = datasets.InUserUnits(d) // the linear model reads its coefficients in the file's units
-		}
-		controls, err := spec.Resolve(cfg.Controls)
+		m, d, _, controls, err := experiment.NewMethod(d, cfg.Method, cfg.Model, cfg.Controls, uploaded)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -145,12 +130,4 @@ func copyDataset(d *sim.Dataset) *sim.Dataset {
 	c := *d
 	c.X, c.Y, c.Grid = slices.Clone(d.X), slices.Clone(d.Y), slices.Clone(d.Grid)
 	return &c
-}
-
-// asField names field in err unless it is a *sim.FieldError already.
-func asField(field string, err error) error {
-	if _, ok := err.(*sim.FieldError); ok {
-		return err
-	}
-	return &sim.FieldError{Field: field, Message: err.Error()}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -88,6 +89,18 @@ type Band struct {
 	Lo      []float64   `json:"lo"`
 	Hi      []float64   `json:"hi"`
 	Samples [][]float64 `json:"samples"`
+
+	enc []byte // the JSON, encoded once by the run (drawBand); viewers share it
+}
+
+// MarshalJSON returns the encoding made when the band was drawn, so every
+// viewer of a run sends the same bytes without encoding them again.
+func (b *Band) MarshalJSON() ([]byte, error) {
+	if b.enc != nil {
+		return b.enc, nil
+	}
+	type plain Band // no methods: the default encoding
+	return json.Marshal((*plain)(b))
 }
 
 // DataPoints is the training data and the truth on the grid, user units.

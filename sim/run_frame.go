@@ -65,6 +65,7 @@ func (r *Run) drawBand() {
 		return
 	}
 	if b := makeBand(p, r.d, r.opt.ShownSamples); b != nil {
+		b.enc, _ = b.MarshalJSON() // once here, not once per viewer; b is immutable from now on
 		r.band = b
 	}
 	r.bandStep, r.bandEpoch, r.bandFresh = r.step, r.epoch, true

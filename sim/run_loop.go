@@ -165,10 +165,15 @@ func (r *Run) stepOnce() bool {
 				r.row[i+1] = tr[i]
 			}
 		}
+		r.mu.Lock()
+		r.hist.Add(r.step, r.row)
+		r.mu.Unlock()
+	} else {
+		// Only counts the step (its stride counter, which viewers never
+		// read): no lock, so a decimated history does not contend with
+		// viewers' copies on every step.
+		r.hist.Add(r.step, nil)
 	}
-	r.mu.Lock()
-	r.hist.Add(r.step, r.row)
-	r.mu.Unlock()
 	r.drawsAfterStep(retained)
 	return true
 }

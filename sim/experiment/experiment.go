@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -48,9 +49,6 @@ func DefaultConfig() Config {
 // Progress is called from the training goroutine with the steps done so far.
 type Progress func(done, total int)
 
-// streamTrain names the method's random stream for a seed.
-const streamTrain uint64 = 1
-
 // Prepared is a configuration resolved against the catalog: the data set,
 // the model and the full set of controls, ready to initialise.
 type Prepared struct {
@@ -79,28 +77,47 @@ func Prepare(cfg Config) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	modelName := cfg.Model
-	if modelName == "" {
-		modelName = d.DefaultModel
-	}
-	m, err := catalog.NewMethod(cfg.Method, modelName)
-	if err != nil {
-		return nil, err
-	}
-	spec := m.Spec()
-	if len(spec.Models) > 0 && !contains(spec.Models, modelName) {
-		return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s does not support model %q (allowed: %v)", spec.Name, modelName, spec.Models)}
-	}
-	if modelName == model.Linear && cfg.DataFile != "" {
-		// The linear model reads its coefficients in the file's units.
-		d = datasets.InUserUnits(d)
-	}
-	controls, err := spec.Resolve(cfg.Controls)
+	m, d, modelName, controls, err := NewMethod(d, cfg.Method, cfg.Model, cfg.Controls, cfg.DataFile != "")
 	if err != nil {
 		return nil, err
 	}
 	cfg.Model = modelName
-	return &Prepared{Config: cfg, Dataset: d, Spec: spec, Controls: controls, method: m}, nil
+	return &Prepared{Config: cfg, Dataset: d, Spec: m.Spec(), Controls: controls, method: m}, nil
+}
+
+// Instance is the uninitialised method Run will train (for type checks such
+// as sim.Bounds; do not step it).
+func (p *Prepared) Instance() sim.Method { return p.method }
+
+// NewMethod builds the named method for data set d: modelName "" takes d's
+// default, the model must be one the method supports, and given overrides
+// the method's default controls. userUnits says d came from the user's
+// file, whose coefficients the linear model reads in the file's units (d is
+// then replaced by a copy in those units). Every error is a *sim.FieldError.
+// The live runs' factory (handlers) and Prepare share it.
+func NewMethod(d *sim.Dataset, method, modelName string, given sim.Controls, userUnits bool) (sim.Method, *sim.Dataset, string, sim.Controls, error) {
+	if modelName == "" {
+		modelName = d.DefaultModel
+	}
+	m, err := catalog.NewMethod(method, modelName)
+	if err != nil {
+		if _, ok := err.(*sim.FieldError); !ok {
+			err = &sim.FieldError{Field: "model", Message: err.Error()}
+		}
+		return nil, nil, "", nil, err
+	}
+	spec := m.Spec()
+	if len(spec.Models) > 0 && !slices.Contains(spec.Models, modelName) {
+		return nil, nil, "", nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s does not support model %q (allowed: %v)", spec.Name, modelName, spec.Models)}
+	}
+	if modelName == model.Linear && userUnits {
+		d = datasets.InUserUnits(d)
+	}
+	controls, err := spec.Resolve(given)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	return m, d, modelName, controls, nil
 }
 
 func (c Config) dataSeed() uint64 {
@@ -145,7 +162,7 @@ func (p *Prepared) Run(ctx context.Context, progress Progress) (*Summary, error)
 	if c, ok := m.(io.Closer); ok {
 		defer c.Close() // samplers stop their chain goroutines
 	}
-	if err := m.Init(p.Dataset, p.Controls, numeric.NewStream(p.Seed, streamTrain)); err != nil {
+	if err := m.Init(p.Dataset, p.Controls, numeric.NewStream(p.Seed, sim.StreamRun)); err != nil {
 		return nil, err
 	}
 	const chunk = 250 // steps between cancellation checks and progress calls
@@ -182,13 +199,4 @@ func (p *Prepared) dataName() string {
 		return p.DataFile
 	}
 	return p.Data
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

@@ -123,11 +123,7 @@ func check(r Request, l Limits) (*plan, error) {
 	if err != nil {
 		return nil, controlsField(err)
 	}
-	m, err := catalog.NewMethod(r.Method, p.Model)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := m.(sim.Bounds); !ok {
+	if _, ok := p.Instance().(sim.Bounds); !ok {
 		return nil, bad("method", "%s has no evidence bound (ELBO, IWBO) to sweep", r.Method)
 	}
 	spec, ok := p.Spec.Control(r.Param)
