@@ -211,17 +211,56 @@ func elbo(beta bool) templ.Component {
 			templ_7745c5c3_Var6 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo> <msub><mi>𝔼</mi><mi>q</mi></msub> <mo>[</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>W</mi><mo>)</mo><mo>]</mo> <mo>−</mo> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = expectedLogLik().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<mo>−</mo> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if beta {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<mi>β</mi> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<mi>β</mi> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>)</mo></mrow></mrow></math>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>)</mo></mrow></mrow></math>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// expectedLogLik is the ELBO's data term, 𝔼_q[log p(y ∣ W)], shared by the
+// weight-space bounds.
+func expectedLogLik() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var7 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var7 == nil {
+			templ_7745c5c3_Var7 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<msub><mi>𝔼</mi><mi>q</mi></msub> <mo>[</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>W</mi><mo>)</mo><mo>]</mo>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -245,12 +284,12 @@ func prior() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var7 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var7 == nil {
-			templ_7745c5c3_Var7 = templ.NopComponent
+		templ_7745c5c3_Var8 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var8 == nil {
+			templ_7745c5c3_Var8 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<math display=\"block\"><mrow><mi>p</mi><mo>(</mo><msub><mi>w</mi><mi>i</mi></msub><mo>)</mo> <mo>=</mo> <mi>𝒩</mi> <mo>(</mo> <mn>0</mn><mo>,</mo> <mfrac><msup><mi>s</mi><mn>2</mn></msup> <mrow><msub><mi>n</mi><mtext>in</mtext></msub><mo>+</mo><mn>1</mn></mrow></mfrac> <mo>)</mo></mrow></math>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<math display=\"block\"><mrow><mi>p</mi><mo>(</mo><msub><mi>w</mi><mi>i</mi></msub><mo>)</mo> <mo>=</mo> <mi>𝒩</mi> <mo>(</mo> <mn>0</mn><mo>,</mo> <mfrac><msup><mi>s</mi><mn>2</mn></msup> <mrow><msub><mi>n</mi><mtext>in</mtext></msub><mo>+</mo><mn>1</mn></mrow></mfrac> <mo>)</mo></mrow></math>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -274,12 +313,12 @@ func mfviCard() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var8 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var8 == nil {
-			templ_7745c5c3_Var8 = templ.NopComponent
+		templ_7745c5c3_Var9 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var9 == nil {
+			templ_7745c5c3_Var9 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<p><strong>Approximates</strong> the posterior over every weight of the network, <i>p</i>(<i>W</i> ∣ <i>y</i>), by a fully factorised Gaussian: each weight gets its own mean and variance and no correlations (Bayes by backprop with the reparameterisation trick).</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>i</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mi>i</mi></msub><mo>;</mo> <msub><mi>μ</mi><mi>i</mi></msub><mo>,</mo> <msubsup><mi>σ</mi><mi>i</mi><mn>2</mn></msubsup> <mo>)</mo></mrow></math><p><strong>Objective</strong>: the evidence lower bound, one Monte Carlo sample per step (β is the KL weight; β = 1 is the true bound):</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<p><strong>Approximates</strong> the posterior over every weight of the network, <i>p</i>(<i>W</i> ∣ <i>y</i>), by a fully factorised Gaussian: each weight gets its own mean and variance and no correlations (Bayes by backprop with the reparameterisation trick).</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>i</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mi>i</mi></msub><mo>;</mo> <msub><mi>μ</mi><mi>i</mi></msub><mo>,</mo> <msubsup><mi>σ</mi><mi>i</mi><mn>2</mn></msubsup> <mo>)</mo></mrow></math><p><strong>Objective</strong>: the evidence lower bound, one Monte Carlo sample per step (β is the KL weight; β = 1 is the true bound):</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -287,7 +326,7 @@ func mfviCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<p>with the prior</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p>with the prior</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -295,7 +334,7 @@ func mfviCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<p class=\"muted\">On the gap data, with the network, mean-field underfits: paying for every weight's KL separately, it prefers a large noise estimate and ends with <em>less</em> uncertainty in the gap than on the data (in-between ratio about 0.5), the known mean-field pathology, not a bug. Lowering the KL weight lets it fit.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\">On the gap data, with the network, mean-field underfits: paying for every weight's KL separately, it prefers a large noise estimate and ends with <em>less</em> uncertainty in the gap than on the data (in-between ratio about 0.5), the known mean-field pathology, not a bug. Lowering the KL weight lets it fit.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -319,12 +358,20 @@ func gipCard() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var9 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var9 == nil {
-			templ_7745c5c3_Var9 = templ.NopComponent
+		templ_7745c5c3_Var10 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var10 == nil {
+			templ_7745c5c3_Var10 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p><strong>Approximates</strong> the posterior over the weights layer by layer. A set of global inducing inputs <i>U</i><sub>0</sub> is pushed through the network with the same sampled weights as the data; at each layer the weights get the exact posterior of a Bayesian linear regression of learned pseudo-outputs <i>v</i> on the layer's inducing features Φ<sub><i>l</i></sub>, so the layers are correlated, unlike mean-field.</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>d</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub><mo>;</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup> <msub><mi>Λ</mi><mi>l</mi></msub> <msub><mi>v</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub> <mo>,</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <mo>)</mo></mrow></math> <math display=\"block\"><mrow><msub><mi>Σ</mi><mi>l</mi></msub> <mo>=</mo> <msup><mrow><mo>(</mo> <msubsup><mi>σ</mi><mi>l</mi><mrow><mo>−</mo><mn>2</mn></mrow></msubsup><mi>I</mi> <mo>+</mo> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup><msub><mi>Λ</mi><mi>l</mi></msub><msub><mi>Φ</mi><mi>l</mi></msub> <mo>)</mo></mrow> <mrow><mo>−</mo><mn>1</mn></mrow></msup> <mo>,</mo> <mspace width=\"1em\"></mspace> <msub><mi>Φ</mi><mi>l</mi></msub> <mo>=</mo> <mrow><mo>[</mo><mi>φ</mi><mo>(</mo><msub><mi>U</mi><mrow><mi>l</mi><mo>−</mo><mn>1</mn></mrow></msub><mo>)</mo><mo>,</mo><mn>𝟏</mn><mo>]</mo></mrow></mrow></math><p>Λ<sub><i>l</i></sub> is a learned diagonal pseudo-precision and σ<sub><i>l</i></sub> the prior std of layer <i>l</i>. <strong>Objective</strong>: the ELBO with the KL summed over layers, each analytic given the sampled lower layers:</p><math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo> <msub><mi>𝔼</mi><mi>q</mi></msub> <mo>[</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>W</mi><mo>)</mo><mo>]</mo> <mo>−</mo> <munder><mo>∑</mo><mi>l</mi></munder> <msub><mi>𝔼</mi><mi>q</mi></msub> <mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>)</mo><mo>)</mo></mrow></mrow></math><p>with the same prior as mean-field:</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<p><strong>Approximates</strong> the posterior over the weights layer by layer. A set of global inducing inputs <i>U</i><sub>0</sub> is pushed through the network with the same sampled weights as the data; at each layer the weights get the exact posterior of a Bayesian linear regression of learned pseudo-outputs <i>v</i> on the layer's inducing features Φ<sub><i>l</i></sub>, so the layers are correlated, unlike mean-field.</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>d</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub><mo>;</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup> <msub><mi>Λ</mi><mi>l</mi></msub> <msub><mi>v</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub> <mo>,</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <mo>)</mo></mrow></math> <math display=\"block\"><mrow><msub><mi>Σ</mi><mi>l</mi></msub> <mo>=</mo> <msup><mrow><mo>(</mo> <msubsup><mi>σ</mi><mi>l</mi><mrow><mo>−</mo><mn>2</mn></mrow></msubsup><mi>I</mi> <mo>+</mo> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup><msub><mi>Λ</mi><mi>l</mi></msub><msub><mi>Φ</mi><mi>l</mi></msub> <mo>)</mo></mrow> <mrow><mo>−</mo><mn>1</mn></mrow></msup> <mo>,</mo> <mspace width=\"1em\"></mspace> <msub><mi>Φ</mi><mi>l</mi></msub> <mo>=</mo> <mrow><mo>[</mo><mi>φ</mi><mo>(</mo><msub><mi>U</mi><mrow><mi>l</mi><mo>−</mo><mn>1</mn></mrow></msub><mo>)</mo><mo>,</mo><mn>𝟏</mn><mo>]</mo></mrow></mrow></math><p>Λ<sub><i>l</i></sub> is a learned diagonal pseudo-precision and σ<sub><i>l</i></sub> the prior std of layer <i>l</i>. <strong>Objective</strong>: the ELBO with the KL summed over layers, each analytic given the sampled lower layers:</p><math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = expectedLogLik().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<mo>−</mo> <munder><mo>∑</mo><mi>l</mi></munder> <msub><mi>𝔼</mi><mi>q</mi></msub> <mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>)</mo><mo>)</mo></mrow></mrow></math><p>with the same prior as mean-field:</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -332,7 +379,7 @@ func gipCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\">More inducing points give the approximation more freedom; the bound rises and then levels off. A small prior scale collapses the fit to a near-constant function that explains the data as noise.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<p class=\"muted\">More inducing points give the approximation more freedom; the bound rises and then levels off. A small prior scale collapses the fit to a near-constant function that explains the data as noise.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -356,14 +403,14 @@ func genericCard(family string) templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var10 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var10 == nil {
-			templ_7745c5c3_Var10 = templ.NopComponent
+		templ_7745c5c3_Var11 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var11 == nil {
+			templ_7745c5c3_Var11 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
 		switch family {
 		case "vi":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<p><strong>Variational inference</strong>: fits a tractable distribution <i>q</i> to the posterior by maximising the evidence lower bound.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<p><strong>Variational inference</strong>: fits a tractable distribution <i>q</i> to the posterior by maximising the evidence lower bound.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -372,12 +419,12 @@ func genericCard(family string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		case "mcmc":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<p><strong>Markov chain Monte Carlo</strong>: draws a chain of samples whose distribution tends to the posterior; the objective curve is the log posterior density of the current state.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<p><strong>Markov chain Monte Carlo</strong>: draws a chain of samples whose distribution tends to the posterior; the objective curve is the log posterior density of the current state.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		default:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<p><strong>Exact inference</strong>: the posterior in closed form.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<p><strong>Exact inference</strong>: the posterior in closed form.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

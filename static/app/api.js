@@ -13,7 +13,9 @@ export class APIError extends Error {
   }
 }
 
-async function request(method, url, body, contentType = "application/json") {
+// request sends body (JSON unless contentType says otherwise) and returns the
+// parsed JSON reply, or throws an APIError; sweep.js uses it too.
+export async function request(method, url, body, contentType = "application/json") {
   let res;
   try {
     res = await fetch(url, {

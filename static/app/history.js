@@ -141,3 +141,8 @@ export function fmt(v) {
   if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(3);
   return String(Number(v.toPrecision(4)));
 }
+
+// escapeHTML makes text safe inside HTML, attribute values included.
+export function escapeHTML(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

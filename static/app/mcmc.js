@@ -6,8 +6,8 @@
 // draws and their statistics arrive in `draws` (sim/run_draws.go) about
 // twice a second.
 
-import { fmt, safeRange } from "./history.js";
-import { compact, destroy, marksPlugin, savePNG, sized } from "./plots.js";
+import { escapeHTML, fmt, safeRange } from "./history.js";
+import { compact, destroy, marksPlugin, NO_DRAG, savePNG, sized } from "./plots.js";
 import { activeChains, chainTrace, decades, divergenceSteps, exactLinear, histogram, Pool, range } from "./mcmc_data.js";
 
 const uPlot = window.uPlot;
@@ -15,7 +15,6 @@ const uPlot = window.uPlot;
 export const CHAIN_COLORS = ["#2563eb", "#ea580c", "#16a34a", "#9333ea", "#0891b2", "#ca8a04", "#db2777", "#4b5563"];
 const DIVERGENT = "#dc2626";
 const WARMUP_FILL = "rgba(148, 163, 184, 0.18)";
-const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
 
 const OWN = new Set(["step_size", "accept_rate", "divergences"]);
 
@@ -457,7 +456,7 @@ export class McmcView {
       .map((p) => {
         const s = stats[p];
         const warn = !(s.rhat < 1.01) ? "warn" : "ok";
-        return `<tr data-param="${escapeAttr(p)}"><th>${escapeAttr(p)}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`)}${cell(s.ess_bulk, "ess-bulk")}${cell(s.ess_tail, "ess-tail")}</tr>`;
+        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(p)}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`)}${cell(s.ess_bulk, "ess-bulk")}${cell(s.ess_tail, "ess-tail")}</tr>`;
       })
       .join("");
     const diag = this.panel.diagnostics ?? {};
@@ -494,10 +493,6 @@ export class McmcView {
 function hexAlpha(hex, a) {
   const n = parseInt(hex.slice(1), 16);
   return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
-}
-
-function escapeAttr(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
 let styled = false;

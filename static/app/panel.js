@@ -3,7 +3,7 @@
 
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
 import { fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
-import { fmt, Series } from "./history.js";
+import { escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { HistoryPlot, PredictivePlot, savePNG } from "./plots.js";
 import { McmcView } from "./mcmc.js";
@@ -274,7 +274,11 @@ export class Panel {
     this.fresh = false;
     this.epoch = f.epoch;
     this.frames++;
-    this.frameTimes.push(performance.now());
+    // Trimmed here too, not only in draw(): a hidden tab runs no animation
+    // frames, and frames keep arriving.
+    const now = performance.now();
+    while (this.frameTimes.length && now - this.frameTimes[0] >= 1000) this.frameTimes.shift();
+    this.frameTimes.push(now);
     this.step = f.step ?? this.step;
     this.stepsPerSec = f.steps_per_sec ?? null;
     this.diagnostics = f.diagnostics ?? {};
@@ -540,8 +544,4 @@ function interp(xs, ys, x) {
 
 function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
-}
-
-export function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }

@@ -22,7 +22,7 @@ const COLORS = {
   mark: "#ea580c",
 };
 
-const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
+export const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
 
 // sized creates a uPlot in host that follows the host's width.
 export function sized(host, opts, data) {
@@ -100,7 +100,6 @@ export class PredictivePlot {
     this.truth = truth;
     this.band = null;
     this.snapshot = null;
-    this.grid = null; // the x of the last band, to rebuild the table when it changes
     this.yRange = this.range();
     this.build();
   }
@@ -220,8 +219,14 @@ export class PredictivePlot {
 function dataRange(points, truth) {
   const ys = (points?.y?.length ? points.y : (truth?.y ?? [])).filter(Number.isFinite);
   if (ys.length < 2) return null;
-  let lo = Math.min(...ys);
-  let hi = Math.max(...ys);
+  // A loop, not Math.min(...ys): a 1 MiB upload can hold more points than a
+  // call may take arguments.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of ys) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   const span = hi - lo || 1;
   return [lo - 0.4 * span, hi + 0.4 * span];
 }

@@ -5,7 +5,7 @@
 // table point by point. Cancel is DELETE /api/sweeps/{id}; leaving the page
 // cancels too, as nobody would see the rest.
 
-import { APIError } from "./api.js";
+import { APIError, request } from "./api.js";
 import { fmt } from "./history.js";
 import { download, savePNG } from "./plots.js";
 import { SweepPlot, SWEEP_COLORS } from "./sweep_plot.js";
@@ -272,28 +272,6 @@ class Sweep {
     download(url, `sweep-${this.method}-${this.param}.json`);
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
-}
-
-async function request(method, url, body) {
-  let res;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new APIError(0, "", `the server cannot be reached (${e.message})`);
-  }
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new APIError(res.status, data?.field, data?.message ?? (text.trim() || res.statusText));
-  return data;
 }
 
 const post = (url, body) => request("POST", url, body);

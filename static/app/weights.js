@@ -8,10 +8,9 @@
 // side show the same weight.
 
 import { fmt } from "./history.js";
-import { compact, destroy, savePNG, sized } from "./plots.js";
+import { compact, destroy, NO_DRAG, savePNG, sized } from "./plots.js";
 
 const uPlot = window.uPlot;
-const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
 const CURVE_POINTS = 121;
 const SHARE = "playground:weight-index"; // page-wide event: { detail: index }
 
@@ -34,11 +33,11 @@ export function weightColumns(w) {
   const hist = [];
   const gauss = [];
   const c = 1 / (sd * Math.sqrt(2 * Math.PI));
+  let k = 0; // bin with edges[k] ≤ x < edges[k+1]; the last edge closes the last bin (xs ascend, so k only grows)
   for (const x of xs) {
     const z = (x - w.mean) / sd;
     gauss.push(c * Math.exp(-0.5 * z * z));
     if (!hasHist) continue;
-    let k = 0; // bin with edges[k] ≤ x < edges[k+1]; the last edge closes the last bin
     while (k < w.density.length - 1 && x >= w.edges[k + 1]) k++;
     hist.push(w.density[k]);
   }
