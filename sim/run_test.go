@@ -479,15 +479,18 @@ func TestRunBandBudget(t *testing.T) {
 	r := startRun(t, fm, RunOptions{FrameRate: 100})
 	seq0, p0 := r.Latest().Seq, fm.predicts // the run is paused: no race
 	start := time.Now()
+	// A band costs ≥ 20 ms, so the next waits max(minBandInterval, 20 ms ×
+	// bandCostShare) = 200 ms: five such gaps hold at least four bands.
+	gap := max(minBandInterval, fm.predictDelay*bandCostShare)
 	r.Play(bg())
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(5 * gap)
 	r.Pause(bg())
 	elapsed := time.Since(start)
 	f := waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })
 	predicts, frames := fm.predicts-p0, f.Seq-seq0
-	// Each band costs ≥ 20 ms and is followed by ≥ 80 ms without one; the
-	// paused frame may add one more.
-	if limit := int(elapsed/(100*time.Millisecond)) + 2; predicts > limit || predicts < 2 {
+	// At most one band per gap, plus the first and the paused frame's;
+	// at least two even if the machine stalls the run for a whole gap.
+	if limit := int(elapsed/gap) + 2; predicts > limit || predicts < 2 {
 		t.Fatalf("%d predictions in %v, want 2..%d", predicts, elapsed, limit)
 	}
 	if frames <= uint64(predicts) {
