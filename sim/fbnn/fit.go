@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // Type-II maximum likelihood for the prior's hyperparameters, as the
@@ -33,7 +34,7 @@ const (
 	fitMaxVar    = 10.0 //
 	fitMinPer    = 0.1  //
 	fitMaxPer    = 10.0 //
-	halfLog2Pi   = 0.918938533204672741780329736405617639861397473637783412817151540
+	halfLog2Pi   = model.HalfLog2Pi
 )
 
 // logML returns log N(y; 0, K + σ²I + jitter·I) and its gradient with

@@ -109,13 +109,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	}
 	m.boxLo, m.boxHi = lo, hi
 
-	m.layers = m.layers[:0]
-	p := 0
-	for l := 0; l < m.arch.Layers(); l++ {
-		ly := model.Layer{Off: p, Rows: m.arch.InDim(l), Cols: m.arch.OutDim(l)}
-		m.layers = append(m.layers, ly)
-		p += ly.Rows * ly.Cols
-	}
+	var p int
+	m.layers, p = model.Layout(m.arch)
 	slab := make([]float64, 8*p)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
 	m.mu, m.ls, m.gmu, m.gls = cut(p), cut(p), cut(p), cut(p)
@@ -158,12 +153,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 // reference's ρ = −2 made the initial functions so noisy that the
 // cross-entropy flattened the network before the likelihood could fit it.
 func (m *Method) initWeights(r *rand.Rand, ls float64) {
-	for _, ly := range m.layers {
-		he := math.Sqrt(2 / float64(ly.Rows))
-		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
-			m.mu[i] = he * r.NormFloat64()
-			m.ls[i] = ls
-		}
+	model.HeInit(m.layers, m.mu, r)
+	for i := range m.ls {
+		m.ls[i] = ls
 	}
 	l0 := m.layers[0] // rows: x, then the bias
 	for j := range l0.Cols {

@@ -11,7 +11,7 @@ import (
 	"github.com/posterior-playground/playground/sim/model"
 )
 
-const halfLog2Pi = 0.91893853320467274178032973640561763986139747363778 // ½ log 2π
+const halfLog2Pi = model.HalfLog2Pi
 
 // bnnModel is what the three methods share: the network (or the linear
 // model as a network without hidden layers), its prior and the likelihood of
@@ -44,8 +44,8 @@ func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
 	if d == nil {
 		return nil, errors.New(method + ": Init needs a data set and a random source")
 	}
-	if d.N() == 0 || len(d.Y) != d.N() {
-		return nil, fmt.Errorf("%s: data set %q has %d inputs and %d targets; want the same positive number", method, d.Name, len(d.X), len(d.Y))
+	if err := model.CheckData(method, d); err != nil {
+		return nil, err
 	}
 	if name == "" {
 		name = d.DefaultModel
@@ -70,22 +70,9 @@ func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
 	default:
 		return nil, fmt.Errorf("%s: unsupported task %q", method, b.task)
 	}
-	for i := range d.X {
-		x, y := d.X[i], d.Y[i]
-		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-			return nil, fmt.Errorf("%s: data point %d (%g, %g) is not finite", method, i, x, y)
-		}
-		if b.task == sim.Classification && y != 0 && y != 1 {
-			return nil, fmt.Errorf("%s: classification target %d is %g; want 0 or 1", method, i, y)
-		}
-	}
 	b.x = append([]float64(nil), d.X...)
 	b.y = append([]float64(nil), d.Y...)
-	for l := 0; l < b.arch.Layers(); l++ {
-		ly := model.Layer{Off: b.p, Rows: b.arch.InDim(l), Cols: b.arch.OutDim(l)}
-		b.layers = append(b.layers, ly)
-		b.p += ly.Rows * ly.Cols
-	}
+	b.layers, b.p = model.Layout(b.arch)
 	return b, nil
 }
 
@@ -96,46 +83,12 @@ func (b *bnnModel) setPriorScale(s float64) {
 	}
 }
 
-// heInit fills w with He-normal draws, std √(2/(fan-in+1)), as mfvi
-// initialises its means: the initial function is neither flat nor exploding.
-func (b *bnnModel) heInit(w []float64, r *rand.Rand) {
-	for _, ly := range b.layers {
-		he := math.Sqrt(2 / float64(ly.Rows))
-		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
-			w[i] = he * r.NormFloat64()
-		}
-	}
-}
+// heInit fills w with He-normal draws, as mfvi initialises its means.
+func (b *bnnModel) heInit(w []float64, r *rand.Rand) { model.HeInit(b.layers, w, r) }
 
-// logLik returns log p(y | f) for the network outputs in t and, with grad
-// set, writes d(−scale·log p)/df into t.OutGrad() and returns
-// d(−scale·log p)/d log σ as dNoise.
+// logLik returns log p(y | f) for the network outputs in t (see model.LogLik).
 func (b *bnnModel) logLik(t *model.Net, logNoise, scale float64, grad bool) (ll, dNoise float64) {
-	var g []float64
-	if grad {
-		g = t.OutGrad()
-	}
-	if b.task == sim.Classification {
-		for i, f := range t.Out {
-			y := b.y[i]
-			ll += numeric.BernoulliLogitLogPMF(y, f)
-			if grad {
-				g[i] = -scale * (y - numeric.Sigmoid(f))
-			}
-		}
-		return ll, 0
-	}
-	inv := math.Exp(-2 * logNoise)
-	var ss float64
-	for i, f := range t.Out {
-		r := b.y[i] - f
-		ss += r * r
-		if grad {
-			g[i] = -scale * r * inv
-		}
-	}
-	n := float64(len(t.Out))
-	return -n*(halfLog2Pi+logNoise) - 0.5*ss*inv, -scale * (ss*inv - n)
+	return model.LogLik(t, b.task, b.y, logNoise, scale, grad)
 }
 
 // logPrior returns log p(w) under the layers' N(0, σ_l²) priors and, when dw

@@ -94,16 +94,11 @@ func (b *bnn) params() []string {
 	return names
 }
 
-// initState draws He-normal weights, std √(2/(fan_in+1)) as package mfvi
-// does, and log σ = model.InitLogNoise.
+// initState draws He-normal weights (model.HeInit, as package mfvi does),
+// and log σ = model.InitLogNoise.
 func (b *bnn) initState(th []float64, r *rand.Rand) {
-	for l := 0; l < b.arch.Layers(); l++ {
-		rows, cols := b.arch.InDim(l), b.arch.OutDim(l)
-		he := math.Sqrt(2 / float64(rows))
-		for i := b.offs[l]; i < b.offs[l]+rows*cols; i++ {
-			th[i] = he * r.NormFloat64()
-		}
-	}
+	layers, _ := model.Layout(b.arch)
+	model.HeInit(layers, th, r)
 	if b.regression() {
 		th[b.nw] = model.InitLogNoise
 	}

@@ -21,17 +21,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if d == nil || r == nil {
 		return fmt.Errorf("%s: Init needs a data set and a random source", name)
 	}
-	if d.N() == 0 || len(d.Y) != d.N() {
-		return fmt.Errorf("%s: data set %q has %d inputs and %d targets; want the same positive number", name, d.Name, len(d.X), len(d.Y))
-	}
-	for i := range d.X {
-		x, y := d.X[i], d.Y[i]
-		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-			return fmt.Errorf("%s: data point %d (%g, %g) is not finite", name, i, x, y)
-		}
-		if d.Task == sim.Classification && y != 0 && y != 1 {
-			return fmt.Errorf("%s: classification target %d is %g; want 0 or 1", name, i, y)
-		}
+	if err := model.CheckData(name, d); err != nil {
+		return err
 	}
 	modelName := m.model
 	if modelName == "" {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/posterior-playground/playground/sim/model"
 )
 
-const halfLog2Pi = 0.91893853320467274178032973640561763986139747363778 // ½ log 2π
+const halfLog2Pi = model.HalfLog2Pi
 
 // density evaluates one chain's log posterior log π(θ) (up to a constant).
 // Each chain owns one: it may keep scratch buffers and is used by one

@@ -8,6 +8,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // tapeLoss records the same loss as Step, −(log p(y|W) − kl_weight·KL)/N
@@ -76,7 +77,7 @@ func (tl *tapeLoss) record() (params []numeric.Var, loss numeric.Var) {
 	// log p(y|f) = Σ −½ log 2π − log σ − ½ (y − f)² e^{−2 log σ}.
 	ss := t.Sum(t.Square(t.Sub(t.Const(tl.y), h)))
 	ll := t.Sub(t.Scale(t.Mul(ss, t.Exp(t.Scale(ln, -2))), -0.5),
-		t.AddScalar(t.Scale(ln, tl.n), tl.n*halfLog2Pi))
+		t.AddScalar(t.Scale(ln, tl.n), tl.n*model.HalfLog2Pi))
 	loss = t.Scale(t.Sub(ll, t.Scale(kl, tl.klw)), -1/tl.n)
 	return params, loss
 }

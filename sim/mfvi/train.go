@@ -13,8 +13,6 @@ import (
 	"github.com/posterior-playground/playground/sim/model"
 )
 
-const halfLog2Pi = 0.91893853320467274178032973640561763986139747363778 // ½ log 2π
-
 // Init sets the method up on d. The randomness is drawn from r in this
 // order: two words seeding the evaluation stream (ELBO, IWBO, Predict), the
 // initial means, then every step's ε.
@@ -22,8 +20,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if d == nil || r == nil {
 		return errors.New("mfvi: Init needs a data set and a random source")
 	}
-	if d.N() == 0 || len(d.Y) != d.N() {
-		return fmt.Errorf("mfvi: data set %q has %d inputs and %d targets; want the same positive number", d.Name, len(d.X), len(d.Y))
+	if err := model.CheckData(Name, d); err != nil {
+		return err
 	}
 	name := m.model
 	if name == "" {
@@ -49,15 +47,6 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	default:
 		return fmt.Errorf("mfvi: unsupported task %q", task)
 	}
-	for i := range d.X {
-		x, y := d.X[i], d.Y[i]
-		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-			return fmt.Errorf("mfvi: data point %d (%g, %g) is not finite", i, x, y)
-		}
-		if task == sim.Classification && y != 0 && y != 1 {
-			return fmt.Errorf("mfvi: classification target %d is %g; want 0 or 1", i, y)
-		}
-	}
 	old := m.model
 	m.model = name
 	cs, err := m.Spec().Resolve(c)
@@ -72,13 +61,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.evalRng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
 	m.rng = r
 
-	m.layers = m.layers[:0]
-	p := 0
-	for l := 0; l < arch.Layers(); l++ {
-		ly := model.Layer{Off: p, Rows: arch.InDim(l), Cols: arch.OutDim(l)}
-		m.layers = append(m.layers, ly)
-		p += ly.Rows * ly.Cols
-	}
+	var p int
+	m.layers, p = model.Layout(arch)
 	slab := make([]float64, 8*p+2)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
 	m.mu, m.ls, m.gmu, m.gls = cut(p), cut(p), cut(p), cut(p)
@@ -92,14 +76,11 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	for name, v := range cs {
 		m.apply(name, v.Num)
 	}
-	// Means: He-normal draws, std √(2/(fan-in+1)), which keep the ReLU
-	// activations O(1) through the layers, so the initial function is neither
-	// flat nor exploding. Stds: initStdFrac of the prior std.
+	// Means: He-normal. Stds: initStdFrac of the prior std.
+	model.HeInit(m.layers, m.mu, r)
 	for _, ly := range m.layers {
-		he := math.Sqrt(2 / float64(ly.Rows))
 		l0 := math.Log(initStdFrac * ly.PriorStd)
 		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
-			m.mu[i] = he * r.NormFloat64()
 			m.ls[i] = l0
 		}
 	}
@@ -160,38 +141,13 @@ func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
 }
 
 // logLik returns log p(y | f) for the network outputs in t. With grad set it
-// writes d(−scale·log p)/df into t.g[last] and adds the noise gradient.
+// writes d(−scale·log p)/df into t.OutGrad() and adds the noise gradient.
 func (m *Method) logLik(t *model.Net, scale float64, grad bool) float64 {
-	var g []float64
+	ll, dn := model.LogLik(t, m.task, m.y, m.logNoise[0], scale, grad)
 	if grad {
-		g = t.OutGrad()
+		m.gnoise[0] += dn
 	}
-	var ll float64
-	if m.task == sim.Classification {
-		for i, f := range t.Out {
-			y := m.y[i]
-			ll += numeric.BernoulliLogitLogPMF(y, f)
-			if grad {
-				g[i] = -scale * (y - numeric.Sigmoid(f))
-			}
-		}
-		return ll
-	}
-	ln := m.logNoise[0]
-	inv := math.Exp(-2 * ln)
-	var ss float64
-	for i, f := range t.Out {
-		r := m.y[i] - f
-		ss += r * r
-		if grad {
-			g[i] = -scale * r * inv
-		}
-	}
-	n := float64(len(t.Out))
-	if grad {
-		m.gnoise[0] -= scale * (ss*inv - n)
-	}
-	return -n*(halfLog2Pi+ln) - 0.5*ss*inv
+	return ll
 }
 
 // kl returns KL(q‖p) = Σ ½[(s²+μ²)/σ_l² − 1] − log s + log σ_l. With grad

@@ -1,0 +1,68 @@
+package model
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+)
+
+// HalfLog2Pi is ½ log 2π, the constant of every Gaussian log-density.
+const HalfLog2Pi = 0.91893853320467274178032973640561763986139747363778
+
+// Layout returns a's layers packed one after another in a flat slab, with
+// PriorStd unset, and the number of weights.
+func Layout(a Arch) ([]Layer, int) {
+	layers := make([]Layer, 0, a.Layers())
+	p := 0
+	for l := 0; l < a.Layers(); l++ {
+		ly := Layer{Off: p, Rows: a.InDim(l), Cols: a.OutDim(l)}
+		layers = append(layers, ly)
+		p += ly.Rows * ly.Cols
+	}
+	return layers, p
+}
+
+// HeInit fills w with He-normal draws, std √(2/(fan-in+1)), layer after
+// layer: the ReLU activations stay O(1) through the layers, so the initial
+// function is neither flat nor exploding.
+func HeInit(layers []Layer, w []float64, r *rand.Rand) {
+	for _, ly := range layers {
+		he := math.Sqrt(2 / float64(ly.Rows))
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
+			w[i] = he * r.NormFloat64()
+		}
+	}
+}
+
+// LogLik returns log p(y | f) for the network outputs t.Out: Bernoulli with
+// logit f for classification, else N(f, exp(logNoise)²). With grad set it
+// writes d(−scale·log p)/df into t.OutGrad() and returns
+// d(−scale·log p)/d log σ as dNoise (0 for classification).
+func LogLik(t *Net, task sim.Task, y []float64, logNoise, scale float64, grad bool) (ll, dNoise float64) {
+	var g []float64
+	if grad {
+		g = t.OutGrad()
+	}
+	if task == sim.Classification {
+		for i, f := range t.Out {
+			ll += numeric.BernoulliLogitLogPMF(y[i], f)
+			if grad {
+				g[i] = -scale * (y[i] - numeric.Sigmoid(f))
+			}
+		}
+		return ll, 0
+	}
+	inv := math.Exp(-2 * logNoise)
+	var ss float64
+	for i, f := range t.Out {
+		r := y[i] - f
+		ss += r * r
+		if grad {
+			g[i] = -scale * r * inv
+		}
+	}
+	n := float64(len(t.Out))
+	return -n*(HalfLog2Pi+logNoise) - 0.5*ss*inv, -scale * (ss*inv - n)
+}
