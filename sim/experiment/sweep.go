@@ -21,6 +21,7 @@ const MaxSweepRuns = 1000
 // several seeds, the means are over seeds and the standard errors are the
 // population std of the seeds' means over √seeds.
 type SweepPoint struct {
+	Index    int     `json:"index"` // position of Value in the swept values
 	Value    float64 `json:"value"`
 	ELBOMean float64 `json:"elbo_mean"`
 	ELBOSE   float64 `json:"elbo_se"`
@@ -109,7 +110,7 @@ func Sweep(ctx context.Context, base Config, param string, values []float64, see
 				left[j.i]--
 				var done *SweepPoint
 				if left[j.i] == 0 {
-					points[j.i] = aggregate(values[j.i], results[j.i])
+					points[j.i] = aggregate(j.i, values[j.i], results[j.i])
 					done = &points[j.i]
 				}
 				if progress != nil {
@@ -140,8 +141,8 @@ feed:
 	return points, nil
 }
 
-func aggregate(v float64, runs []*Summary) SweepPoint {
-	p := SweepPoint{Value: v, Seeds: len(runs)}
+func aggregate(i int, v float64, runs []*Summary) SweepPoint {
+	p := SweepPoint{Index: i, Value: v, Seeds: len(runs)}
 	if len(runs) == 1 {
 		r := runs[0]
 		p.ELBOMean, p.ELBOSE, p.IWBOMean, p.IWBOSE = *r.ELBOMean, *r.ELBOSE, *r.IWBOMean, *r.IWBOSE

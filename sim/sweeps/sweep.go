@@ -20,11 +20,8 @@ const (
 	Failed    Status = "failed"
 )
 
-// Point is one value's result with its index in the sweep's values.
-type Point struct {
-	Index int `json:"index"`
-	experiment.SweepPoint
-}
+// Point is one finished value of a sweep.
+type Point = experiment.SweepPoint
 
 // Event is one step of a sweep's progress as a viewer receives it: a run
 // finished (with the point when all seeds of its value are in), or the
@@ -74,7 +71,6 @@ type Sweep struct {
 	message  string
 	finished int
 	points   []Point // completion order
-	reported []bool  // by index: the point is in
 	events   []Event
 	changed  chan struct{} // closed and replaced at every event
 	ended    time.Time
@@ -83,7 +79,7 @@ type Sweep struct {
 func newSweep(id, client string, p *plan, workers int, now func() time.Time) *Sweep {
 	s := &Sweep{id: id, client: client, plan: p, total: len(p.values) * p.req.Seeds, workers: workers,
 		created: now(), done: make(chan struct{}), now: now, status: Running,
-		reported: make([]bool, len(p.values)), changed: make(chan struct{})}
+		changed: make(chan struct{})}
 	s.record(Event{Type: "progress"})
 	return s
 }
@@ -146,23 +142,11 @@ func (s *Sweep) progress(finished, _ int, p *experiment.SweepPoint) {
 	s.finished = finished
 	ev := Event{Type: "progress"}
 	if p != nil {
-		i := s.index(p.Value)
-		pt := Point{Index: i, SweepPoint: *p}
+		pt := *p
 		s.points = append(s.points, pt)
 		ev.Point = &pt
 	}
 	s.record(ev)
-}
-
-// index is the first not yet reported index of value v (values may repeat).
-func (s *Sweep) index(v float64) int {
-	for i, x := range s.plan.values {
-		if x == v && !s.reported[i] {
-			s.reported[i] = true
-			return i
-		}
-	}
-	return -1
 }
 
 // end moves a running sweep to status and records the "end" event; it
