@@ -16,12 +16,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
+
+	"github.com/posterior-playground/playground/sim/cputime"
 )
 
 // Load test parameters: a classroom of 20 panels, each watched by 5
@@ -151,9 +152,9 @@ func TestLoad(t *testing.T) {
 
 	// Without viewers.
 	time.Sleep(300 * time.Millisecond) // warm-up: first batches, first bands
-	s0, t0, c0 := steps(), time.Now(), cpuTime()
+	s0, t0, c0 := steps(), time.Now(), cputime.Process()
 	time.Sleep(baseWindow)
-	s1, t1, c1 := steps(), time.Now(), cpuTime()
+	s1, t1, c1 := steps(), time.Now(), cputime.Process()
 	rateAlone := rate(s0, s1, t1.Sub(t0))
 	phase("measured without viewers")
 
@@ -226,9 +227,9 @@ func TestLoad(t *testing.T) {
 	}
 	phase("viewers connected")
 	time.Sleep(300 * time.Millisecond) // every viewer has its first, full frame
-	f0, s2, t2, c2 := counts(), steps(), time.Now(), cpuTime()
+	f0, s2, t2, c2 := counts(), steps(), time.Now(), cputime.Process()
 	time.Sleep(window)
-	f1, s3, t3, c3 := counts(), steps(), time.Now(), cpuTime()
+	f1, s3, t3, c3 := counts(), steps(), time.Now(), cputime.Process()
 	rateViewed := rate(s2, s3, t3.Sub(t2))
 	stopSampler()
 	<-samplerDone
@@ -377,13 +378,4 @@ func raceEnabled() bool {
 		}
 	}
 	return false
-}
-
-// cpuTime is the user and system CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/datasets"
 )
 
@@ -20,11 +21,11 @@ func benchStep(b *testing.B, m sim.Method, c sim.Controls) {
 	}
 	m.Step()
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		m.Step()
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkStep: one LIVI step on gap (N = 100, D = 2701 weights, h = 64,

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/datasets"
 )
 
@@ -20,11 +21,11 @@ func BenchmarkStep(b *testing.B) {
 	}
 	m.Step()
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		m.Step()
 	}
 	// The machine is shared, so wall time overstates the cost; report the
 	// process's CPU time per step as well.
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
