@@ -73,6 +73,14 @@ func (c RegistryConfig) withDefaults() RegistryConfig {
 	return c
 }
 
+// DefaultRegistryConfig returns the limits a zero RegistryConfig takes and
+// DefaultRunOptions, written out, for flags to start from.
+func DefaultRegistryConfig() RegistryConfig {
+	c := RegistryConfig{}.withDefaults()
+	c.Run = DefaultRunOptions()
+	return c
+}
+
 // Registry holds the live runs by id, enforces the caps, pauses runs that
 // nobody watches and deletes those abandoned for long.
 type Registry struct {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"log/slog"
 	"testing"
 	"time"
 )
@@ -163,5 +164,32 @@ func TestRegistryClose(t *testing.T) {
 	}
 	if _, err := g.Create(RunConfig{Data: "d"}, "a"); !errors.Is(err, ErrRegistryClosed) {
 		t.Fatalf("Create after Close: %v", err)
+	}
+}
+
+// DefaultRegistryConfig writes out what zero values take: the registry's
+// limits and every run option whose zero means "default".
+func TestDefaultRegistryConfig(t *testing.T) {
+	d := DefaultRegistryConfig()
+	g := NewRegistry(RegistryConfig{}, fakeFactory, quiet)
+	defer g.Close()
+	z := g.Config()
+	if d.MaxRuns != z.MaxRuns || d.MaxRunsPerClient != z.MaxRunsPerClient || d.MaxSteps != z.MaxSteps ||
+		d.IdleTimeout != z.IdleTimeout || d.ExpireAfter != z.ExpireAfter {
+		t.Fatalf("DefaultRegistryConfig %+v, zero config after defaults %+v", d, z)
+	}
+	o := d.Run
+	if o.FrameRate <= 0 || o.HistoryCap <= 0 || o.BandSamples <= 0 || o.ShownSamples <= 0 || o.BatchTime <= 0 {
+		t.Fatalf("run options not written out: %+v", o)
+	}
+	if o.Log != nil || o.MaxSteps != 0 || o.Speed != 0 {
+		t.Fatalf("Log, MaxSteps and Speed should stay zero: %+v", o)
+	}
+	w := o.withDefaults()
+	if w.Log != slog.Default() {
+		t.Fatalf("withDefaults left Log %v", w.Log)
+	}
+	if w.Log = nil; w != o {
+		t.Fatalf("DefaultRunOptions %+v changes under withDefaults: %+v", o, w)
 	}
 }

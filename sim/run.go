@@ -73,6 +73,15 @@ func (o RunOptions) withDefaults() RunOptions {
 	return o
 }
 
+// DefaultRunOptions returns the options a zero RunOptions takes, written
+// out, for flags to start from. Log stays nil (slog.Default() when used) so
+// a caller's logger still replaces it.
+func DefaultRunOptions() RunOptions {
+	o := RunOptions{}.withDefaults()
+	o.Log = nil
+	return o
+}
+
 // Mark records a live control change, so a plot can show cause and effect.
 type Mark struct {
 	Step  int64  `json:"step"`

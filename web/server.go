@@ -28,15 +28,14 @@ import (
 
 // Config configures the server. Zero values take the defaults.
 type Config struct {
-	Addr             string        // listen address, default ":8080"
-	AllowedOrigins   []string      // origins besides the page's own that may open streams, "scheme://host[:port]"
-	MaxRuns          int           // runs at once, default 64
-	MaxRunsPerClient int           // runs at once per client IP, default 8
-	MaxSteps         int64         // step budget per run, default 10,000,000
-	IdleTimeout      time.Duration // a run nobody watches this long pauses, default 1 min
-	ExpireAfter      time.Duration // … and this long is deleted, default 30 min
-	MaxUploads       int           // uploaded CSV data sets kept, default 32
-	FrameRate        float64       // frames per second per run, default 25
+	Addr           string   // listen address, default ":8080"
+	AllowedOrigins []string // origins besides the page's own that may open streams, "scheme://host[:port]"
+	// RegistryConfig holds the run limits (MaxRuns, MaxRunsPerClient,
+	// MaxSteps, IdleTimeout, ExpireAfter) and the options of every run (Run:
+	// FrameRate, …), with sim's defaults, except that Run.BatchTime defaults
+	// to serverBatchTime and Run.Log to New's logger.
+	sim.RegistryConfig
+	MaxUploads int // uploaded CSV data sets kept, default 32
 	// TrustedProxies are CIDR prefixes of reverse proxies whose
 	// X-Forwarded-For names the client; empty trusts none (the TCP peer is
 	// the client), so a client cannot dodge the per-client cap.
@@ -51,22 +50,22 @@ type Config struct {
 	// Specs lists methods for GET /api/methods; nil uses the catalog.
 	Specs func() []sim.MethodSpec
 
-	// Sweeps in the browser (package sim/sweeps); zero values take its
-	// defaults: 2 at once, 1 per client, GOMAXPROCS−1 workers each.
-	MaxSweeps          int
-	MaxSweepsPerClient int
-	SweepWorkers       int
+	// Sweeps configures the sweeps in the browser with package sweeps'
+	// defaults (2 at once, 1 per client, GOMAXPROCS−1 workers each, …);
+	// Log defaults to New's logger.
+	Sweeps sweeps.Config
 }
 
 // DefaultConfig returns the defaults New would apply, written out, for flags
 // to start from.
 func DefaultConfig() Config {
-	return Config{
-		Addr: ":8080", MaxRuns: 64, MaxRunsPerClient: 8, MaxSteps: 10_000_000,
-		IdleTimeout: time.Minute, ExpireAfter: 30 * time.Minute, MaxUploads: 32, FrameRate: 25,
+	c := Config{
+		Addr: ":8080", RegistryConfig: sim.DefaultRegistryConfig(), MaxUploads: 32,
 		RequestTimeout: 15 * time.Second, ShutdownTimeout: 10 * time.Second,
-		MaxSweeps: 2, MaxSweepsPerClient: 1, // sweeps.Config's defaults
+		Sweeps: sweeps.DefaultConfig(),
 	}
+	c.Run.BatchTime = serverBatchTime
+	return c
 }
 
 // serverBatchTime is the longest stretch a run steps before it yields. A
@@ -115,12 +114,14 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	if factory == nil {
 		factory = handlers.NewFactory(uploads)
 	}
-	reg := sim.NewRegistry(sim.RegistryConfig{
-		MaxRuns: cfg.MaxRuns, MaxRunsPerClient: cfg.MaxRunsPerClient, MaxSteps: cfg.MaxSteps,
-		IdleTimeout: cfg.IdleTimeout, ExpireAfter: cfg.ExpireAfter,
-		Run: sim.RunOptions{FrameRate: cfg.FrameRate, Log: log, BatchTime: serverBatchTime},
-	}, factory, log)
-	sw := sweeps.New(sweeps.Config{MaxSweeps: cfg.MaxSweeps, MaxPerClient: cfg.MaxSweepsPerClient, Workers: cfg.SweepWorkers, Log: log})
+	if cfg.Run.BatchTime <= 0 {
+		cfg.Run.BatchTime = serverBatchTime
+	}
+	reg := sim.NewRegistry(cfg.RegistryConfig, factory, log) // which sets a nil Run.Log to log
+	if cfg.Sweeps.Log == nil {
+		cfg.Sweeps.Log = log
+	}
+	sw := sweeps.New(cfg.Sweeps)
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, ClientKey: clientKey, Stream: cfg.Stream, Log: log,

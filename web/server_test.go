@@ -193,14 +193,26 @@ func TestServerGracefulShutdown(t *testing.T) {
 	}
 }
 
-// DefaultConfig states the same defaults the registry applies to zero values.
-func TestDefaultConfigMatchesRegistryDefaults(t *testing.T) {
-	d := DefaultConfig()
-	g := sim.NewRegistry(sim.RegistryConfig{}, countFactory, quiet)
-	defer g.Close()
-	r := g.Config()
-	if d.MaxRuns != r.MaxRuns || d.MaxRunsPerClient != r.MaxRunsPerClient || d.MaxSteps != r.MaxSteps ||
-		d.IdleTimeout != r.IdleTimeout || d.ExpireAfter != r.ExpireAfter {
-		t.Fatalf("DefaultConfig %+v, registry %+v", d, r)
+// DefaultConfig writes out what New applies to a zero Config: both build
+// the same registries. The run registry leaves Run's zero values to NewRun,
+// which applies sim.DefaultRunOptions; web only sets the batch time.
+func TestDefaultConfigMatchesZeroConfig(t *testing.T) {
+	zs, ds := newServer(t, Config{}), newServer(t, DefaultConfig())
+	defer zs.Close()
+	defer ds.Close()
+	zero, def := zs.Registry().Config(), ds.Registry().Config()
+	if want := (sim.RunOptions{MaxSteps: zero.MaxSteps, Log: quiet, BatchTime: serverBatchTime}); zero.Run != want {
+		t.Fatalf("zero Config's run options %+v, want %+v", zero.Run, want)
+	}
+	want := zero
+	want.Run = sim.DefaultRunOptions()
+	want.Run.MaxSteps, want.Run.Log, want.Run.BatchTime = zero.MaxSteps, quiet, serverBatchTime
+	if def != want {
+		t.Fatalf("DefaultConfig's registry %+v, zero Config's %+v", def, want)
+	}
+	if zsw, dsw := zs.sweeps.Config(), ds.sweeps.Config(); zsw.MaxSweeps != dsw.MaxSweeps ||
+		zsw.MaxPerClient != dsw.MaxPerClient || zsw.Workers != dsw.Workers || zsw.KeepFor != dsw.KeepFor ||
+		zsw.MaxKept != dsw.MaxKept || zsw.Limits != dsw.Limits || zsw.Log != quiet || dsw.Log != quiet {
+		t.Fatalf("DefaultConfig's sweeps %+v, zero Config's %+v", dsw, zsw)
 	}
 }

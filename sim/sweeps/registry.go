@@ -59,6 +59,16 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// DefaultConfig returns the settings a zero Config takes, written out, for
+// flags to start from. Workers stays 0 (GOMAXPROCS−1 when New runs, as
+// GOMAXPROCS may change), Log and Now nil, so a caller's logger still
+// replaces the default.
+func DefaultConfig() Config {
+	c := Config{}.withDefaults()
+	c.Workers, c.Log, c.Now = 0, nil, nil
+	return c
+}
+
 // Registry holds the sweeps by id and enforces the caps. Its memory is
 // bounded: at most MaxSweeps running and MaxKept finished sweeps, each of
 // at most Limits.MaxRuns runs.
