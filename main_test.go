@@ -48,6 +48,26 @@ func TestRunJSONHasEveryKey(t *testing.T) {
 	}
 }
 
+// livi's implicit q has no density: the summary carries its linearised ELBO
+// estimate but no importance-weighted bound.
+func TestRunLIVIHasELBOButNoIWBO(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "--data", "linreg", "--method", "livi", "--model", "linear",
+		"--steps", "50", "--eval-reps", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["elbo_mean"].(float64); !ok {
+		t.Errorf("elbo_mean = %v, want a number", got["elbo_mean"])
+	}
+	if got["iwbo_mean"] != nil {
+		t.Errorf("iwbo_mean = %v, want null", got["iwbo_mean"])
+	}
+}
+
 func TestRunNullInbetweenWithoutGap(t *testing.T) {
 	code, out, errs := runCLI(t, "run", "--data", "linreg", "--method", "mfvi", "--steps", "100",
 		"--eval-reps", "2", "--iwbo-samples", "10", "--json")

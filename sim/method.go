@@ -195,12 +195,20 @@ type Method interface {
 	Trace() []float64
 }
 
-// Bounds is implemented by variational methods that can estimate their
+// ELBOEstimator is implemented by variational methods that can estimate
+// their ELBO, for the summary's elbo_* keys. An implicit q (livi) has no
+// density, so its estimate is of an approximation of the ELBO and it has no
+// importance-weighted bound.
+type ELBOEstimator interface {
+	// ELBO returns one single-sample estimate of the ELBO (nats, whole data
+	// set), unbiased for methods that also implement Bounds.
+	ELBO() float64
+}
+
+// Bounds is implemented by variational methods that can estimate both
 // evidence bounds, for the summary's elbo_* and iwbo_* keys.
 type Bounds interface {
-	// ELBO returns one unbiased single-sample estimate of the ELBO (nats,
-	// whole data set).
-	ELBO() float64
+	ELBOEstimator
 	// IWBO returns one estimate of the importance-weighted bound with k
 	// samples.
 	IWBO(k int) float64

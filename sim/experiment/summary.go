@@ -24,7 +24,8 @@ type Summary struct {
 	Steps    int          `json:"steps"`
 	Controls sim.Controls `json:"controls"`
 
-	// ELBO over EvalReps single-sample evaluations and IWBO over EvalReps
+	// ELBO over EvalReps single-sample evaluations (for livi, of its
+	// linearised approximation of the ELBO) and IWBO over EvalReps
 	// repetitions of IWBOSamples importance samples; *_se is the population
 	// std over the repetitions divided by √reps (the GIP notebook's ± is 2·se).
 	ELBOMean *float64 `json:"elbo_mean"`
@@ -67,16 +68,18 @@ func (p *Prepared) evaluate() *Summary {
 		Method: p.Method, Model: p.Model, Data: p.dataName(),
 		Seed: p.Seed, DataSeed: p.dataSeed(), Steps: p.Steps, Controls: p.Controls,
 	}
-	if b, ok := m.(sim.Bounds); ok {
+	if e, ok := m.(sim.ELBOEstimator); ok {
 		elbos := make([]float64, p.EvalReps)
-		iwbos := make([]float64, p.EvalReps)
 		for i := range elbos {
-			elbos[i] = b.ELBO()
+			elbos[i] = e.ELBO()
 		}
+		s.ELBOMean, s.ELBOSE = meanSE(elbos)
+	}
+	if b, ok := m.(sim.Bounds); ok {
+		iwbos := make([]float64, p.EvalReps)
 		for i := range iwbos {
 			iwbos[i] = b.IWBO(p.IWBOSamples)
 		}
-		s.ELBOMean, s.ELBOSE = meanSE(elbos)
 		s.IWBOMean, s.IWBOSE = meanSE(iwbos)
 	}
 	xs, ys := d.ReportScales()

@@ -20,9 +20,10 @@
 // gradients. Both are approximations of the ELBO, not strict bounds: the
 // linearisation is exact only for a linear generator.
 //
-// LIVI exports ELBO (a single-draw estimate of that approximation) but does
-// not implement sim.Bounds: an importance-weighted bound needs log q(θ),
-// which an implicit q does not have. MAP and ensembles have neither.
+// LIVI is a sim.ELBOEstimator (a single-draw estimate of that
+// approximation) but not a sim.Bounds: an importance-weighted bound needs
+// log q(θ), which an implicit q does not have. MAP and ensembles have
+// neither.
 //
 // The BNN forward and backward passes are mfvi's hand-written BLAS passes
 // (copied, since mfvi keeps them unexported), so a step allocates nothing.
@@ -219,6 +220,7 @@ func entropyConst(D, d int, sigma float64) float64 {
 }
 
 var (
-	_ sim.Method     = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.Method        = (*Method)(nil)
+	_ sim.NoiseModel    = (*Method)(nil)
+	_ sim.ELBOEstimator = (*Method)(nil)
 )
