@@ -53,6 +53,8 @@ type Progress func(done, total int)
 // the model and the full set of controls, ready to initialise.
 type Prepared struct {
 	Config
+	// Dataset may be shared with other Prepared (a sweep's runs share one):
+	// treat it as read-only. Every method copies what it keeps at Init.
 	Dataset  *sim.Dataset
 	Spec     sim.MethodSpec
 	Controls sim.Controls
@@ -65,18 +67,28 @@ func Prepare(cfg Config) (*Prepared, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	var (
-		d   *sim.Dataset
-		err error
-	)
-	if cfg.DataFile != "" {
-		d, err = datasets.LoadCSVFile(cfg.DataFile)
-	} else {
-		d, err = datasets.Load(cfg.Data, cfg.dataSeed())
-	}
+	d, err := cfg.load()
 	if err != nil {
 		return nil, err
 	}
+	return prepare(cfg, d)
+}
+
+// load reads cfg's data set: its CSV file, or the built-in set for its data
+// seed.
+func (c Config) load() (*sim.Dataset, error) {
+	if c.DataFile != "" {
+		return datasets.LoadCSVFile(c.DataFile)
+	}
+	return datasets.Load(c.Data, c.dataSeed())
+}
+
+// prepare resolves a validated cfg against d, which cfg.load returned (for
+// this cfg or one with the same data and data seed). d is not copied, so a
+// sweep's runs share it: no method writes to its data set (they copy X and
+// Y at Init and only read the rest), and NewMethod's change of units makes a
+// copy.
+func prepare(cfg Config, d *sim.Dataset) (*Prepared, error) {
 	m, d, modelName, controls, err := NewMethod(d, cfg.Method, cfg.Model, cfg.Controls, cfg.DataFile != "")
 	if err != nil {
 		return nil, err

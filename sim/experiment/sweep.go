@@ -38,26 +38,42 @@ type SweepProgress func(finished, total int, p *SweepPoint)
 // base.Seed+1, …) on one data set (base's data seed), in parallel over
 // workers goroutines (≤ 0: one per core).
 func Sweep(ctx context.Context, base Config, param string, values []float64, seeds, workers int, progress SweepProgress) ([]SweepPoint, error) {
+	prepared, err := prepareSweep(base, param, values, seeds)
+	if err != nil {
+		return nil, err
+	}
+	return runSweep(ctx, prepared, values, workers, progress)
+}
+
+// prepareSweep validates every configuration of a sweep before any work
+// starts. It loads the data set once: all runs share it (see prepare).
+func prepareSweep(base Config, param string, values []float64, seeds int) ([][]*Prepared, error) {
 	if seeds < 1 || len(values)*seeds > MaxSweepRuns {
 		return nil, &sim.FieldError{Field: "seeds", Message: fmt.Sprintf("values × seeds must be in [1, %d]", MaxSweepRuns)}
 	}
 	if len(values) == 0 {
 		return nil, &sim.FieldError{Field: "values", Message: "no values to sweep"}
 	}
-	// Validate every configuration before starting any work.
+	base.DataSeed = int64(base.dataSeed())
+	if err := base.validate(); err != nil { // the runs differ only in seed and controls
+		return nil, err
+	}
+	d, err := base.load()
+	if err != nil {
+		return nil, err
+	}
 	prepared := make([][]*Prepared, len(values))
 	for i, v := range values {
 		prepared[i] = make([]*Prepared, seeds)
 		for s := range seeds {
 			cfg := base
 			cfg.Seed = base.Seed + uint64(s)
-			cfg.DataSeed = int64(base.dataSeed())
 			cfg.Controls = sim.Controls{}
 			for k, c := range base.Controls {
 				cfg.Controls[k] = c
 			}
 			cfg.Controls[param] = sim.Num(v)
-			p, err := Prepare(cfg)
+			p, err := prepare(cfg, d)
 			if err != nil {
 				return nil, err
 			}
@@ -67,6 +83,12 @@ func Sweep(ctx context.Context, base Config, param string, values []float64, see
 			prepared[i][s] = p
 		}
 	}
+	return prepared, nil
+}
+
+// runSweep runs prepared[i][s] (value i, seed s) over workers goroutines.
+func runSweep(ctx context.Context, prepared [][]*Prepared, values []float64, workers int, progress SweepProgress) ([]SweepPoint, error) {
+	seeds := len(prepared[0])
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
