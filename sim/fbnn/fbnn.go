@@ -56,6 +56,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/model"
 )
 
@@ -66,6 +67,12 @@ const Name = "fbnn"
 const (
 	initLogStd = -4.0 // ρ of every weight at Init (see initWeights)
 	maxBatch   = 100  // training inputs per step; all of them up to this
+)
+
+// Kernel names (the `kernel` control's options), those of package gp.
+const (
+	KernelRBF      = gp.RBF
+	KernelPeriodic = gp.Periodic
 )
 
 // Prior fitting modes (the `prior_fit` control's options).
@@ -80,9 +87,9 @@ type Method struct {
 	layers []model.Layer
 
 	controls sim.Controls
-	prior    gpPrior // the prior in use
-	k        int     // particles
-	mRand    int     // random measurement points per step
+	prior    gp.Kernel // the zero-mean GP prior p(f) in use (ALGORITHMS.md §4.3)
+	k        int       // particles
+	mRand    int       // random measurement points per step
 
 	x, y    []float64 // training data
 	boxLo   float64   // measurement points are uniform on [boxLo, boxHi]
@@ -163,7 +170,7 @@ func (m *Method) Trace() []float64 {
 	if !m.ready {
 		return make([]float64, len(m.Spec().Traces))
 	}
-	return []float64{m.NoiseStd(), m.lastKL, m.lastLL, float64(m.lastJ), m.prior.variance, m.prior.lengthscale, m.prior.period}
+	return []float64{m.NoiseStd(), m.lastKL, m.lastLL, float64(m.lastJ), m.prior.Variance, m.prior.Lengthscale, m.prior.Period}
 }
 
 var (

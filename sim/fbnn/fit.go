@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/model"
 )
 
@@ -40,12 +41,12 @@ const (
 // logML returns log N(y; 0, K + σ²I + jitter·I) and its gradient with
 // respect to θ = (log c², log ℓ, log p, log σ) into grad (if non-nil):
 // ∂/∂θ = ½ tr((ααᵀ − A⁻¹) ∂A/∂θ), α = A⁻¹y.
-func logML(k gpPrior, noise float64, x, y []float64, grad []float64) (float64, error) {
+func logML(k gp.Kernel, noise float64, x, y []float64, grad []float64) (float64, error) {
 	n := len(x)
 	a := mat.NewSymDense(n, nil)
 	for i := range n {
 		for j := i; j < n; j++ {
-			a.SetSym(i, j, k.eval(x[i], x[j]))
+			a.SetSym(i, j, k.Eval(x[i], x[j]))
 		}
 		a.SetSym(i, i, a.At(i, i)+noise*noise+fitJitter)
 	}
@@ -70,7 +71,7 @@ func logML(k gpPrior, noise float64, x, y []float64, grad []float64) (float64, e
 	for i := range n {
 		for j := range n {
 			w := 0.5 * (alpha.AtVec(i)*alpha.AtVec(j) - inv.At(i, j))
-			gv, gl, gp := k.logGrad(x[i] - x[j])
+			gv, gl, gp := k.LogGrad(x[i] - x[j])
 			grad[0] += w * gv
 			grad[1] += w * gl
 			grad[2] += w * gp
@@ -82,7 +83,7 @@ func logML(k gpPrior, noise float64, x, y []float64, grad []float64) (float64, e
 
 // gpFit is the result of a marginal-likelihood fit.
 type gpFit struct {
-	prior gpPrior
+	prior gp.Kernel
 	noise float64 // GP observation noise std
 	logML float64
 }
@@ -93,7 +94,7 @@ type gpFit struct {
 // multimodal in the period, the best points of a log-spaced grid of periods;
 // for rbf, lengthscales around the given one. With kernelToo false only the
 // noise is fitted and k is kept as given.
-func fitPrior(k gpPrior, x, y []float64, kernelToo bool) (gpFit, error) {
+func fitPrior(k gp.Kernel, x, y []float64, kernelToo bool) (gpFit, error) {
 	x, y = thin(x, y, fitMaxPoints)
 	lo, hi := slices.Min(x), slices.Max(x)
 	span := hi - lo
@@ -103,7 +104,7 @@ func fitPrior(k gpPrior, x, y []float64, kernelToo bool) (gpFit, error) {
 	}
 	noise0 := fitInitNoise * sy
 	var starts []gpFit
-	try := func(c gpPrior) {
+	try := func(c gp.Kernel) {
 		if ll, err := logML(c, noise0, x, y, nil); err == nil && !math.IsNaN(ll) {
 			starts = append(starts, gpFit{c, noise0, ll})
 		}
@@ -111,16 +112,16 @@ func fitPrior(k gpPrior, x, y []float64, kernelToo bool) (gpFit, error) {
 	if !kernelToo {
 		try(k)
 	} else {
-		base := gpPrior{periodic: k.periodic, variance: sy * sy, lengthscale: k.lengthscale, period: k.period}
+		base := gp.Kernel{Periodic: k.Periodic, Variance: sy * sy, Lengthscale: k.Lengthscale, Period: k.Period}
 		for _, l := range []float64{0.5, 1, 2} {
 			c := base
-			c.lengthscale = l * k.lengthscale
-			if !k.periodic {
+			c.Lengthscale = l * k.Lengthscale
+			if !k.Periodic {
 				try(c)
 				continue
 			}
 			for i := range fitGrid {
-				c.period = span * fitMinPeriod * math.Pow(fitMaxPeriod/fitMinPeriod, float64(i)/float64(fitGrid-1))
+				c.Period = span * fitMinPeriod * math.Pow(fitMaxPeriod/fitMinPeriod, float64(i)/float64(fitGrid-1))
 				try(c)
 			}
 		}
@@ -146,17 +147,17 @@ func fitPrior(k gpPrior, x, y []float64, kernelToo bool) (gpFit, error) {
 	if math.IsInf(best.logML, -1) {
 		return gpFit{}, errors.New("fbnn: GP prior fit failed")
 	}
-	best.prior.variance = clamp(best.prior.variance, fitMinVar, fitMaxVar)
-	best.prior.lengthscale = clamp(best.prior.lengthscale, fitMinLen, fitMaxLen)
-	best.prior.period = clamp(best.prior.period, fitMinPer, fitMaxPer)
+	best.prior.Variance = clamp(best.prior.Variance, fitMinVar, fitMaxVar)
+	best.prior.Lengthscale = clamp(best.prior.Lengthscale, fitMinLen, fitMaxLen)
+	best.prior.Period = clamp(best.prior.Period, fitMinPer, fitMaxPer)
 	return best, nil
 }
 
 // refine runs Adam on the negative log marginal likelihood from (k, noise),
 // over the noise alone or over the kernel's parameters too, and returns the
 // best point seen.
-func refine(k gpPrior, noise float64, x, y []float64, kernelToo bool) gpFit {
-	th := mat.NewDense(1, 4, []float64{math.Log(k.variance), math.Log(k.lengthscale), math.Log(k.period), math.Log(noise)})
+func refine(k gp.Kernel, noise float64, x, y []float64, kernelToo bool) gpFit {
+	th := mat.NewDense(1, 4, []float64{math.Log(k.Variance), math.Log(k.Lengthscale), math.Log(k.Period), math.Log(noise)})
 	g := mat.NewDense(1, 4, nil)
 	gr := g.RawRowView(0)
 	opt := numeric.NewAdam(numeric.AdamConfig{LR: fitLR, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8})
@@ -165,7 +166,7 @@ func refine(k gpPrior, noise float64, x, y []float64, kernelToo bool) gpFit {
 		t := th.RawRowView(0)
 		t[3] = max(t[3], math.Log(fitMinNoise))
 		c := k
-		c.variance, c.lengthscale, c.period = math.Exp(t[0]), math.Exp(t[1]), math.Exp(t[2])
+		c.Variance, c.Lengthscale, c.Period = math.Exp(t[0]), math.Exp(t[1]), math.Exp(t[2])
 		nz := math.Exp(t[3])
 		ll, err := logML(c, nz, x, y, gr)
 		if err != nil || math.IsNaN(ll) {
@@ -180,7 +181,7 @@ func refine(k gpPrior, noise float64, x, y []float64, kernelToo bool) gpFit {
 		if !kernelToo {
 			gr[0], gr[1], gr[2] = 0, 0, 0
 		}
-		if !k.periodic {
+		if !k.Periodic {
 			gr[2] = 0
 		}
 		opt.Step([]*mat.Dense{th}, []*mat.Dense{g})

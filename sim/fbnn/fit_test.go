@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/gp"
 )
 
 // The analytic gradient of the GP log marginal likelihood with respect to
@@ -25,16 +26,16 @@ func TestLogMLGradient(t *testing.T) {
 		}
 		at := func(th [4]float64) float64 {
 			c := pr
-			c.variance, c.lengthscale, c.period = math.Exp(th[0]), math.Exp(th[1]), math.Exp(th[2])
+			c.Variance, c.Lengthscale, c.Period = math.Exp(th[0]), math.Exp(th[1]), math.Exp(th[2])
 			ll, err := logML(c, math.Exp(th[3]), x, y, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return ll
 		}
-		th := [4]float64{math.Log(pr.variance), math.Log(pr.lengthscale), math.Log(max(pr.period, 1)), math.Log(noise)}
+		th := [4]float64{math.Log(pr.Variance), math.Log(pr.Lengthscale), math.Log(max(pr.Period, 1)), math.Log(noise)}
 		for i := range 4 {
-			if i == 2 && !pr.periodic {
+			if i == 2 && !pr.Periodic {
 				continue
 			}
 			up, down := th, th
@@ -42,7 +43,7 @@ func TestLogMLGradient(t *testing.T) {
 			down[i] -= 1e-6
 			fd := (at(up) - at(down)) / 2e-6
 			if math.Abs(fd-g[i]) > 1e-5*(1+math.Abs(fd)) {
-				t.Errorf("periodic=%v: ∂logML/∂θ[%d] = %.9g, finite difference %.9g", pr.periodic, i, g[i], fd)
+				t.Errorf("periodic=%v: ∂logML/∂θ[%d] = %.9g, finite difference %.9g", pr.Periodic, i, g[i], fd)
 			}
 		}
 	}
@@ -54,13 +55,13 @@ func TestLogMLGradient(t *testing.T) {
 func TestFitRecoversPeriod(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		d := loadData(t, "periodic", seed)
-		f, err := fitPrior(gpPrior{periodic: true, variance: 1, lengthscale: 1, period: 1}, d.X, d.Y, true)
+		f, err := fitPrior(gp.Kernel{Periodic: true, Variance: 1, Lengthscale: 1, Period: 1}, d.X, d.Y, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := math.Pi / 2 / d.XScale.Std
-		if rel := math.Abs(f.prior.period/want - 1); rel > 0.03 {
-			t.Errorf("seed %d: period %.4f, truth %.4f (%.1f%% off)", seed, f.prior.period, want, 100*rel)
+		if rel := math.Abs(f.prior.Period/want - 1); rel > 0.03 {
+			t.Errorf("seed %d: period %.4f, truth %.4f (%.1f%% off)", seed, f.prior.Period, want, 100*rel)
 		}
 		if f.noise <= 0 || f.noise > 0.5 {
 			t.Errorf("seed %d: GP noise std %.3f, want about 0.2/s_y ≈ 0.14", seed, f.noise)

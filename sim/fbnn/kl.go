@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/gp"
 )
 
 // Cholesky retries: when K + inj²I fails to factorise (it cannot in exact
@@ -24,17 +25,17 @@ const (
 // grad (k×n, row-major). a (n×n) is scratch for A and its Cholesky factor.
 // It returns false if A could not be factorised even with the largest
 // retry jitter. It allocates nothing.
-func crossEntropy(k gpPrior, xs []float64, ft *mat.Dense, a, grad []float64, inj float64) (float64, bool) {
+func crossEntropy(k gp.Kernel, xs []float64, ft *mat.Dense, a, grad []float64, inj float64) (float64, bool) {
 	kk, n := ft.Dims()
 	var l blas64.Triangular
 	ok := false
-	for extra := 0.0; extra <= retryJitterMax*k.variance; {
-		k.fill(a, xs, inj*inj+extra)
+	for extra := 0.0; extra <= retryJitterMax*k.Variance; {
+		k.FillSym(a, xs, inj*inj+extra)
 		if l, ok = lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: a}); ok {
 			break
 		}
 		if extra == 0 {
-			extra = retryJitter0 * k.variance
+			extra = retryJitter0 * k.Variance
 		} else {
 			extra *= 100
 		}

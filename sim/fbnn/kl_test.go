@@ -8,23 +8,24 @@ import (
 	"gonum.org/v1/gonum/stat/distmv"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/gp"
 )
 
 // testPriors are the two kernel forms with non-default hyperparameters.
-var testPriors = []gpPrior{
-	{periodic: false, variance: 1.7, lengthscale: 0.6},
-	{periodic: true, variance: 2.3, lengthscale: 0.8, period: 1.3},
+var testPriors = []gp.Kernel{
+	{Periodic: false, Variance: 1.7, Lengthscale: 0.6},
+	{Periodic: true, Variance: 2.3, Lengthscale: 0.8, Period: 1.3},
 }
 
 // denseKernel writes §4.3's kernel formulas out again, independently of
-// gpPrior.
-func denseKernel(k gpPrior, x, xp float64) float64 {
-	if k.periodic {
-		s := math.Sin(math.Pi*(x-xp)/k.period) / k.lengthscale
-		return k.variance * math.Exp(-0.5*s*s)
+// gp.Kernel.
+func denseKernel(k gp.Kernel, x, xp float64) float64 {
+	if k.Periodic {
+		s := math.Sin(math.Pi*(x-xp)/k.Period) / k.Lengthscale
+		return k.Variance * math.Exp(-0.5*s*s)
 	}
-	d := (x - xp) / k.lengthscale
-	return k.variance * math.Exp(-0.5*d*d)
+	d := (x - xp) / k.Lengthscale
+	return k.Variance * math.Exp(-0.5*d*d)
 }
 
 // The cross-entropy and its gradient against an independent dense
@@ -69,7 +70,7 @@ func TestCrossEntropyDense(t *testing.T) {
 			t.Fatal("crossEntropy failed")
 		}
 		if math.Abs(got-want) > 1e-10*math.Abs(want) {
-			t.Errorf("periodic=%v: CE %.12g, dense %.12g", pr.periodic, got, want)
+			t.Errorf("periodic=%v: CE %.12g, dense %.12g", pr.Periodic, got, want)
 		}
 		var sol mat.Dense
 		if err := sol.Solve(a, ft.T()); err != nil {
@@ -79,7 +80,7 @@ func TestCrossEntropyDense(t *testing.T) {
 			for j := range n {
 				w := sol.At(j, i) / k
 				if g := grad[i*n+j]; math.Abs(g-w) > 1e-10*(1+math.Abs(w)) {
-					t.Fatalf("periodic=%v: dCE/df[%d][%d] = %.12g, dense %.12g", pr.periodic, i, j, g, w)
+					t.Fatalf("periodic=%v: dCE/df[%d][%d] = %.12g, dense %.12g", pr.Periodic, i, j, g, w)
 				}
 			}
 		}
@@ -94,7 +95,7 @@ func TestCrossEntropyDense(t *testing.T) {
 			down, _ := crossEntropy(pr, xs, ft, scratch, make([]float64, k*n), inj)
 			ft.Set(i, j, old)
 			if fd := (up - down) / 2e-5; math.Abs(fd-grad[i*n+j]) > 1e-6 {
-				t.Errorf("periodic=%v: finite difference %.10g, gradient %.10g", pr.periodic, fd, grad[i*n+j])
+				t.Errorf("periodic=%v: finite difference %.10g, gradient %.10g", pr.Periodic, fd, grad[i*n+j])
 			}
 		}
 	}
@@ -175,7 +176,7 @@ func TestFunctionalKLGradientVanishesAtThePrior(t *testing.T) {
 				muSq[j] += v * v
 			}
 		}
-		t.Logf("periodic=%v: dCE/ds %.3f (n = %d), dKL_sur/ds %.3f", pr.periodic, dsCE, n, dsKL)
+		t.Logf("periodic=%v: dCE/ds %.3f (n = %d), dKL_sur/ds %.3f", pr.Periodic, dsCE, n, dsKL)
 		if math.Abs(dsCE-n) > 0.1*n {
 			t.Errorf("dCE/ds = %.3f, want ≈ %d", dsCE, n)
 		}

@@ -120,13 +120,13 @@ func TestControls(t *testing.T) {
 			t.Errorf("Set(%s, %v) changed the method", c.name, c.v)
 		}
 	}
-	if err := m.Set("kernel", sim.Choice(KernelPeriodic)); err != nil || !m.prior.periodic {
+	if err := m.Set("kernel", sim.Choice(KernelPeriodic)); err != nil || !m.prior.Periodic {
 		t.Fatalf("Set kernel periodic: %v, prior %+v", err, m.prior)
 	}
-	if err := m.Set("period", sim.Num(2)); err != nil || m.prior.period != 2 {
+	if err := m.Set("period", sim.Num(2)); err != nil || m.prior.Period != 2 {
 		t.Fatalf("Set period: %v, prior %+v", err, m.prior)
 	}
-	if err := m.Set("prior_fit", sim.Choice(FitNone)); err != nil || m.prior.lengthscale != 1 || m.prior.period != 2 {
+	if err := m.Set("prior_fit", sim.Choice(FitNone)); err != nil || m.prior.Lengthscale != 1 || m.prior.Period != 2 {
 		t.Fatalf("prior_fit none: %v, prior %+v (want the controls)", err, m.prior)
 	}
 	if err := m.Set("particles", sim.Num(12)); err != nil || m.st.k != 12 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/model"
 )
 
@@ -167,13 +168,13 @@ func (m *Method) initWeights(r *rand.Rand, ls float64) {
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // controlPrior returns the prior the kernel controls describe.
-func (m *Method) controlPrior() gpPrior {
+func (m *Method) controlPrior() gp.Kernel {
 	c := m.controls
-	return gpPrior{
-		periodic:    c["kernel"].Choice == KernelPeriodic,
-		variance:    c["variance"].Num,
-		lengthscale: c["lengthscale"].Num,
-		period:      c["period"].Num,
+	return gp.Kernel{
+		Periodic:    c["kernel"].Choice == KernelPeriodic,
+		Variance:    c["variance"].Num,
+		Lengthscale: c["lengthscale"].Num,
+		Period:      c["period"].Num,
 	}
 }
 
@@ -212,11 +213,11 @@ func (m *Method) Set(name string, v sim.Value) error {
 	case "variance", "lengthscale", "period":
 		switch name {
 		case "variance":
-			m.prior.variance = v.Num
+			m.prior.Variance = v.Num
 		case "lengthscale":
-			m.prior.lengthscale = v.Num
+			m.prior.Lengthscale = v.Num
 		default:
-			m.prior.period = v.Num
+			m.prior.Period = v.Num
 		}
 		m.refit(false)
 	case "injected_noise":
