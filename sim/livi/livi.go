@@ -134,7 +134,7 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(1e-3), Log: true, Live: true},
 			{Name: "mc_samples", Label: "MC samples", Help: "generator samples averaged per gradient step", Min: 1, Max: 16, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 		},
-		Traces: []string{"noise_std", "logdet", "smin"},
+		Traces: []string{"noise_std", "logdet", "smin", "layer1_share"},
 	}
 }
 
@@ -196,11 +196,13 @@ func (m *Method) NumWeights() int {
 }
 
 // Trace returns the noise std, the last step's entropy term (½ log det(JᵀJ
-// + σ²I), or the sv-bound when that is the objective) and the smallest
-// singular value of J at the last step's first sample.
+// + σ²I), or the sv-bound when that is the objective), the smallest
+// singular value of J at the last step's first sample, and layer1_share:
+// the first layer's share of q's local spread tr(JJᵀ) there, which shows
+// where the generator spends its d directions.
 func (m *Method) Trace() []float64 {
 	if !m.ready {
-		return make([]float64, 3)
+		return make([]float64, 4)
 	}
 	g := m.gen
 	mulDot(m.traceK.a, m.lastJ, m.lastJ, g.d, g.d, g.out)
@@ -208,7 +210,27 @@ func (m *Method) Trace() []float64 {
 	if m.traceK.eigen() {
 		smin = math.Sqrt(max(m.traceK.eval[0], 0))
 	}
-	return []float64{m.NoiseStd(), m.lastTerm, smin}
+	return []float64{m.NoiseStd(), m.lastTerm, smin, layerShare(m.lastJ, g.out, m.bm.layers[0])}
+}
+
+// layerShare returns Σ_{i in ly} Σ_k J_ik² / Σ_i Σ_k J_ik² for jt = Jᵀ (d×D,
+// row-major), NaN if J is zero.
+func layerShare(jt []float64, D int, ly model.Layer) float64 {
+	lo, hi := ly.Off, ly.Off+ly.Rows*ly.Cols
+	var in, all float64
+	for k := 0; k+D <= len(jt); k += D {
+		row := jt[k : k+D]
+		for i, v := range row {
+			all += v * v
+			if i >= lo && i < hi {
+				in += v * v
+			}
+		}
+	}
+	if all == 0 {
+		return math.NaN()
+	}
+	return in / all
 }
 
 func (m *Method) entropyConst() float64 { return entropyConst(m.bm.p, m.gen.d, m.sigma) }

@@ -208,7 +208,7 @@ func TestSet(t *testing.T) {
 		if m.gen.d != int(nd) || len(m.work.z) != int(nd) || m.controls["noise_dim"].Num != nd {
 			t.Fatalf("noise_dim %v not applied", nd)
 		}
-		if obj := m.Step().Objective; math.IsNaN(obj) || len(m.Trace()) != 3 {
+		if obj := m.Step().Objective; math.IsNaN(obj) || len(m.Trace()) != 4 {
 			t.Fatalf("after noise_dim %v: objective %v", nd, obj)
 		}
 	}
@@ -255,5 +255,29 @@ func TestSpecAndErrors(t *testing.T) {
 	lin := newLIVI(t, loadData(t, "linreg"), "", nil, 1)
 	if lin.bm.name != "linear" || lin.gen.d != 2 || lin.NumWeights() != 2 {
 		t.Errorf("linreg: model %q, d %d", lin.bm.name, lin.gen.d)
+	}
+}
+
+// layer1_share is the first layer's share of tr(JJᵀ): 1 for the linear
+// model (one layer), in (0, 1) for the BNN, and exactly the hand-computed
+// share for a Jacobian that is nonzero in two known entries.
+func TestLayerShareTrace(t *testing.T) {
+	lin := newLIVI(t, loadData(t, "linreg"), "linear", nil, 1)
+	lin.Step()
+	if got := lin.Trace()[3]; math.Abs(got-1) > 1e-12 {
+		t.Errorf("linear model: layer1_share %v, want 1", got)
+	}
+	m := newLIVI(t, loadData(t, "gap"), "bnn", nil, 1)
+	m.Step()
+	if got := m.Trace()[3]; !(got > 0 && got < 1) {
+		t.Errorf("bnn: layer1_share %v, want in (0, 1)", got)
+	}
+	ly := m.bm.layers[0]
+	D := m.gen.out
+	jt := make([]float64, 2*D)
+	jt[ly.Off+3] = 3                 // first layer, z₀
+	jt[D+ly.Off+ly.Rows*ly.Cols] = 4 // second layer's first entry, z₁
+	if got := layerShare(jt, D, ly); math.Abs(got-9.0/25) > 1e-15 {
+		t.Errorf("layerShare = %v, want 9/25", got)
 	}
 }
