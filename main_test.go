@@ -48,11 +48,10 @@ func TestRunJSONHasEveryKey(t *testing.T) {
 	}
 }
 
-// livi's implicit q has no density: the summary carries its linearised ELBO
-// estimate but no importance-weighted bound.
-func TestRunLIVIHasELBOButNoIWBO(t *testing.T) {
-	code, out, errs := runCLI(t, "run", "--data", "linreg", "--method", "livi", "--model", "linear",
-		"--steps", "50", "--eval-reps", "3", "--json")
+// runSummary runs `playground run ARGS --json` and decodes its summary.
+func runSummary(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	code, out, errs := runCLI(t, append(append([]string{"run"}, args...), "--json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -60,6 +59,13 @@ func TestRunLIVIHasELBOButNoIWBO(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
+	return got
+}
+
+// livi's implicit q has no density: the summary carries its linearised ELBO
+// estimate but no importance-weighted bound.
+func TestRunLIVIHasELBOButNoIWBO(t *testing.T) {
+	got := runSummary(t, "--data", "linreg", "--method", "livi", "--model", "linear", "--steps", "50", "--eval-reps", "3")
 	if _, ok := got["elbo_mean"].(float64); !ok {
 		t.Errorf("elbo_mean = %v, want a number", got["elbo_mean"])
 	}
@@ -69,15 +75,7 @@ func TestRunLIVIHasELBOButNoIWBO(t *testing.T) {
 }
 
 func TestRunNullInbetweenWithoutGap(t *testing.T) {
-	code, out, errs := runCLI(t, "run", "--data", "linreg", "--method", "mfvi", "--steps", "100",
-		"--eval-reps", "2", "--iwbo-samples", "10", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var got map[string]any
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := runSummary(t, "--data", "linreg", "--method", "mfvi", "--steps", "100", "--eval-reps", "2", "--iwbo-samples", "10")
 	if v, ok := got["inbetween_ratio"]; !ok || v != nil {
 		t.Errorf("inbetween_ratio = %v, want null for linreg", v)
 	}
