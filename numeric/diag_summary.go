@@ -35,10 +35,7 @@ func Summarize(chains [][]float64) ParamSummary {
 	nan := math.NaN()
 	s := ParamSummary{nan, nan, nan, nan, nan, nan, nan, nan}
 	c, n := chainShape(chains)
-	if c*n == 0 {
-		return s
-	}
-	if hasNaN(chains) {
+	if c*n == 0 || hasNaN(chains) {
 		return s
 	}
 	var w *diagWork

@@ -311,6 +311,9 @@ func TestDegenerateInputs(t *testing.T) {
 		t.Errorf("ESS(nil) = %g", e)
 	}
 	// One chain: the split gives two half-chains and everything is defined.
+	// Over 300 seeds (1000–1299) of one i.i.d. chain of 400: R̂ − 1 had sd
+	// 0.0038 (0.05 is 13 sd), ESSBulk 384 ± 54 (200 is 3.4 sd below),
+	// ESSTail 358 ± 50 (100 is 5 sd below).
 	one := ar1Chains(numeric.NewRand(3), 1, 400, 0)
 	s := numeric.Summarize(one)
 	if math.Abs(s.RHat-1) > 0.05 || !(s.ESSBulk > 200) || !(s.ESSTail > 100) {

@@ -54,9 +54,6 @@ func NewHistory(capacity, columns int) *History {
 	return h
 }
 
-// Columns is the number of series.
-func (h *History) Columns() int { return len(h.cols) }
-
 // Len is the number of points held.
 func (h *History) Len() int { return len(h.steps) }
 

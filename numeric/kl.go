@@ -84,10 +84,7 @@ func KLMVN(mu0 []float64, L0 *mat.TriDense, mu1 []float64, L1 *mat.TriDense) (fl
 		d[i] = mu1[i] - mu0[i]
 	}
 	blas64.Trsv(blas.NoTrans, l1, blas64.Vector{N: n, Inc: 1, Data: d})
-	var q float64
-	for _, v := range d {
-		q += v * v
-	}
+	q := mvnDot(d, d)
 
 	kl := 0.5*(tr+q-float64(n)) + logDet
 	if math.IsNaN(kl) || math.IsInf(kl, 0) {

@@ -47,13 +47,15 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 	}
 	ars, acs := strides(an.r, an.c)
 	brs, bcs := strides(bn.r, bn.c)
+	if acs == 1 && bcs == 1 {
+		// Only rows are broadcast (a bias row, say): whole rows line up.
+		for i := 0; i < r; i++ {
+			binarySame(op, y[i*c:(i+1)*c], av[i*ars:i*ars+c], bv[i*brs:i*brs+c])
+		}
+		return v
+	}
 	for i := 0; i < r; i++ {
 		row := y[i*c : (i+1)*c]
-		if acs == 1 && bcs == 1 {
-			// Only rows are broadcast (a bias row, say): whole rows line up.
-			binarySame(op, row, av[i*ars:i*ars+c], bv[i*brs:i*brs+c])
-			continue
-		}
 		for j := range row {
 			x, z := av[i*ars+j*acs], bv[i*brs+j*bcs]
 			switch op {

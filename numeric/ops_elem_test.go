@@ -9,7 +9,7 @@ import (
 
 // TestBroadcastValue compares every broadcasting form with a direct loop.
 func TestBroadcastValue(t *testing.T) {
-	rng := newRNG(20)
+	rng := NewRand(20)
 	shapes := [][4]int{{3, 4, 3, 4}, {3, 4, 1, 4}, {1, 4, 3, 4}, {3, 4, 3, 1}, {3, 1, 3, 4}, {3, 4, 1, 1}, {1, 1, 3, 4}}
 	at := func(m *mat.Dense, i, j int) float64 {
 		r, c := m.Dims()

@@ -133,7 +133,7 @@ func (s *SSGE) Score(dst, samples *mat.Dense, opts SSGEOptions) error {
 	}
 	for a := range m {
 		za := s.z[a*p : (a+1)*p]
-		s.k[a*m+a] = 1 + opts.Eta
+		s.k[a*m+a] = 1
 		for b := range a {
 			zb := s.z[b*p : (b+1)*p]
 			var d2 float64
@@ -147,13 +147,14 @@ func (s *SSGE) Score(dst, samples *mat.Dense, opts SSGEOptions) error {
 	}
 
 	// G_m = −(1/M) Σ_a K_am (x_a − x_m)/w² = −(1/(M·w)) [(K z)_m − r_m z_m],
-	// with r_m = Σ_a K_am; computed before Syev overwrites K.
+	// with r_m = Σ_a K_am; computed from the kernel itself, before the ridge
+	// is added and before Syev overwrites K.
 	for a := range m {
 		var r float64
 		for _, v := range s.k[a*m : (a+1)*m] {
 			r += v
 		}
-		s.rs[a] = r - opts.Eta // the ridge is not part of the kernel's gradient
+		s.rs[a] = r
 	}
 	kz := general(m, p, s.grad)
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(m, m, s.k), general(m, p, s.z), 0, kz)
@@ -162,8 +163,11 @@ func (s *SSGE) Score(dst, samples *mat.Dense, opts SSGEOptions) error {
 		za := s.z[a*p : (a+1)*p]
 		ga := s.grad[a*p : (a+1)*p]
 		for j := range ga {
-			ga[j] = -inv * (ga[j] - opts.Eta*za[j] - s.rs[a]*za[j]) / s.width[j]
+			ga[j] = -inv * (ga[j] - s.rs[a]*za[j]) / s.width[j]
 		}
+	}
+	for a := range m {
+		s.k[a*m+a] += opts.Eta // the ridge enters the eigendecomposition only
 	}
 
 	if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: s.k}, s.lambda, s.work, len(s.work)) {

@@ -198,13 +198,6 @@ func (t *Tape) Param(m *mat.Dense) Var { return t.leaf(m, true) }
 // Const records a non-differentiable leaf that aliases m (no copy).
 func (t *Tape) Const(m *mat.Dense) Var { return t.leaf(m, false) }
 
-// ConstScalar records a non-differentiable 1×1 leaf holding v.
-func (t *Tape) ConstScalar(v float64) Var {
-	x, nd := t.push(opLeaf, 1, 1)
-	nd.v[0] = v
-	return x
-}
-
 // Value returns the node's value. It is owned by the tape (or, for leaves,
 // by the caller) and valid until the next Reset.
 func (t *Tape) Value(v Var) *mat.Dense {

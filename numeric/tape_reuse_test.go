@@ -15,7 +15,7 @@ type mlp struct {
 }
 
 func newMLP(n, h int) *mlp {
-	rng := newRNG(30)
+	rng := NewRand(30)
 	return &mlp{
 		x: randn(rng, n, 1), y: randn(rng, n, 1),
 		w1: randn(rng, 2, h), w2: randn(rng, h+1, h), w3: randn(rng, h+1, 1),
@@ -71,7 +71,7 @@ func TestZeroAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(20, func() { m.step(tp) }); a != 0 {
 		t.Errorf("MLP step: %v allocs per run, want 0", a)
 	}
-	rng := newRNG(31)
+	rng := NewRand(31)
 	b, r := randn(rng, 8, 3), randn(rng, 8, 2)
 	tp2 := NewTape()
 	if a := testing.AllocsPerRun(20, func() { gaussStep(tp2, b, r) }); a != 0 {
@@ -90,7 +90,7 @@ func BenchmarkMLPStep(b *testing.B) {
 }
 
 func benchCholesky(b *testing.B, n int) {
-	rng := newRNG(32)
+	rng := NewRand(32)
 	a, r := randSPD(rng, n), randn(rng, n, n)
 	tp := NewTape()
 	b.ReportAllocs()
