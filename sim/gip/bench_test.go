@@ -39,3 +39,25 @@ func BenchmarkIWBO100(b *testing.B) {
 		m.IWBO(100)
 	}
 }
+
+// ELBO and IWBO reuse the data evaluator and IWBO's weight buffer, and
+// Predict reuses its evaluator: after warm-up it allocates only its result
+// (X, the Samples slice and one slice per sample).
+func TestEvaluationAllocs(t *testing.T) {
+	m := newTest(t, model.DefaultArch(), gapData(1, 100), nil, 1)
+	m.Step()
+	m.ELBO()
+	m.IWBO(50)
+	if a := testing.AllocsPerRun(20, func() { m.ELBO() }); a != 0 {
+		t.Errorf("ELBO allocates %g times per call", a)
+	}
+	if a := testing.AllocsPerRun(20, func() { m.IWBO(50) }); a != 0 {
+		t.Errorf("IWBO(50) allocates %g times per call", a)
+	}
+	xs := make([]float64, 150)
+	const samples = 5
+	m.Predict(xs, samples)
+	if a := testing.AllocsPerRun(20, func() { m.Predict(xs, samples) }); a != samples+2 {
+		t.Errorf("Predict allocates %g times per call, want %d", a, samples+2)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
@@ -25,18 +26,6 @@ func smallMethod(t testing.TB, seed uint64) *Method {
 	return m
 }
 
-// meanSE returns the sample mean and its standard error.
-func meanSE(x []float64) (mu, se float64) {
-	var s1, s2 float64
-	for _, v := range x {
-		s1 += v
-		s2 += v * v
-	}
-	n := float64(len(x))
-	mu = s1 / n
-	return mu, math.Sqrt(math.Max(s2/n-mu*mu, 0) / n)
-}
-
 // Per layer, E_q[log p(W_l) − log q(W_l|W_<l) | W_<l] = −KL_l, so the
 // per-sample difference (log p − log q) − (−Σ KL_l) has mean zero.
 func TestDensityBookkeeping(t *testing.T) {
@@ -48,7 +37,7 @@ func TestDensityBookkeeping(t *testing.T) {
 		r := m.pass(ev, m.d.X, nil, true)
 		diff[s] = r.logP - r.logQ + r.kl
 	}
-	mu, se := meanSE(diff)
+	mu, se := numeric.MeanSE(diff)
 	if se == 0 || math.Abs(mu) > 4*se {
 		t.Errorf("mean of log p − log q + KL = %g ± %g, want 0 within 4 s.e.", mu, se)
 	}
@@ -69,8 +58,8 @@ func TestIWBOProperties(t *testing.T) {
 		elbo[i] = m.ELBO()
 		iw1[i] = m.IWBO(1)
 	}
-	me, se := meanSE(elbo)
-	mi, si := meanSE(iw1)
+	me, se := numeric.MeanSE(elbo)
+	mi, si := numeric.MeanSE(iw1)
 	if d := math.Abs(me - mi); d > 4*math.Hypot(se, si) {
 		t.Errorf("mean ELBO %g ± %g, mean IWBO₁ %g ± %g", me, se, mi, si)
 	}
@@ -82,7 +71,7 @@ func TestIWBOProperties(t *testing.T) {
 		for i := range reps {
 			reps[i] = m.IWBO(k)
 		}
-		mk, sk := meanSE(reps)
+		mk, sk := numeric.MeanSE(reps)
 		t.Logf("IWBO_%d %.3f ± %.3f", k, mk, sk)
 		if mk < prev-4*math.Hypot(prevSE, sk) {
 			t.Errorf("E[IWBO_%d] = %g ± %g below the previous k's %g ± %g", k, mk, sk, prev, prevSE)

@@ -2,9 +2,11 @@ package gip
 
 import (
 	"math"
+	"slices"
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -68,7 +70,7 @@ func (m *Method) pass(ev *evaluator, xs []float64, eps [][]float64, wantKL bool)
 	res := passResult{ok: true}
 	M := m.m
 	u0 := m.u0.RawMatrix().Data
-	const log2pi = 1.8378770664093453 // log 2π
+	const log2pi = 2 * model.HalfLog2Pi
 	for l := range ev.layers {
 		ly := &ev.layers[l]
 		n, d := ly.n, ly.d
@@ -189,22 +191,20 @@ func (m *Method) pass(ev *evaluator, xs []float64, eps [][]float64, wantKL bool)
 
 // logLik returns Σ_k log N(y_k; ev.out_k, σ_n²).
 func (m *Method) logLik(ev *evaluator) float64 {
-	s := m.NoiseStd()
-	var ss float64
-	for i, y := range m.d.Y {
-		r := y - ev.out[i]
-		ss += r * r
-	}
-	n := float64(len(m.d.Y))
-	return -0.5*n*math.Log(2*math.Pi) - n*math.Log(s) - 0.5*ss/(s*s)
+	ll, _ := model.LogLikAt(ev.out, nil, sim.Regression, m.d.Y, m.logSig.At(0, 0), 0)
+	return ll
 }
 
-func (m *Method) dataEvaluator() *evaluator {
-	if m.ev == nil || m.ev.m != m.m || m.ev.r != m.d.N() {
-		m.ev = newEvaluator(m, m.d.N())
+// evaluatorFor returns *cache if it fits the current M and r extra rows,
+// else a new one stored there.
+func (m *Method) evaluatorFor(cache **evaluator, r int) *evaluator {
+	if *cache == nil || (*cache).m != m.m || (*cache).r != r {
+		*cache = newEvaluator(m, r)
 	}
-	return m.ev
+	return *cache
 }
+
+func (m *Method) dataEvaluator() *evaluator { return m.evaluatorFor(&m.ev, m.d.N()) }
 
 // ELBO returns a fresh single-sample estimate of the ELBO with analytic KL
 // (§1.4), whole data set, nats.
@@ -224,28 +224,22 @@ func (m *Method) IWBO(k int) float64 {
 		return math.NaN()
 	}
 	ev := m.dataEvaluator()
-	mx := math.Inf(-1)
-	a := make([]float64, k)
-	for i := range a {
+	m.iw = slices.Grow(m.iw[:0], k)
+	for range k {
 		r := m.pass(ev, m.d.X, nil, false)
 		if !r.ok {
 			return math.NaN()
 		}
-		a[i] = m.logLik(ev) + r.logP - r.logQ
-		mx = max(mx, a[i])
+		m.iw = append(m.iw, m.logLik(ev)+r.logP-r.logQ)
 	}
-	var s float64
-	for _, x := range a {
-		s += math.Exp(x - mx)
-	}
-	return mx + math.Log(s) - math.Log(float64(k))
+	return numeric.LogSumExp(m.iw) - math.Log(float64(k))
 }
 
 // Predict draws samples functions f (no observation noise) on xs, pushing
 // xs and the inducing inputs through each weight sample together.
 func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 	p := sim.Predictive{X: append([]float64(nil), xs...), Samples: make([][]float64, samples)}
-	ev := newEvaluator(m, len(xs))
+	ev := m.evaluatorFor(&m.pev, len(xs))
 	for s := range samples {
 		m.pass(ev, xs, nil, false)
 		p.Samples[s] = append([]float64(nil), ev.out...)

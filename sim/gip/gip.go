@@ -60,7 +60,9 @@ type Method struct {
 	x, y *mat.Dense // N×1 training inputs and targets
 	adam *numeric.Adam
 	tr   *trainer
-	ev   *evaluator
+	ev   *evaluator // on the training inputs (ELBO, IWBO)
+	pev  *evaluator // on the last Predict grid's length
+	iw   []float64  // IWBO's per-sample log weights
 
 	last   struct{ elbo, kl float64 }
 	warned bool // a failed step has been logged
@@ -75,17 +77,8 @@ func New(modelName string) (sim.Method, error) {
 		return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("gip supports models %q and %q, not %q", model.BNN, model.Linear, modelName)}
 	}
 	m := &Method{requested: modelName, modelName: modelName}
-	if modelName != "" {
-		m.arch = archFor(modelName)
-	}
+	m.arch, _ = model.ArchFor(modelName) // "" is resolved at Init
 	return m, nil
-}
-
-func archFor(name string) model.Arch {
-	if name == model.Linear {
-		return model.Arch{Widths: []int{1, 1}}
-	}
-	return model.DefaultArch()
 }
 
 // Spec describes the method and its controls.
@@ -116,14 +109,14 @@ func (m *Method) Spec() sim.MethodSpec {
 // Init sets the method up on d. It draws the inducing inputs and two
 // independent generators (training, evaluation) from r.
 func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
-	if d == nil || d.N() == 0 {
-		return &sim.FieldError{Field: "data", Message: "gip needs a non-empty data set"}
+	if d == nil || r == nil {
+		return &sim.FieldError{Field: "data", Message: "gip needs a data set and a random source"}
 	}
-	if d.Task != sim.Regression {
+	if err := model.CheckData("gip", d); err != nil {
+		return err
+	}
+	if d.Task != "" && d.Task != sim.Regression {
 		return &sim.FieldError{Field: "data", Message: "gip has a Gaussian likelihood and supports regression data only"}
-	}
-	if len(d.Y) != len(d.X) {
-		return &sim.FieldError{Field: "data", Message: "x and y differ in length"}
 	}
 	spec := m.Spec()
 	c, err := spec.Resolve(c)
@@ -138,12 +131,12 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 		return err
 	}
 	if m.requested == "" {
-		name := d.DefaultModel
-		if name != model.Linear {
-			name = model.BNN
+		name := model.Resolve("", d)
+		arch, ok := model.ArchFor(name)
+		if !ok {
+			return &sim.FieldError{Field: "model", Message: fmt.Sprintf("data set %q has default model %q; gip supports %q and %q", d.Name, name, model.BNN, model.Linear)}
 		}
-		m.modelName = name
-		m.arch = archFor(name)
+		m.modelName, m.arch = name, arch
 	}
 
 	m.d, m.ctl = d, c
@@ -236,7 +229,7 @@ func (m *Method) resize(k int) {
 	m.v, m.logLam = v, ll
 	m.m = k
 	m.tr = nil // shapes changed: new tape and buffers
-	m.ev = nil
+	m.ev, m.pev = nil, nil
 }
 
 // priorStd returns σ_l for layer l at the current prior scale.
@@ -256,16 +249,8 @@ func (m *Method) Trace() []float64 {
 			cnt++
 		}
 	}
-	u := m.u0.RawMatrix().Data
-	var mu, s2 float64
-	for _, x := range u {
-		mu += x
-	}
-	mu /= float64(len(u))
-	for _, x := range u {
-		s2 += (x - mu) * (x - mu)
-	}
-	return []float64{m.NoiseStd(), m.last.kl, sl / float64(cnt), math.Sqrt(s2 / float64(len(u)))}
+	_, spread := numeric.MeanStd(m.u0.RawMatrix().Data)
+	return []float64{m.NoiseStd(), m.last.kl, sl / float64(cnt), spread}
 }
 
 var (

@@ -43,8 +43,8 @@ func TestGapReport(t *testing.T) {
 			elbo[i] = g.ELBO()
 			iwbo[i] = g.IWBO(1000)
 		}
-		me, pe := meanPop(elbo)
-		mi, pi := meanPop(iwbo)
+		me, pe := numeric.MeanStd(elbo)
+		mi, pi := numeric.MeanStd(iwbo)
 		ratio := inBetweenRatio(g, d, 2000)
 		t.Logf("seed %d: ELBO %.2f ± %.2f, IWBO %.2f ± %.2f, noise %.3f, in-between ratio %.2f",
 			seed, me, 2*pe/math.Sqrt(10), mi, 2*pi/math.Sqrt(10), g.NoiseStd(), ratio)
@@ -52,17 +52,6 @@ func TestGapReport(t *testing.T) {
 			t.Errorf("seed %d: the fit is far from the notebook's (ELBO ≈ 61, IWBO ≈ 66, ratio > 1)", seed)
 		}
 	}
-}
-
-func meanPop(x []float64) (mu, sd float64) {
-	for _, v := range x {
-		mu += v
-	}
-	mu /= float64(len(x))
-	for _, v := range x {
-		sd += (v - mu) * (v - mu)
-	}
-	return mu, math.Sqrt(sd / float64(len(x)))
 }
 
 // inBetweenRatio is the epistemic std of f at the gap centre over the mean
@@ -75,7 +64,7 @@ func inBetweenRatio(m sim.Method, d *sim.Dataset, samples int) float64 {
 		for s := range samples {
 			col[s] = p.Samples[s][i]
 		}
-		_, sd := meanPop(col)
+		_, sd := numeric.MeanStd(col)
 		return sd
 	}
 	var train float64

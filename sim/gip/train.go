@@ -6,6 +6,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -127,7 +128,7 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 	// Σ_k log N(y_k; f_k, σ²) = −N/2 log 2π − N log σ − ½ e^{−2 log σ} Σ (y−f)².
 	ss := t.Sum(t.Square(t.Sub(f, vs.y)))
 	ll := t.Sub(t.Scale(vs.logSig, -float64(N)), t.Scale(t.Mul(ss, t.Exp(t.Scale(vs.logSig, -2))), 0.5))
-	ll = t.AddScalar(ll, -0.5*float64(N)*math.Log(2*math.Pi))
+	ll = t.AddScalar(ll, -float64(N)*model.HalfLog2Pi)
 	return t.Sub(ll, kl), kl
 }
 

@@ -23,20 +23,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if err := model.CheckData(Name, d); err != nil {
 		return err
 	}
-	name := m.model
-	if name == "" {
-		name = d.DefaultModel
-	}
-	if name == "" {
-		name = model.BNN
-	}
-	var arch model.Arch
-	switch name {
-	case model.BNN:
-		arch = model.DefaultArch()
-	case model.Linear:
-		arch = model.Arch{Widths: []int{1, 1}}
-	default:
+	name := model.Resolve(m.model, d)
+	arch, ok := model.ArchFor(name)
+	if !ok {
 		return modelError(name)
 	}
 	task := d.Task

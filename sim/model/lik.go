@@ -45,24 +45,30 @@ func LogLik(t *Net, task sim.Task, y []float64, logNoise, scale float64, grad bo
 	if grad {
 		g = t.OutGrad()
 	}
+	return LogLikAt(t.Out, g, task, y, logNoise, scale)
+}
+
+// LogLikAt is LogLik for outputs f held anywhere: with g non-nil it writes
+// d(−scale·log p)/df into g.
+func LogLikAt(f, g []float64, task sim.Task, y []float64, logNoise, scale float64) (ll, dNoise float64) {
 	if task == sim.Classification {
-		for i, f := range t.Out {
-			ll += numeric.BernoulliLogitLogPMF(y[i], f)
-			if grad {
-				g[i] = -scale * (y[i] - numeric.Sigmoid(f))
+		for i, fi := range f {
+			ll += numeric.BernoulliLogitLogPMF(y[i], fi)
+			if g != nil {
+				g[i] = -scale * (y[i] - numeric.Sigmoid(fi))
 			}
 		}
 		return ll, 0
 	}
 	inv := math.Exp(-2 * logNoise)
 	var ss float64
-	for i, f := range t.Out {
-		r := y[i] - f
+	for i, fi := range f {
+		r := y[i] - fi
 		ss += r * r
-		if grad {
+		if g != nil {
 			g[i] = -scale * r * inv
 		}
 	}
-	n := float64(len(t.Out))
+	n := float64(len(f))
 	return -n*(HalfLog2Pi+logNoise) - 0.5*ss*inv, -scale * (ss*inv - n)
 }

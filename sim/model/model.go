@@ -4,7 +4,11 @@
 // backward pass of the network for hot loops that skip the tape.
 package model
 
-import "math"
+import (
+	"math"
+
+	"github.com/posterior-playground/playground/sim"
+)
 
 // Names of the models a method can run on.
 const (
@@ -21,6 +25,30 @@ type Arch struct {
 
 // DefaultArch is the GIP notebook's 1 → 50 → 50 → 1 network.
 func DefaultArch() Arch { return Arch{Widths: []int{1, 50, 50, 1}} }
+
+// ArchFor returns the architecture of model name: DefaultArch for BNN, the
+// network with no hidden layer for Linear. ok is false for any other name.
+func ArchFor(name string) (a Arch, ok bool) {
+	switch name {
+	case BNN:
+		return DefaultArch(), true
+	case Linear:
+		return Arch{Widths: []int{1, 1}}, true
+	}
+	return Arch{}, false
+}
+
+// Resolve returns the model a method runs on when asked for name: name
+// itself, or for "" the data set's DefaultModel, or BNN when that is "" too.
+func Resolve(name string, d *sim.Dataset) string {
+	if name == "" {
+		name = d.DefaultModel
+	}
+	if name == "" {
+		name = BNN
+	}
+	return name
+}
 
 // Layers returns the number of weight matrices.
 func (a Arch) Layers() int { return len(a.Widths) - 1 }

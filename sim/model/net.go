@@ -17,9 +17,9 @@ type Layer struct {
 // Net is a hand-written BLAS forward and backward pass of a ReLU network
 // on n fixed inputs, for the methods whose hot loop is cheaper without the
 // tape (the tape checks it: sim/mfvi/tape_test.go). It holds the
-// activations of one evaluation and the gradients of its backward pass. Layer l's input is n × rows_l with a last
-// column of ones that is written once, at construction: the bias by
-// augmentation costs no copy.
+// activations of one evaluation and the gradients of its backward pass.
+// Layer l's input is n × rows_l with a last column of ones that is written
+// once, at construction: the bias by augmentation costs no copy.
 type Net struct {
 	n   int
 	in  []float64   // n × 2: x, 1
