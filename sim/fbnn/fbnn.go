@@ -44,8 +44,9 @@
 // The method does not implement sim.Bounds: the entropy of q(f^X) is only
 // available through its gradient, so there is no ELBO value to report.
 //
-// As in package mfvi, forward and backward passes are written by hand on
-// gonum's BLAS, and a step allocates nothing after warm-up.
+// As in package mfvi, forward and backward passes are model.Net's
+// hand-written BLAS passes (one Net per particle), and a step allocates
+// nothing after warm-up.
 package fbnn
 
 import (
@@ -83,8 +84,7 @@ const (
 
 // Method is fBNN on the shared BNN. Create it with New.
 type Method struct {
-	arch   model.Arch
-	layers []model.Layer
+	layers []model.Layer // model.DefaultArch's
 
 	controls sim.Controls
 	prior    gp.Kernel // the zero-mean GP prior p(f) in use (ALGORITHMS.md §4.3)
@@ -99,7 +99,7 @@ type Method struct {
 	rng     *rand.Rand
 	evalRng *rand.Rand // Predict only, so frames never shift training
 
-	// Flat parameter slabs, P = arch.NumWeights(), row-major layer after layer.
+	// Flat parameter slabs of P weights, row-major layer after layer.
 	mu, ls   []float64 // posterior means and log stds
 	gmu, gls []float64 // gradients of the loss
 	std      []float64
@@ -108,9 +108,9 @@ type Method struct {
 	params, grads []*mat.Dense
 	adam          *numeric.Adam
 
-	st   *stepBufs // sized for (k, mRand)
-	pred *net      // one particle on the last Predict grid
-	pw   []float64 // Predict's weights and noise
+	st   *stepBufs  // sized for (k, mRand)
+	pred *model.Net // one draw on the last Predict grid
+	pw   []float64  // Predict's weights and noise
 	pe   []float64
 
 	// Last step's values, for Trace.
@@ -154,7 +154,7 @@ func (m *Method) Spec() sim.MethodSpec {
 	}
 }
 
-// NoiseStd returns the learned observation noise std.
+// NoiseStd returns the fixed observation noise std (the GP fit's).
 func (m *Method) NoiseStd() float64 {
 	if !m.ready {
 		return 0

@@ -40,16 +40,12 @@ const (
 
 // logML returns log N(y; 0, K + σ²I + jitter·I) and its gradient with
 // respect to θ = (log c², log ℓ, log p, log σ) into grad (if non-nil):
-// ∂/∂θ = ½ tr((ααᵀ − A⁻¹) ∂A/∂θ), α = A⁻¹y.
+// ∂/∂θ = ½ tr((ααᵀ − A⁻¹) ∂A/∂θ), α = A⁻¹y; the kernel's part by
+// gp.Kernel.HyperGrad.
 func logML(k gp.Kernel, noise float64, x, y []float64, grad []float64) (float64, error) {
 	n := len(x)
 	a := mat.NewSymDense(n, nil)
-	for i := range n {
-		for j := i; j < n; j++ {
-			a.SetSym(i, j, k.Eval(x[i], x[j]))
-		}
-		a.SetSym(i, i, a.At(i, i)+noise*noise+fitJitter)
-	}
+	k.FillSym(a.RawSymmetric().Data, x, noise*noise+fitJitter)
 	var ch mat.Cholesky
 	if !ch.Factorize(a) {
 		return math.Inf(-1), errors.New("fbnn: GP kernel matrix is not positive definite")
@@ -67,16 +63,16 @@ func logML(k gp.Kernel, noise float64, x, y []float64, grad []float64) (float64,
 	if err := ch.InverseTo(&inv); err != nil {
 		return math.Inf(-1), err
 	}
-	clear(grad)
+	w := make([]float64, n*n) // ½(ααᵀ − A⁻¹)
 	for i := range n {
 		for j := range n {
-			w := 0.5 * (alpha.AtVec(i)*alpha.AtVec(j) - inv.At(i, j))
-			gv, gl, gp := k.LogGrad(x[i] - x[j])
-			grad[0] += w * gv
-			grad[1] += w * gl
-			grad[2] += w * gp
+			w[i*n+j] = 0.5 * (alpha.AtVec(i)*alpha.AtVec(j) - inv.At(i, j))
 		}
-		grad[3] += (alpha.AtVec(i)*alpha.AtVec(i) - inv.At(i, i)) * noise * noise
+	}
+	grad[0], grad[1], grad[2] = k.HyperGrad(w, a.RawSymmetric().Data, x)
+	grad[3] = 0 // ∂A/∂log σ = 2σ²I
+	for i := range n {
+		grad[3] += 2 * w[i*n+i] * noise * noise
 	}
 	return ll, nil
 }

@@ -13,11 +13,11 @@ type net struct {
 	out  []float64 // k × n: f_i(x_j)
 }
 
-func newNet(layers []model.Layer, n, k int, withGrad bool) *net {
+func newNet(layers []model.Layer, n, k int) *net {
 	t := &net{n: n, k: k, out: make([]float64, k*n)}
 	xs := make([]float64, n)
 	for range k {
-		t.nets = append(t.nets, model.NewNet(layers, xs, withGrad))
+		t.nets = append(t.nets, model.NewNet(layers, xs, true))
 	}
 	return t
 }

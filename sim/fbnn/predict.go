@@ -6,6 +6,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // Predict draws samples functions f_W on xs with W ~ q, without observation
@@ -16,9 +17,8 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 	if !m.ready || samples < 1 || len(xs) == 0 {
 		return p
 	}
-	if m.pred == nil || !m.pred.nets[0].SameInputs(xs) {
-		m.pred = newNet(m.layers, len(xs), 1, false)
-		m.pred.setInputs(xs)
+	if m.pred == nil || !m.pred.SameInputs(xs) {
+		m.pred = model.NewNet(m.layers, xs, false)
 	}
 	p.Samples = make([][]float64, samples)
 	for s := range p.Samples {
@@ -26,8 +26,8 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 		for i, mu := range m.mu {
 			m.pw[i] = mu + math.Exp(m.ls[i])*m.pe[i]
 		}
-		m.pred.forward(m.layers, 0, m.pw)
-		p.Samples[s] = slices.Clone(m.pred.out)
+		m.pred.Forward(m.layers, m.pw)
+		p.Samples[s] = slices.Clone(m.pred.Out)
 	}
 	return p
 }

@@ -55,7 +55,7 @@ func newStepBufs(layers []model.Layer, p, k, b, mRand int) *stepBufs {
 		k: k, b: b, n: n,
 		xs: make([]float64, n), idx: make([]int, b),
 		eps: make([]float64, k*p), w: make([]float64, k*p), xi: make([]float64, k*n),
-		net: newNet(layers, n, k, true),
+		net: newNet(layers, n, k),
 		ft:  mat.NewDense(k, n, nil), score: mat.NewDense(k, n, nil),
 		df: make([]float64, k*n), a: make([]float64, n*n), z: make([]float64, k*n),
 		fbar: make([]float64, n),
@@ -74,23 +74,17 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if d == nil || r == nil {
 		return errors.New("fbnn: Init needs a data set and a random source")
 	}
-	if d.N() == 0 || len(d.Y) != d.N() {
-		return fmt.Errorf("fbnn: data set %q has %d inputs and %d targets; want the same positive number", d.Name, len(d.X), len(d.Y))
-	}
 	if d.Task != "" && d.Task != sim.Regression {
 		return &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s supports regression data only (data set %q is %s)", Name, d.Name, d.Task)}
 	}
-	for i := range d.X {
-		if !finite(d.X[i]) || !finite(d.Y[i]) {
-			return fmt.Errorf("fbnn: data point %d (%g, %g) is not finite", i, d.X[i], d.Y[i])
-		}
+	if err := model.CheckData(Name, d); err != nil {
+		return err
 	}
 	cs, err := m.Spec().Resolve(c)
 	if err != nil {
 		return err
 	}
 	m.controls = cs
-	m.arch = model.DefaultArch()
 	m.x = slices.Clone(d.X)
 	m.y = slices.Clone(d.Y)
 	m.evalRng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
@@ -111,7 +105,7 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.boxLo, m.boxHi = lo, hi
 
 	var p int
-	m.layers, p = model.Layout(m.arch)
+	m.layers, p = model.Layout(model.DefaultArch())
 	slab := make([]float64, 8*p)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
 	m.mu, m.ls, m.gmu, m.gls = cut(p), cut(p), cut(p), cut(p)

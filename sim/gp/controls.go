@@ -3,7 +3,6 @@ package gp
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
@@ -27,21 +26,13 @@ func kernelControls(noiseHelp string, learnNoiseDefault float64) []sim.ControlSp
 	}
 }
 
-// checkData validates a data set for a GP method.
+// checkData validates a data set for a GP method (model.CheckData's checks:
+// 0/1 targets for classification, finite points).
 func checkData(name string, d *sim.Dataset) error {
 	if d == nil {
 		return fmt.Errorf("%s: Init needs a data set", name)
 	}
-	if d.N() == 0 || len(d.Y) != d.N() {
-		return fmt.Errorf("%s: data set %q has %d inputs and %d targets; want the same positive number", name, d.Name, len(d.X), len(d.Y))
-	}
-	for i := range d.X {
-		x, y := d.X[i], d.Y[i]
-		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-			return fmt.Errorf("%s: data point %d (%g, %g) is not finite", name, i, x, y)
-		}
-	}
-	return nil
+	return model.CheckData(name, d)
 }
 
 // checkModel accepts the names a GP method may be handed as a model: "",

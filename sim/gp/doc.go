@@ -17,5 +17,5 @@
 // maximising the method's objective (type-II maximum likelihood for
 // gp-exact, variational EM for gpvi). The gradient of the objective with
 // respect to the kernel matrix comes from the numeric tape; the chain rule to
-// the hyperparameters is written out in kernel.hyperGrad.
+// the hyperparameters is written out in Kernel.HyperGrad.
 package gp

@@ -209,7 +209,7 @@ func (m *Exact) evaluate(grad bool) float64 {
 	}
 	t.Backward(lml)
 	s := -1 / float64(m.n)
-	gVar, gLen, gPer := m.kern.hyperGrad(t.Grad(kv).RawMatrix().Data, m.k.RawMatrix().Data, m.x)
+	gVar, gLen, gPer := m.kern.natural().HyperGrad(t.Grad(kv).RawMatrix().Data, m.k.RawMatrix().Data, m.x)
 	h := m.gHyp.RawMatrix().Data
 	h[0], h[1], h[2] = s*gVar, s*gLen, s*gPer
 	m.gLogNoise.Set(0, 0, s*t.Grad(lnv).At(0, 0))

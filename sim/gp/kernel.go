@@ -138,24 +138,26 @@ func (k *kernel) fill(dst, a, b []float64, sym bool) {
 	}
 }
 
-// hyperGrad returns Σ_ij Kbar_ij ∂K_ij/∂(log c², log ℓ, log p) for the
-// kernel matrix kmat = K(x, x) + Jitter·I that fill wrote (row-major; the
-// jitter is a constant), by Kernel.LogGrad's formulas, reading K from kmat
-// rather than exponentiating again.
-func (k *kernel) hyperGrad(kbar, kmat, x []float64) (gVar, gLen, gPer float64) {
+// HyperGrad returns Σ_ij Kbar_ij ∂K_ij/∂(log c², log ℓ, log p), the chain
+// rule from a gradient Kbar with respect to the kernel matrix K(x, x) to the
+// log-hyperparameters, by LogGrad's formulas. kmat (row-major n×n) must hold
+// K(x, x) off the diagonal, as FillSym writes it; its diagonal may carry any
+// jitter or noise, since k(x, x) = c² is used there. Reading K from kmat
+// saves an exponential per pair. Kbar need not be symmetric (the sum over
+// all ordered pairs is then the gradient for a symmetric K).
+func (k Kernel) HyperGrad(kbar, kmat, x []float64) (gVar, gLen, gPer float64) {
 	n := len(x)
-	c := k.natural()
-	invL2 := 1 / (c.Lengthscale * c.Lengthscale)
+	invL2 := 1 / (k.Lengthscale * k.Lengthscale)
 	for i, xi := range x {
 		row, krow := kbar[i*n:(i+1)*n], kmat[i*n:(i+1)*n]
 		for j, xj := range x {
-			kij := krow[j]
-			if i == j {
-				kij -= Jitter
+			if i == j { // lag 0: only the variance term, ∂k/∂log c² = c²
+				gVar += row[j] * k.Variance
+				continue
 			}
-			g := row[j] * kij
+			g := row[j] * krow[j]
 			gVar += g
-			gl, gp := c.logGradLenPer(g, xi-xj, invL2)
+			gl, gp := k.logGradLenPer(g, xi-xj, invL2)
 			gLen += gl
 			gPer += gp
 		}

@@ -107,3 +107,54 @@ func TestKernelFillSym(t *testing.T) {
 		}
 	}
 }
+
+// HyperGrad against central differences of S(θ) = Σ_ij Kbar_ij k_θ(x_i, x_j)
+// for a non-symmetric Kbar, with a kmat whose diagonal carries 0.3 of noise
+// (which HyperGrad must ignore). Each entry's finite-difference error is
+// below TestKernelLogGrad's 1e-8·c² (same h), so the tolerance is
+// 1e-8·c²·Σ|Kbar_ij|.
+func TestKernelHyperGrad(t *testing.T) {
+	const h = 1e-5
+	r := numeric.NewRand(6)
+	x := make([]float64, 9)
+	for i := range x {
+		x[i] = -3 + 6*r.Float64()
+	}
+	n := len(x)
+	kbar := make([]float64, n*n)
+	var l1 float64
+	for i := range kbar {
+		kbar[i] = r.NormFloat64()
+		l1 += math.Abs(kbar[i])
+	}
+	for _, k := range testKernels {
+		kmat := make([]float64, n*n)
+		k.FillSym(kmat, x, 0.3)
+		var g [3]float64
+		g[0], g[1], g[2] = k.HyperGrad(kbar, kmat, x)
+		for p := range 3 {
+			s := func(step float64) float64 {
+				c := k
+				switch p {
+				case 0:
+					c.Variance *= math.Exp(step)
+				case 1:
+					c.Lengthscale *= math.Exp(step)
+				default:
+					c.Period *= math.Exp(step)
+				}
+				var v float64
+				for i := range n {
+					for j := range n {
+						v += kbar[i*n+j] * c.Eval(x[i], x[j])
+					}
+				}
+				return v
+			}
+			fd := (s(h) - s(-h)) / (2 * h)
+			if math.Abs(fd-g[p]) > 1e-8*k.Variance*l1 {
+				t.Errorf("periodic=%v: ∂S/∂θ[%d] = %.12g, finite difference %.12g", k.Periodic, p, g[p], fd)
+			}
+		}
+	}
+}

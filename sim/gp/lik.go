@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // Likelihood names (the `likelihood` control's options). Auto picks
@@ -27,7 +28,7 @@ const (
 // GHPoints is the number of Gauss–Hermite points (GPflow's default).
 const GHPoints = 20
 
-const halfLog2Pi = 0.91893853320467274178032973640561763986139747363778 // ½ log 2π
+const halfLog2Pi = model.HalfLog2Pi
 
 // lik is a factorising likelihood p(y | z) with scale s = e^logScale
 // (Gaussian std or Cauchy scale; Bernoulli has none).

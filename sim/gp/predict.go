@@ -62,12 +62,9 @@ func conditional(k *kernel, x, lam, alpha, xs []float64, same bool) ([]float64, 
 		kxs = make([]float64, n*s)
 		k.fill(kxs, x, xs, false)
 	}
+	kg := blas64.General{Rows: n, Cols: s, Stride: s, Data: kxs}
 	mean := make([]float64, s)
-	for i := range n {
-		for j := range s {
-			mean[j] += kxs[i*s+j] * alpha[i]
-		}
-	}
+	blas64.Gemv(blas.Trans, 1, kg, blas64.Vector{N: n, Inc: 1, Data: alpha}, 0, blas64.Vector{N: s, Inc: 1, Data: mean})
 	w := make([]float64, n*s)
 	for i := range n {
 		for j := range s {
@@ -76,16 +73,12 @@ func conditional(k *kernel, x, lam, alpha, xs []float64, same bool) ([]float64, 
 	}
 	wg := blas64.General{Rows: n, Cols: s, Stride: s, Data: w}
 	blas64.Trsm(blas.Left, blas.NoTrans, 1, l, wg)
-	cov := make([]float64, s*s)
-	k.fill(cov, xs, xs, true)
-	blas64.Gemm(blas.Trans, blas.NoTrans, -1, wg, wg, 1, blas64.General{Rows: s, Cols: s, Stride: s, Data: cov})
-	for i := range s { // symmetrise rounding
-		for j := range i {
-			a := 0.5 * (cov[i*s+j] + cov[j*s+i])
-			cov[i*s+j], cov[j*s+i] = a, a
-		}
-	}
-	return mean, mat.NewSymDense(s, cov), nil
+	// Syrk updates the upper triangle only, the part a SymDense reads, so
+	// the result is symmetric by construction.
+	cov := mat.NewSymDense(s, nil)
+	k.fill(cov.RawSymmetric().Data, xs, xs, true)
+	blas64.Syrk(blas.Trans, -1, wg, 1, cov.RawSymmetric())
+	return mean, cov, nil
 }
 
 // sampleChol factors cov, adding at most 1e-4 × its mean diagonal of extra

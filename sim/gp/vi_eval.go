@@ -89,6 +89,7 @@ func (m *VI) IWBO(k int) float64 {
 	ls := m.logScale.At(0, 0)
 	z, eps, scratch := make([]float64, m.n), make([]float64, m.n), make([]float64, m.n)
 	zero := make([]float64, m.n)
+	zv, ev := mat.NewVecDense(m.n, z), mat.NewVecDense(m.n, eps)
 	w := make([]float64, k)
 	var logDetQ float64
 	for i := range m.n {
@@ -100,8 +101,7 @@ func (m *VI) IWBO(k int) float64 {
 		for _, e := range eps {
 			ee += e * e
 		}
-		zv := mat.NewVecDense(m.n, z)
-		zv.MulVec(lq, mat.NewVecDense(m.n, eps))
+		zv.MulVec(lq, ev)
 		var ll float64
 		for i := range z {
 			z[i] += mean[i]

@@ -51,7 +51,7 @@ func (m *VI) Step() sim.StepStats {
 // gHyp and gLogScale. The expected log-likelihood's
 // gradient enters the tape as the linear surrogate Σ(∂E/∂m)·m + (∂E/∂v)·v,
 // whose gradient through m and v is exact; K is a Param, and its gradient
-// is chained to the hyperparameters by hand (kernel.hyperGrad).
+// is chained to the hyperparameters by hand (Kernel.HyperGrad).
 func (m *VI) evaluate(grad bool, expect string) (fe, ell, kl float64) {
 	mc := expect == MonteCarlo
 	n := m.n
@@ -112,7 +112,7 @@ func (m *VI) evaluate(grad bool, expect string) (fe, ell, kl float64) {
 	s := -1 / float64(n)
 	scaleInto(m.gAlpha.RawMatrix().Data, t.Grad(av).RawMatrix().Data, s)
 	scaleInto(m.gRho.RawMatrix().Data, t.Grad(rv).RawMatrix().Data, s)
-	gVar, gLen, gPer := m.kern.hyperGrad(t.Grad(kv).RawMatrix().Data, m.k.RawMatrix().Data, m.x)
+	gVar, gLen, gPer := m.kern.natural().HyperGrad(t.Grad(kv).RawMatrix().Data, m.k.RawMatrix().Data, m.x)
 	h := m.gHyp.RawMatrix().Data
 	h[0], h[1], h[2] = s*gVar, s*gLen, s*gPer
 	m.gLogScale.Set(0, 0, s*dls)
