@@ -204,7 +204,7 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{
 			"method": cfg.Method, "data": cfg.Data + cfg.DataFile, "param": *param,
-			"steps": cfg.Steps, "seed": cfg.Seed, "data_seed": cfg.DataSeed, "seeds": *seeds, "points": points,
+			"steps": cfg.Steps, "seed": cfg.Seed, "data_seed": cfg.DataSeedUsed(), "seeds": *seeds, "points": points,
 		})
 	}
 	fmt.Fprintf(stdout, "%-12s %20s %20s\n", *param, "ELBO ± 2se", "IWBO ± 2se")

@@ -139,10 +139,14 @@ func TestSweepJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var got struct {
-		Points []map[string]float64 `json:"points"`
+		DataSeed *uint64              `json:"data_seed"`
+		Points   []map[string]float64 `json:"points"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
+	}
+	if got.DataSeed == nil || *got.DataSeed != 1 { // no --data-seed: the training seed, 1 by default
+		t.Errorf("data_seed = %v, want 1, the seed the data set was drawn with", got.DataSeed)
 	}
 	if len(got.Points) != 2 || got.Points[0]["value"] != 0.5 || got.Points[1]["value"] != 2 {
 		t.Fatalf("points = %v, want values 0.5 and 2 in order", got.Points)

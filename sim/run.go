@@ -178,9 +178,8 @@ type Run struct {
 	lastObj    float64
 	marks      []Mark
 	band       *Band
-	bandStep   int64 // step and epoch the band was drawn at
-	bandEpoch  uint64
-	bandFresh  bool // false after a control change
+	bandStep   int64 // step the band was drawn at
+	bandFresh  bool  // false after a control change or a re-initialisation
 	nextBand   time.Time
 	dirty      bool // something changed since the last publish
 	nextFrame  time.Time

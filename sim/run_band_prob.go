@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"github.com/posterior-playground/playground/numeric"
+)
 
 // probClip keeps logit finite for probabilities that rounded to 0 or 1.
 const probClip = 1e-9
@@ -11,17 +15,11 @@ const probClip = 1e-9
 // f_s = logit p_s, which stays in (0, 1), and the mean is the predictive
 // probability, the average of p_s. Nil when p is empty, ragged or not finite.
 func makeProbBand(p Predictive, d *Dataset, shown int) *Band {
-	n, s := len(p.X), len(p.Samples)
-	if n == 0 || s == 0 {
+	b := newBand(p, shown)
+	if b == nil {
 		return nil
 	}
-	for _, f := range p.Samples {
-		if len(f) != n {
-			return nil
-		}
-	}
-	shown = min(shown, s)
-	b := &Band{X: make([]float64, n), Mean: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n), Samples: make([][]float64, shown)}
+	n, s := len(p.X), len(p.Samples)
 	for i := range n {
 		var sp, sf float64
 		for _, f := range p.Samples {
@@ -40,12 +38,12 @@ func makeProbBand(p Predictive, d *Dataset, shown int) *Band {
 		}
 		b.X[i] = d.XScale.ToUser(p.X[i])
 		b.Mean[i] = sp / float64(s)
-		b.Lo[i], b.Hi[i] = sigmoid(mf-2*sd), sigmoid(mf+2*sd)
+		b.Lo[i], b.Hi[i] = numeric.Sigmoid(mf-2*sd), numeric.Sigmoid(mf+2*sd)
 		if !finite(b.X[i]) || !finite(b.Mean[i]) || !finite(b.Lo[i]) || !finite(b.Hi[i]) {
 			return nil
 		}
 	}
-	for k := range shown {
+	for k := range b.Samples {
 		b.Samples[k] = append([]float64(nil), p.Samples[k]...)
 		for _, v := range b.Samples[k] {
 			if !finite(v) {
@@ -74,5 +72,3 @@ func logit(p float64) float64 {
 	p = min(max(p, probClip), 1-probClip)
 	return math.Log(p / (1 - p))
 }
-
-func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }

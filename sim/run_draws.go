@@ -75,7 +75,6 @@ func (d *DrawSet) MarshalJSON() ([]byte, error) {
 type drawRecorder struct {
 	chains   Chains
 	divs     ChainDivergences // nil when the sampler does not count per chain
-	epoch    uint64
 	params   []string
 	col      [][]int // col[p][c]: index of param p, chain c in Trace()
 	nc       int
@@ -164,10 +163,25 @@ func (d *drawRecorder) alloc() {
 }
 
 // reset forgets every draw (a re-initialised method).
-func (d *drawRecorder) reset(epoch uint64) {
-	d.epoch, d.n, d.dirty, d.set, d.stats, d.statsN, d.statsAt = epoch, 0, false, nil, nil, 0, 0
+func (d *drawRecorder) reset() {
+	d.n, d.dirty, d.set, d.stats, d.statsN, d.statsAt = 0, false, nil, nil, 0, 0
 	clear(d.divPrev)
 	d.next = time.Time{}
+}
+
+// resetDraws forgets the draws of a re-initialised method (reinit calls it
+// after setting the new controls). A new chain count needs rings of another
+// size: the next step makes a new recorder.
+func (r *Run) resetDraws() {
+	d := r.drawRec
+	if d == nil {
+		return
+	}
+	if v, ok := r.controls["chains"]; ok && min(maxDrawChains, int(v.Num)) != d.nc {
+		r.drawRec = nil
+		return
+	}
+	d.reset()
 }
 
 // drawsBeforeStep reports whether the coming step's draw is retained (the
@@ -182,21 +196,13 @@ func (r *Run) drawsBeforeStep() bool {
 			r.drawsOff = true
 			return false
 		}
-		r.drawRec.epoch = r.epoch
-	}
-	if d := r.drawRec; d.epoch != r.epoch {
-		if v, ok := r.controls["chains"]; ok && min(maxDrawChains, int(v.Num)) != d.nc {
-			r.drawRec, r.drawsOff = nil, false // the chain count changed: start afresh
-			return r.drawsBeforeStep()
-		}
-		d.reset(r.epoch)
 	}
 	return !r.drawRec.chains.Warmup()
 }
 
-// drawsAfterStep records the step's draws when they are retained. It
-// allocates nothing.
-func (r *Run) drawsAfterStep(retained bool) {
+// drawsAfterStep records the step's draws, tr (the method's Trace after the
+// step), when they are retained. It allocates nothing.
+func (r *Run) drawsAfterStep(retained bool, tr []float64) {
 	d := r.drawRec
 	if d == nil {
 		return
@@ -208,7 +214,6 @@ func (r *Run) drawsAfterStep(retained bool) {
 		copy(d.divPrev, d.divNow)
 		return
 	}
-	tr := r.m.Trace()
 	slot := int(d.n % StatsWindow)
 	for p := range d.params {
 		for c := range d.nc {
@@ -233,7 +238,7 @@ func (r *Run) drawsAfterStep(retained bool) {
 // the last.
 func (r *Run) drawSet(now time.Time) *DrawSet {
 	d := r.drawRec
-	if d == nil || d.epoch != r.epoch {
+	if d == nil {
 		return nil
 	}
 	if d.n == 0 || !d.dirty || (r.active() && now.Before(d.next)) {

@@ -18,7 +18,7 @@ const (
 // publish draws the band if the method moved, builds a frame and swaps it
 // into the mailbox, waking every viewer.
 func (r *Run) publish(now time.Time) {
-	stale := !r.bandFresh || r.bandStep != r.step || r.bandEpoch != r.epoch
+	stale := !r.bandFresh || r.bandStep != r.step // reinit clears bandFresh
 	if r.status != StatusDiverged && stale && (!r.active() || !now.Before(r.nextBand)) {
 		t0 := time.Now()
 		r.drawBand()
@@ -68,7 +68,7 @@ func (r *Run) drawBand() {
 		b.enc, _ = b.MarshalJSON() // once here, not once per viewer; b is immutable from now on
 		r.band = b
 	}
-	r.bandStep, r.bandEpoch, r.bandFresh = r.step, r.epoch, true
+	r.bandStep, r.bandFresh = r.step, true
 }
 
 // makeBand summarises sampled functions (model units) as mean ± 2 std in
@@ -78,18 +78,11 @@ func makeBand(p Predictive, d *Dataset, shown int) *Band {
 	if d.Task == Classification && probabilities(p) {
 		return makeProbBand(p, d, shown) // a band through the sigmoid (run_band_prob.go)
 	}
-	n, s := len(p.X), len(p.Samples)
-	if n == 0 || s == 0 {
+	b := newBand(p, shown)
+	if b == nil {
 		return nil
 	}
-	shown = min(shown, s)
-	b := &Band{X: make([]float64, n), Mean: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n), Samples: make([][]float64, shown)}
-	for _, f := range p.Samples {
-		if len(f) != n {
-			return nil
-		}
-	}
-	ys := d.YScale
+	n, s, ys := len(p.X), len(p.Samples), d.YScale
 	for i := range n {
 		var sum float64
 		for _, f := range p.Samples {
@@ -111,7 +104,7 @@ func makeBand(p Predictive, d *Dataset, shown int) *Band {
 			return nil
 		}
 	}
-	for k := range shown {
+	for k := range b.Samples {
 		b.Samples[k] = make([]float64, n)
 		for i, v := range p.Samples[k] {
 			b.Samples[k][i] = ys.ToUser(v)
@@ -121,6 +114,22 @@ func makeBand(p Predictive, d *Dataset, shown int) *Band {
 		}
 	}
 	return b
+}
+
+// newBand allocates a band for p's grid with room for shown samples; nil
+// when p is empty or ragged.
+func newBand(p Predictive, shown int) *Band {
+	n, s := len(p.X), len(p.Samples)
+	if n == 0 || s == 0 {
+		return nil
+	}
+	for _, f := range p.Samples {
+		if len(f) != n {
+			return nil
+		}
+	}
+	return &Band{X: make([]float64, n), Mean: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n),
+		Samples: make([][]float64, min(shown, s))}
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -169,6 +169,18 @@ func TestWeightSetHistogramUniform(t *testing.T) {
 	if s.Mean != float64(n-1)/2 {
 		t.Fatalf("mean %g", s.Mean)
 	}
+	// The edges are the 0.5% and 99.5% draws, 24 and 4775: the 48 draws
+	// below 24 or above 4775 are outside, and each bin of width 4751/48 ≈
+	// 98.98 holds 98 or 99 whole numbers (the last also holds 4775).
+	if s.Edges[0] != 24 || s.Edges[WeightBins] != 4775 || s.Outside != 48.0/n {
+		t.Fatalf("edges [%g, %g], outside %g; want [24, 4775] and %g", s.Edges[0], s.Edges[WeightBins], s.Outside, 48.0/n)
+	}
+	width := s.Edges[1] - s.Edges[0]
+	for k, d := range s.Density {
+		if c := d * n * width; c < 98-1e-9 || c > 100+1e-9 {
+			t.Fatalf("bin %d holds %g draws, want 98 to 100: not flat", k, c)
+		}
+	}
 	if s.histogram([]float64{1, math.NaN()}) {
 		t.Fatal("histogram accepted NaN")
 	}

@@ -80,7 +80,7 @@ func (c Config) load() (*sim.Dataset, error) {
 	if c.DataFile != "" {
 		return datasets.LoadCSVFile(c.DataFile)
 	}
-	return datasets.Load(c.Data, c.dataSeed())
+	return datasets.Load(c.Data, c.DataSeedUsed())
 }
 
 // prepare resolves a validated cfg against d, which cfg.load returned (for
@@ -132,7 +132,9 @@ func NewMethod(d *sim.Dataset, method, modelName string, given sim.Controls, use
 	return m, d, modelName, controls, nil
 }
 
-func (c Config) dataSeed() uint64 {
+// DataSeedUsed is the data set's seed: DataSeed, or Seed when DataSeed is
+// negative.
+func (c Config) DataSeedUsed() uint64 {
 	if c.DataSeed < 0 {
 		return c.Seed
 	}

@@ -66,7 +66,7 @@ func (p *Prepared) evaluate() *Summary {
 	d, m := p.Dataset, p.method
 	s := &Summary{
 		Method: p.Method, Model: p.Model, Data: p.dataName(),
-		Seed: p.Seed, DataSeed: p.dataSeed(), Steps: p.Steps, Controls: p.Controls,
+		Seed: p.Seed, DataSeed: p.DataSeedUsed(), Steps: p.Steps, Controls: p.Controls,
 	}
 	if e, ok := m.(sim.ELBOEstimator); ok {
 		elbos := make([]float64, p.EvalReps)

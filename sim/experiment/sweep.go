@@ -54,7 +54,7 @@ func prepareSweep(base Config, param string, values []float64, seeds int) ([][]*
 	if len(values) == 0 {
 		return nil, &sim.FieldError{Field: "values", Message: "no values to sweep"}
 	}
-	base.DataSeed = int64(base.dataSeed())
+	base.DataSeed = int64(base.DataSeedUsed())
 	if err := base.validate(); err != nil { // the runs differ only in seed and controls
 		return nil, err
 	}

@@ -26,8 +26,8 @@ func TestSweepLoadsDataOnce(t *testing.T) {
 			if p.Dataset != d {
 				t.Errorf("run (%d, %d) has its own data set; want the sweep's shared one", i, s)
 			}
-			if p.Seed != 5+uint64(s) || p.dataSeed() != 5 {
-				t.Errorf("run (%d, %d): seed %d, data seed %d; want %d and 5", i, s, p.Seed, p.dataSeed(), 5+s)
+			if p.Seed != 5+uint64(s) || p.DataSeedUsed() != 5 {
+				t.Errorf("run (%d, %d): seed %d, data seed %d; want %d and 5", i, s, p.Seed, p.DataSeedUsed(), 5+s)
 			}
 		}
 	}
