@@ -31,7 +31,46 @@ func liviCard() templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<p><strong>Implicit VI</strong> (LIVI, Uppal et al. 2023) fits a posterior with no closed-form density: a small generator network <i>g</i><sub>γ</sub> (one hidden layer of ELU units) maps low-dimensional Gaussian noise to <em>all</em> weights of the network at once, plus a little fixed output noise σ:</p><math display=\"block\"><mrow><mi>θ</mi><mo>=</mo><msub><mi>g</mi><mi>γ</mi></msub><mo>(</mo><mi>z</mi><mo>)</mo><mo>+</mo><mi>σ</mi><mi>ε</mi><mo>,</mo> <mspace width=\"0.6em\"></mspace> <mi>z</mi><mo>∼</mo><mi>𝒩</mi><mo>(</mo><mn>0</mn><mo>,</mo><msub><mi>I</mi><mi>d</mi></msub><mo>)</mo><mo>,</mo> <mspace width=\"0.6em\"></mspace> <mi>ε</mi><mo>∼</mo><mi>𝒩</mi><mo>(</mo><mn>0</mn><mo>,</mo><msub><mi>I</mi><mi>D</mi></msub><mo>)</mo></mrow></math><p>Because every weight is a function of the same <i>z</i>, the weights can be correlated and their marginals skewed, heavy-tailed or multimodal (the histogram under the panel). The ELBO needs the entropy of <i>q</i>, which has no closed form; LIVI linearises <i>g</i> at the sampled <i>z</i>, where <i>q</i> is locally Gaussian with covariance <i>JJ</i><sup>⊤</sup> + σ²<i>I</i>, <i>J</i> = ∂<i>g</i>/∂<i>z</i> (a <i>D</i>×<i>d</i> matrix, computed exactly here):</p><math display=\"block\"><mtable columnalign=\"left\"><mtr><mtd><mi>ℒ</mi><mo>=</mo> <msub><mi>𝔼</mi><mrow><mi>z</mi><mo>,</mo><mi>ε</mi></mrow></msub> <mo>[</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>θ</mi><mo>)</mo> <mo>+</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>θ</mi><mo>)</mo><mo>]</mo></mtd></mtr> <mtr><mtd><mspace width=\"1em\"></mspace><mo>+</mo> <msub><mi>𝔼</mi><mi>z</mi></msub> <mo>[</mo><mfrac><mn>1</mn><mn>2</mn></mfrac><mi>log</mi><mspace width=\"0.2em\"></mspace><mi>det</mi><mo>\u2061</mo> <mo>(</mo><msup><mi>J</mi><mo>⊤</mo></msup><mi>J</mi><mo>+</mo><msup><mi>σ</mi><mn>2</mn></msup><msub><mi>I</mi><mi>d</mi></msub><mo>)</mo><mo>]</mo> <mo>+</mo><mi>c</mi></mtd></mtr></mtable></math> <math display=\"block\"><mrow><mi>c</mi><mo>=</mo><mfrac><mi>D</mi><mn>2</mn></mfrac><mo>(</mo><mn>1</mn><mo>+</mo><mi>log</mi><mo>\u2061</mo><mn>2</mn><mi>π</mi><mo>)</mo> <mo>+</mo><mfrac><mrow><mi>D</mi><mo>−</mo><mi>d</mi></mrow><mn>2</mn></mfrac><mi>log</mi><mo>\u2061</mo><msup><mi>σ</mi><mn>2</mn></msup></mrow></math><p>The <code>sv-bound</code> objective replaces the log-determinant by its lower bound through the smallest singular value of <i>J</i>, cheaper for large networks:</p><math display=\"block\"><mrow><mfrac><mn>1</mn><mn>2</mn></mfrac><mi>log</mi><mspace width=\"0.2em\"></mspace><mi>det</mi><mo>\u2061</mo> <mo>(</mo><msup><mi>J</mi><mo>⊤</mo></msup><mi>J</mi><mo>+</mo><msup><mi>σ</mi><mn>2</mn></msup><mi>I</mi><mo>)</mo> <mo>≥</mo><mfrac><mi>d</mi><mn>2</mn></mfrac><mi>log</mi><mo>\u2061</mo> <mo>(</mo><msubsup><mi>s</mi><mi>min</mi><mn>2</mn></msubsup><mo>+</mo><msup><mi>σ</mi><mn>2</mn></msup><mo>)</mo></mrow></math><p class=\"muted\">The objective is an approximation of the ELBO, not a bound: the linearisation is exact only for a linear generator (then <i>q</i> is Gaussian and the formula is its exact entropy). No IWBO is shown, since an implicit <i>q</i> has no density to weight by. With <i>d</i> noise dimensions the functions the generator can express form a <i>d</i>-dimensional family, so <i>d</i> limits how much the band can spread.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<p><strong>Implicit VI</strong> (LIVI, Uppal et al. 2023) fits a posterior with no closed-form density: a small generator network <i>g</i><sub>γ</sub> (one hidden layer of ELU units) maps low-dimensional Gaussian noise to <em>all</em> weights of the network at once, plus a little fixed output noise σ:</p><math display=\"block\"><mrow><mi>θ</mi><mo>=</mo><msub><mi>g</mi><mi>γ</mi></msub><mo>(</mo><mi>z</mi><mo>)</mo><mo>+</mo><mi>σ</mi><mi>ε</mi><mo>,</mo> <mspace width=\"0.6em\"></mspace> <mi>z</mi><mo>∼</mo><mi>𝒩</mi><mo>(</mo><mn>0</mn><mo>,</mo><msub><mi>I</mi><mi>d</mi></msub><mo>)</mo><mo>,</mo> <mspace width=\"0.6em\"></mspace> <mi>ε</mi><mo>∼</mo><mi>𝒩</mi><mo>(</mo><mn>0</mn><mo>,</mo><msub><mi>I</mi><mi>D</mi></msub><mo>)</mo></mrow></math><p>Because every weight is a function of the same <i>z</i>, the weights can be correlated and their marginals skewed, heavy-tailed or multimodal (the histogram under the panel). The ELBO needs the entropy of <i>q</i>, which has no closed form; LIVI linearises <i>g</i> at the sampled <i>z</i>, where <i>q</i> is locally Gaussian with covariance <i>JJ</i><sup>⊤</sup> + σ²<i>I</i>, <i>J</i> = ∂<i>g</i>/∂<i>z</i> (a <i>D</i>×<i>d</i> matrix, computed exactly here):</p><math display=\"block\"><mtable columnalign=\"left\"><mtr><mtd><mi>ℒ</mi><mo>=</mo> <msub><mi>𝔼</mi><mrow><mi>z</mi><mo>,</mo><mi>ε</mi></mrow></msub> <mo>[</mo>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = logJoint().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<mo>]</mo></mtd></mtr> <mtr><mtd><mspace width=\"1em\"></mspace><mo>+</mo> <msub><mi>𝔼</mi><mi>z</mi></msub> <mo>[</mo><mfrac><mn>1</mn><mn>2</mn></mfrac><mi>log</mi><mspace width=\"0.2em\"></mspace><mi>det</mi><mo>\u2061</mo> <mo>(</mo><msup><mi>J</mi><mo>⊤</mo></msup><mi>J</mi><mo>+</mo><msup><mi>σ</mi><mn>2</mn></msup><msub><mi>I</mi><mi>d</mi></msub><mo>)</mo><mo>]</mo> <mo>+</mo><mi>c</mi></mtd></mtr></mtable></math> <math display=\"block\"><mrow><mi>c</mi><mo>=</mo><mfrac><mi>D</mi><mn>2</mn></mfrac><mo>(</mo><mn>1</mn><mo>+</mo><mi>log</mi><mo>\u2061</mo><mn>2</mn><mi>π</mi><mo>)</mo> <mo>+</mo><mfrac><mrow><mi>D</mi><mo>−</mo><mi>d</mi></mrow><mn>2</mn></mfrac><mi>log</mi><mo>\u2061</mo><msup><mi>σ</mi><mn>2</mn></msup></mrow></math><p>The <code>sv-bound</code> objective replaces the log-determinant by its lower bound through the smallest singular value of <i>J</i>, cheaper for large networks:</p><math display=\"block\"><mrow><mfrac><mn>1</mn><mn>2</mn></mfrac><mi>log</mi><mspace width=\"0.2em\"></mspace><mi>det</mi><mo>\u2061</mo> <mo>(</mo><msup><mi>J</mi><mo>⊤</mo></msup><mi>J</mi><mo>+</mo><msup><mi>σ</mi><mn>2</mn></msup><mi>I</mi><mo>)</mo> <mo>≥</mo><mfrac><mi>d</mi><mn>2</mn></mfrac><mi>log</mi><mo>\u2061</mo> <mo>(</mo><msubsup><mi>s</mi><mi>min</mi><mn>2</mn></msubsup><mo>+</mo><msup><mi>σ</mi><mn>2</mn></msup><mo>)</mo></mrow></math><p class=\"muted\">The objective is an approximation of the ELBO, not a bound: the linearisation is exact only for a linear generator (then <i>q</i> is Gaussian and the formula is its exact entropy). No IWBO is shown, since an implicit <i>q</i> has no density to weight by. With <i>d</i> noise dimensions the functions the generator can express form a <i>d</i>-dimensional family, so <i>d</i> limits how much the band can spread.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// logJoint is log p(y ∣ θ) + log p(θ), the log posterior up to its
+// normaliser, which MAP maximises and LIVI's ELBO averages.
+func logJoint() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var2 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var2 == nil {
+			templ_7745c5c3_Var2 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>θ</mi><mo>)</mo> <mo>+</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>θ</mi><mo>)</mo>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -56,12 +95,20 @@ func mapCard() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var2 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var2 == nil {
-			templ_7745c5c3_Var2 = templ.NopComponent
+		templ_7745c5c3_Var3 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var3 == nil {
+			templ_7745c5c3_Var3 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<p><strong>Maximum a posteriori</strong>: one network trained by Adam on the log joint, the same likelihood and prior as the Bayesian methods, with the noise σ learned alongside:</p><math display=\"block\"><mrow><msub><mi>θ</mi><mi>MAP</mi></msub><mo>=</mo> <munder><mi>arg max</mi><mi>θ</mi></munder> <mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>θ</mi><mo>)</mo> <mo>+</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>θ</mi><mo>)</mo></mrow></math><p class=\"muted\">A point estimate has no weight uncertainty: the band of f has zero width everywhere, the gap included. It is the baseline any posterior should beat.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p><strong>Maximum a posteriori</strong>: one network trained by Adam on the log joint, the same likelihood and prior as the Bayesian methods, with the noise σ learned alongside:</p><math display=\"block\"><mrow><msub><mi>θ</mi><mi>MAP</mi></msub><mo>=</mo> <munder><mi>arg max</mi><mi>θ</mi></munder>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = logJoint().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</mrow></math><p class=\"muted\">A point estimate has no weight uncertainty: the band of f has zero width everywhere, the gap included. It is the baseline any posterior should beat.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -86,12 +133,12 @@ func ensembleCard() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var3 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var3 == nil {
-			templ_7745c5c3_Var3 = templ.NopComponent
+		templ_7745c5c3_Var4 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var4 == nil {
+			templ_7745c5c3_Var4 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<p><strong>Deep ensemble</strong> (Lakshminarayanan et al. 2017): <i>K</i> MAP networks trained from different random initialisations, each with its own learned noise; the predictive is their equally weighted mixture,</p><math display=\"block\"><mrow><mi>p</mi><mo>(</mo><msub><mi>y</mi><mo>*</mo></msub><mo>∣</mo><msub><mi>x</mi><mo>*</mo></msub><mo>)</mo> <mo>≈</mo><mfrac><mn>1</mn><mi>K</mi></mfrac> <munderover><mo>∑</mo><mrow><mi>k</mi><mo>=</mo><mn>1</mn></mrow><mi>K</mi></munderover> <mi>𝒩</mi><mo>(</mo><msub><mi>y</mi><mo>*</mo></msub><mo>;</mo> <msub><mi>f</mi><msub><mi>θ</mi><mi>k</mi></msub></msub><mo>(</mo><msub><mi>x</mi><mo>*</mo></msub><mo>)</mo><mo>,</mo> <msubsup><mi>σ</mi><mi>k</mi><mn>2</mn></msubsup><mo>)</mo></mrow></math><p class=\"muted\">Not a posterior approximation in the VI sense, but the members land in different modes and so disagree where there is no data: a strong baseline for in-between uncertainty, with only <i>K</i> distinct functions.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p><strong>Deep ensemble</strong> (Lakshminarayanan et al. 2017): <i>K</i> MAP networks trained from different random initialisations, each with its own learned noise; the predictive is their equally weighted mixture,</p><math display=\"block\"><mrow><mi>p</mi><mo>(</mo><msub><mi>y</mi><mo>*</mo></msub><mo>∣</mo><msub><mi>x</mi><mo>*</mo></msub><mo>)</mo> <mo>≈</mo><mfrac><mn>1</mn><mi>K</mi></mfrac> <munderover><mo>∑</mo><mrow><mi>k</mi><mo>=</mo><mn>1</mn></mrow><mi>K</mi></munderover> <mi>𝒩</mi><mo>(</mo><msub><mi>y</mi><mo>*</mo></msub><mo>;</mo> <msub><mi>f</mi><msub><mi>θ</mi><mi>k</mi></msub></msub><mo>(</mo><msub><mi>x</mi><mo>*</mo></msub><mo>)</mo><mo>,</mo> <msubsup><mi>σ</mi><mi>k</mi><mn>2</mn></msubsup><mo>)</mo></mrow></math><p class=\"muted\">Not a posterior approximation in the VI sense, but the members land in different modes and so disagree where there is no data: a strong baseline for in-between uncertainty, with only <i>K</i> distinct functions.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

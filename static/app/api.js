@@ -48,9 +48,15 @@ export function getRun(id) {
   return request("GET", `/api/runs/${encodeURIComponent(id)}`);
 }
 
-// deleteRun frees a run; keepalive lets it finish while the page unloads.
+// discard DELETEs a resource as the page leaves: keepalive lets the request
+// finish while the page unloads, and nobody is left to hear the answer.
+export function discard(url) {
+  return fetch(url, { method: "DELETE", keepalive: true }).catch(() => {});
+}
+
+// deleteRun frees a run.
 export function deleteRun(id) {
-  return fetch(`/api/runs/${encodeURIComponent(id)}`, { method: "DELETE", keepalive: true }).catch(() => {});
+  return discard(`/api/runs/${encodeURIComponent(id)}`);
 }
 
 export function uploadCSV(text) {

@@ -1,7 +1,7 @@
 // Export a panel's history as CSV (long format: series, step, value) or as
 // JSON (everything, including the latest band and the control marks).
 
-import { download } from "./plots.js";
+import { saveBlob } from "./plots.js";
 
 function record(panel) {
   const c = panel.app.config;
@@ -31,7 +31,7 @@ function record(panel) {
 
 export function exportJSON(panel) {
   const blob = new Blob([JSON.stringify(record(panel), null, 1)], { type: "application/json" });
-  save(blob, `${panel.fileStem()}.json`);
+  saveBlob(blob, `${panel.fileStem()}.json`);
 }
 
 export function exportCSV(panel) {
@@ -44,15 +44,9 @@ export function exportCSV(panel) {
   add("objective_smoothed", r.objective_smoothed);
   for (const [name, pts] of Object.entries(r.traces)) add(`trace:${name}`, pts);
   for (const m of r.marks) lines.push(`${csvCell(`mark:${m.name}`)},${m.step},${csvCell(String(m.value))}`);
-  save(new Blob([lines.join("\n") + "\n"], { type: "text/csv" }), `${panel.fileStem()}.csv`);
+  saveBlob(new Blob([lines.join("\n") + "\n"], { type: "text/csv" }), `${panel.fileStem()}.csv`);
 }
 
 function csvCell(s) {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function save(blob, filename) {
-  const url = URL.createObjectURL(blob);
-  download(url, filename);
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -100,6 +100,22 @@ export function safeRange(lo, hi, pad = 0.05) {
   return [lo - span * pad, hi + span * pad];
 }
 
+// extent is [min, max] of the finite values in the given columns (arrays),
+// or null when there are none. A loop, not Math.min(...v): an upload can
+// hold more points than a call may take arguments.
+export function extent(cols) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const c of cols) {
+    for (const v of c) {
+      if (!Number.isFinite(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  return hi >= lo ? [lo, hi] : null;
+}
+
 // robustRange is the objective plot's y-range, ignoring the early transient
 // (TensorBoard's "ignore outliers"): the newer half of the steps is always
 // shown in full (a change a control made stays visible); older points count

@@ -7,7 +7,7 @@
 // twice a second.
 
 import { escapeHTML, fmt, safeRange } from "./history.js";
-import { compact, destroy, marksPlugin, NO_DRAG, savePNG, sized } from "./plots.js";
+import { compactTicks, destroy, histSeries, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
 import { activeChains, chainTrace, decades, divergenceSteps, exactLinear, histogram, Pool, range } from "./mcmc_data.js";
 
 const uPlot = window.uPlot;
@@ -133,27 +133,6 @@ export class McmcView {
     return e;
   }
 
-  figure(role, caption) {
-    const fig = this.el("figure", "plot");
-    fig.dataset.plot = role;
-    const cap = this.el("figcaption");
-    cap.append(caption);
-    const host = this.el("div", "plot-host");
-    fig.append(cap, host);
-    return { fig, cap, host };
-  }
-
-  png(cap, getU, what) {
-    const b = this.el("button", "png", "PNG");
-    b.type = "button";
-    b.title = "Save this plot as PNG";
-    b.addEventListener("click", () => {
-      const u = getU();
-      if (u) savePNG(u, `${this.panel.spec.label} — ${what}, step ${this.panel.step}`, `${this.panel.fileStem()}-${what}.png`);
-    });
-    cap.appendChild(b);
-  }
-
   select(options, value) {
     const s = this.el("select", "small");
     for (const o of options) {
@@ -180,10 +159,10 @@ export class McmcView {
 
     // Traces, one plot per parameter, one series per chain.
     for (const p of this.params) {
-      const { fig, cap, host } = this.figure(`mcmc-trace-${p}`, `Trace of ${p}, one colour per chain (warm-up shaded, divergences ticked in red)`);
+      const { fig, cap, host } = plotFigure(`mcmc-trace-${p}`, `Trace of ${p}, one colour per chain (warm-up shaded, divergences ticked in red)`);
       root.appendChild(fig);
       this.traceFigs.set(p, { host, u: null, chains: "" });
-      this.png(cap, () => this.traceFigs.get(p).u, `trace-${p}`);
+      this.panel.pngButton(cap, () => this.traceFigs.get(p).u, `trace-${p}`);
     }
 
     const pair = this.el("div", "mcmc-pair");
@@ -192,18 +171,18 @@ export class McmcView {
     const [px, py] = this.defaultPair();
     this.scatterX = this.select(this.params, px);
     this.scatterY = this.select(this.params, py);
-    const sc = this.figure("mcmc-scatter", "Scatter ");
+    const sc = plotFigure("mcmc-scatter", "Scatter ");
     sc.cap.append(this.scatterX, " vs ", this.scatterY);
-    this.png(sc.cap, () => this.scatterU, "scatter");
+    this.panel.pngButton(sc.cap, () => this.scatterU, "scatter");
     pair.appendChild(sc.fig);
     this.scatterHost = sc.host;
     for (const s of [this.scatterX, this.scatterY]) s.addEventListener("change", () => this.rebuildScatter());
 
     // Running histogram.
     this.histParam = this.select(this.params, this.params[1] ?? this.params[0]);
-    const hi = this.figure("mcmc-hist", "Histogram of ");
+    const hi = plotFigure("mcmc-hist", "Histogram of ");
     hi.cap.append(this.histParam, " (all kept draws)");
-    this.png(hi.cap, () => this.histU, "histogram");
+    this.panel.pngButton(hi.cap, () => this.histU, "histogram");
     pair.appendChild(hi.fig);
     this.histParam.addEventListener("change", () => this.drawHistogram());
     this.histU = sized(hi.host, {
@@ -211,28 +190,28 @@ export class McmcView {
       legend: { show: false },
       cursor: NO_DRAG,
       scales: { x: { time: false } },
-      axes: [{ size: 32, values: (u, s) => s.map(compact) }, { size: 46, values: (u, s) => s.map(compact) }],
-      series: [{}, { label: "density", stroke: "#1d4ed8", fill: "rgba(37,99,235,0.25)", width: 1.5, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } }],
+      axes: [{ size: 32, values: compactTicks }, { size: 46, values: compactTicks }],
+      series: [{}, histSeries("density")],
     }, [[], []]);
 
     // Rank plots and sampler state.
     const small = this.el("div", "mcmc-small");
     root.appendChild(small);
     for (const p of this.params) {
-      const { fig, cap, host } = this.figure(`mcmc-rank-${p}`, `Ranks of ${p} per chain`);
+      const { fig, cap, host } = plotFigure(`mcmc-rank-${p}`, `Ranks of ${p} per chain`);
       small.appendChild(fig);
       this.rankFigs.set(p, { host, u: null, chains: 0 });
-      this.png(cap, () => this.rankFigs.get(p).u, `ranks-${p}`);
+      this.panel.pngButton(cap, () => this.rankFigs.get(p).u, `ranks-${p}`);
     }
     const adapts = ["hmc", "nuts"].includes(this.panel.method);
-    const stepFig = this.figure("mcmc-step-size", adapts ? "Step size ε (adapts in warm-up)" : "Step size");
+    const stepFig = plotFigure("mcmc-step-size", adapts ? "Step size ε (adapts in warm-up)" : "Step size");
     small.appendChild(stepFig.fig);
-    this.png(stepFig.cap, () => this.stepU, "step-size");
-    this.stepU = this.stepPlot(stepFig.host, "step size", "#0f766e", 3);
-    const accFig = this.figure("mcmc-accept", "Acceptance rate");
+    this.panel.pngButton(stepFig.cap, () => this.stepU, "step-size");
+    this.stepU = this.stepPlot(stepFig.host, "step size", "#0f766e");
+    const accFig = plotFigure("mcmc-accept", "Acceptance rate");
     small.appendChild(accFig.fig);
-    this.png(accFig.cap, () => this.accU, "acceptance");
-    this.accU = this.stepPlot(accFig.host, "acceptance", "#7c3aed", 1, [0, 1]);
+    this.panel.pngButton(accFig.cap, () => this.accU, "acceptance");
+    this.accU = this.stepPlot(accFig.host, "acceptance", "#7c3aed", [0, 1]);
     this.rebuildScatter();
   }
 
@@ -242,9 +221,10 @@ export class McmcView {
     return [p[0], p[1] ?? p[0]];
   }
 
-  // stepPlot draws a sampler-state trace; the step size on a log axis over
-  // warm-up and a little after, where it adapts.
-  stepPlot(host, label, stroke, distr, range) {
+  // stepPlot draws a sampler-state trace on a fixed y range, or without one
+  // (the step size) on a log axis over warm-up and a little after, where it
+  // adapts.
+  stepPlot(host, label, stroke, range) {
     const log = !range;
     return sized(host, {
       height: 110,
@@ -252,11 +232,11 @@ export class McmcView {
       cursor: NO_DRAG,
       scales: {
         x: { time: false, range: log ? (u, lo, hi) => this.warmupWindow(lo, hi) : undefined },
-        y: range ? { range: () => range } : { distr, log: 10 },
+        y: range ? { range: () => range } : { distr: 3, log: 10 },
       },
       axes: [
-        { size: 30, space: 60, values: (u, s) => s.map(compact) },
-        log ? { size: 50, splits: decades, values: (u, s) => s.map(compact) } : { size: 50, values: (u, s) => s.map(compact) },
+        { size: 30, space: 60, values: compactTicks },
+        log ? { size: 50, splits: decades, values: compactTicks } : { size: 50, values: compactTicks },
       ],
       series: [{}, { label, stroke, width: 1.5, points: { show: false } }],
       plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks)],
@@ -294,7 +274,7 @@ export class McmcView {
       legend: { show: true, live: false },
       cursor: NO_DRAG,
       scales: { x: { time: false }, y: { range: (u, lo, hi) => this.traceRange(u, lo, hi) } },
-      axes: [{ size: 30, space: 60, values: (u, s) => s.map(compact) }, { size: 52, values: (u, s) => s.map(compact) }],
+      axes: [{ size: 30, space: 60, values: compactTicks }, { size: 52, values: compactTicks }],
       series: [{ label: "step" }, ...chains.map((k) => ({ label: `c${k}`, stroke: hexAlpha(CHAIN_COLORS[(k - 1) % 8], 0.7), width: 0.8, points: { show: false } }))],
       plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks)],
     }, [[], ...chains.map(() => [])]);
@@ -318,7 +298,7 @@ export class McmcView {
         x: { time: false, range: () => this.scatterRange(0) },
         y: { range: () => this.scatterRange(1) },
       },
-      axes: [{ label: this.scatterX.value, size: 40, labelSize: 16, values: (u, s) => s.map(compact) }, { label: this.scatterY.value, size: 56, labelSize: 16, values: (u, s) => s.map(compact) }],
+      axes: [{ label: this.scatterX.value, size: 40, labelSize: 16, values: compactTicks }, { label: this.scatterY.value, size: 56, labelSize: 16, values: compactTicks }],
       series,
     }, this.scatterData());
     this.scatterChains = n;
@@ -430,7 +410,7 @@ export class McmcView {
           legend: { show: false },
           cursor: NO_DRAG,
           scales: { x: { time: false }, y: { range: (u, lo, hi) => [0, Math.max(hi, 1) * 1.1] } },
-          axes: [{ size: 28, values: (u, s) => s.map((v) => `${Math.round(v * 100)}%`) }, { size: 40, values: (u, s) => s.map(compact) }],
+          axes: [{ size: 28, values: (u, s) => s.map((v) => `${Math.round(v * 100)}%`) }, { size: 40, values: compactTicks }],
           series: [
             {},
             { label: "uniform", stroke: "#9ca3af", dash: [4, 4], width: 1, points: { show: false } },
@@ -479,14 +459,6 @@ export class McmcView {
     if (!e) return "";
     const part = (k, label) => `${label} ${fmt(e[k].mean)} ± ${fmt(e[k].sd)}`;
     return `<p class="exact" data-role="exact">Exact posterior (mean ± sd): ${part("b0", "b0")} · ${part("b", "b")} · ${part("sigma", "σ")}</p>`;
-  }
-
-  destroy() {
-    for (const f of [...this.traceFigs.values(), ...this.rankFigs.values()]) destroy(f.u);
-    destroy(this.scatterU);
-    destroy(this.histU);
-    destroy(this.stepU);
-    destroy(this.accU);
   }
 }
 

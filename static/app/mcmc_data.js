@@ -1,7 +1,7 @@
 // Pure helpers of the sampler panels (mcmc.js), kept apart from the DOM and
 // uPlot so node's test runner can check them (static/test).
 
-import { safeRange } from "./history.js";
+import { extent, safeRange } from "./history.js";
 
 export const HIST_CAP = 20000; // pooled draws per parameter kept for the histogram
 export const HIST_BINS = 40;
@@ -90,15 +90,9 @@ export function decades(u, axisIdx, min, max) {
 
 // range spans every finite value of the given columns, padded by 5%.
 export function range(cols) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const c of cols) for (const v of c) if (Number.isFinite(v)) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return hi >= lo ? safeRange(lo, hi) : [0, 1];
+  const e = extent(cols);
+  return e ? safeRange(...e) : [0, 1];
 }
-
 
 // exactLinear is the exact posterior of the linear model y = b0 + b·x + σε
 // under flat priors on b0, b and σ > 0 (ALGORITHMS.md §6.5): with X = [1, x],

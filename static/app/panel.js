@@ -5,7 +5,7 @@ import { createRun, deleteRun, getRun, streamURL } from "./api.js";
 import { fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
 import { escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
-import { HistoryPlot, PredictivePlot, savePNG } from "./plots.js";
+import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { WeightsView } from "./weights.js";
 
@@ -39,6 +39,7 @@ export class Panel {
     this.step = 0;
     this.status = "not started";
     this.diagnostics = {};
+    this.diagHTML = ""; // the diagnostics list as last written
     this.stepsPerSec = null;
     this.runId = null;
     this.ws = null;
@@ -60,12 +61,13 @@ export class Panel {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
     this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
-    this.addPNGButton(pred, () => this.predictive.u, "predictive");
+    this.pngButton(pred.querySelector("figcaption"), () => this.predictive.u, "predictive");
     const obj = this.el.querySelector('[data-plot="objective"]');
+    const objCap = obj.querySelector("figcaption");
     const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
-    obj.querySelector("figcaption").firstChild.textContent = `Objective: ${label}, raw and smoothed`;
+    objCap.firstChild.textContent = `Objective: ${label}, raw and smoothed`;
     this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), { label, smoothed: true, getMarks: () => this.marks });
-    this.addPNGButton(obj, () => this.objectivePlot.u, "objective");
+    this.pngButton(objCap, () => this.objectivePlot.u, "objective");
     // mcmc: samplers' chains, draws and diagnostics have their own plots (mcmc.js).
     if (this.spec.family === "mcmc") this.mcmc = new McmcView(this);
     for (const name of this.spec.traces ?? []) {
@@ -77,36 +79,24 @@ export class Panel {
     }
   }
 
-  addPNGButton(figure, getPlot, what) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "png";
-    b.textContent = "PNG";
-    b.title = "Save this plot as PNG";
-    b.addEventListener("click", () =>
-      savePNG(getPlot(), `${this.spec.label} — ${what}, step ${this.step}`, `${this.fileStem()}-${what}.png`),
-    );
-    figure.querySelector("figcaption").appendChild(b);
+  // pngButton adds a PNG button to a caption of one of this panel's plots
+  // (the mcmc and weights views' too): the file is named after the panel,
+  // what and the step; title() (default: what) heads the image.
+  pngButton(caption, getU, what, title = () => what) {
+    addPNGButton(caption, getU, () => [`${this.spec.label} — ${title()}, step ${this.step}`, `${this.fileStem()}-${what}.png`]);
   }
 
   // trace returns the named trace's history and plot, creating them.
   trace(name) {
     let t = this.traces.get(name);
     if (t) return t;
-    const fig = document.createElement("figure");
-    fig.className = "plot trace";
-    fig.dataset.plot = `trace-${name}`;
-    const cap = document.createElement("figcaption");
-    cap.textContent = name;
-    const host = document.createElement("div");
-    host.className = "plot-host";
-    fig.append(cap, host);
+    const { fig, cap, host } = plotFigure(`trace-${name}`, name, "trace");
     this.role("traces").appendChild(fig);
     const series = new Series();
     const plot = new HistoryPlot(host, { label: name, height: 110, getMarks: () => this.marks });
     t = { series, plot };
     this.traces.set(name, t);
-    this.addPNGButton(fig, () => plot.u, `trace-${name}`);
+    this.pngButton(cap, () => plot.u, `trace-${name}`);
     return t;
   }
 
@@ -162,7 +152,12 @@ export class Panel {
     const ratio = this.inBetweenRatio();
     if (ratio != null) rows.push(["in-between ratio (from band)", ratio]);
     const html = rows.map(([k, v]) => `<div><dt>${escapeHTML(k)}</dt><dd>${escapeHTML(fmt(v))}</dd></div>`).join("");
-    if (dl.innerHTML !== html) dl.innerHTML = html;
+    // Compared with what was last written, not with innerHTML: reading that
+    // serialises the list every frame, and not always as escapeHTML wrote it.
+    if (this.diagHTML !== html) {
+      dl.innerHTML = html;
+      this.diagHTML = html;
+    }
   }
 
   // inBetweenRatio is the std of f at the gap's centre over the mean std of
@@ -330,21 +325,26 @@ export class Panel {
   // ---- controls ----
 
   controlEl(name) {
-    return [...this.el.querySelectorAll(".control")].find((d) => d.dataset.name === name) ?? null;
+    return this.inputs.get(name)?.div ?? null;
   }
 
   specOf(name) {
     return this.spec.controls.find((c) => c.name === name);
   }
 
+  // bindControls wires the template's controls and keeps their elements:
+  // every frame reports every control's value (syncControls), so looking
+  // them up there would query the DOM per control per frame.
   bindControls() {
+    this.inputs = new Map(); // name → { div, range, num, sel }
     for (const div of this.el.querySelectorAll(".control")) {
       const name = div.dataset.name;
-      const spec = this.specOf(name);
-      if (!spec) continue;
       const range = div.querySelector('input[type="range"]');
       const num = div.querySelector("input.num");
       const sel = div.querySelector("select");
+      this.inputs.set(name, { div, range, num, sel });
+      const spec = this.specOf(name);
+      if (!spec) continue;
       range?.addEventListener("input", () => {
         num.value = String(fromSlider(spec, range.value));
       });
@@ -395,13 +395,11 @@ export class Panel {
   }
 
   showValue(name, v) {
-    const div = this.controlEl(name);
+    const els = this.inputs.get(name);
     const spec = this.specOf(name);
-    if (!div || !spec) return;
+    if (!els || !spec) return;
     const active = document.activeElement;
-    const range = div.querySelector('input[type="range"]');
-    const num = div.querySelector("input.num");
-    const sel = div.querySelector("select");
+    const { range, num, sel } = els;
     if (range && active !== range) range.value = String(toSlider(spec, v));
     if (num && active !== num) num.value = String(v);
     if (sel && active !== sel) sel.value = String(v);

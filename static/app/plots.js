@@ -2,7 +2,7 @@
 // the objective and the traces, with control changes marked on the step
 // axis, and PNG export.
 
-import { fmt, robustRange, safeRange } from "./history.js";
+import { extent, fmt, robustRange, safeRange } from "./history.js";
 
 const uPlot = window.uPlot;
 
@@ -24,17 +24,56 @@ const COLORS = {
 
 export const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
 
-// sized creates a uPlot in host that follows the host's width.
-export function sized(host, opts, data) {
-  const width = Math.max(200, host.clientWidth || 400);
+// compactTicks is an axis' `values`: its ticks printed by compact.
+export const compactTicks = (u, splits) => splits.map(compact);
+
+// histSeries is a histogram's series: a density drawn as steps, filled.
+export function histSeries(label) {
+  return { label, stroke: COLORS.mean, fill: "rgba(37,99,235,0.25)", width: 1.5, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } };
+}
+
+// sized creates a uPlot in host that follows the host's width, never
+// narrower than minWidth.
+export function sized(host, opts, data, minWidth = 200) {
+  const width = Math.max(minWidth, host.clientWidth || 400);
   const u = new uPlot({ ...opts, width }, data, host);
   const ro = new ResizeObserver(() => {
-    const w = Math.max(200, host.clientWidth);
+    const w = Math.max(minWidth, host.clientWidth);
     if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: opts.height });
   });
   ro.observe(host);
   u._ro = ro;
   return u;
+}
+
+// plotFigure makes an empty figure for a plot: its caption (text or nodes)
+// and the host uPlot draws in; cls adds to the "plot" class.
+export function plotFigure(role, caption, cls = "") {
+  const fig = document.createElement("figure");
+  fig.className = cls ? `plot ${cls}` : "plot";
+  fig.dataset.plot = role;
+  const cap = document.createElement("figcaption");
+  cap.append(caption);
+  const host = document.createElement("div");
+  host.className = "plot-host";
+  fig.append(cap, host);
+  return { fig, cap, host };
+}
+
+// addPNGButton appends a "PNG" button to a figure's caption; a click saves
+// the plot getU() returns (if any) under the [title, filename] that named()
+// gives at that moment.
+export function addPNGButton(caption, getU, named) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "png";
+  b.textContent = "PNG";
+  b.title = "Save this plot as PNG";
+  b.addEventListener("click", () => {
+    const u = getU();
+    if (u) savePNG(u, ...named());
+  });
+  caption.appendChild(b);
 }
 
 export function destroy(u) {
@@ -206,10 +245,6 @@ export class PredictivePlot {
   range() {
     return this.task === "classification" ? [-0.04, 1.04] : dataRange(this.points, this.truth);
   }
-
-  destroy() {
-    destroy(this.u);
-  }
 }
 
 // dataRange fixes the y axis to the data's span plus 40% each side (the
@@ -219,14 +254,7 @@ export class PredictivePlot {
 function dataRange(points, truth) {
   const ys = (points?.y?.length ? points.y : (truth?.y ?? [])).filter(Number.isFinite);
   if (ys.length < 2) return null;
-  // A loop, not Math.min(...ys): a 1 MiB upload can hold more points than a
-  // call may take arguments.
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of ys) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
+  const [lo, hi] = extent([ys]);
   const span = hi - lo || 1;
   return [lo - 0.4 * span, hi + 0.4 * span];
 }
@@ -253,7 +281,7 @@ export class HistoryPlot {
         // Traces autoscale: a step a control caused must stay in view.
         y: { range: (u, lo, hi) => (smoothed && this.series?.length ? robustRange(this.series.x, this.series.y, this.series.s) : safeRange(lo, hi)) },
       },
-      axes: [{ size: 36, space: 60, values: (u, splits) => splits.map(compact) }, { size: 62, values: (u, splits) => splits.map(compact) }],
+      axes: [{ size: 36, space: 60, values: compactTicks }, { size: 62, values: compactTicks }],
       series,
       plugins: [marksPlugin(getMarks)],
     };
@@ -273,18 +301,10 @@ export class HistoryPlot {
     }
     this.u.setData(this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]);
   }
-
-  redraw() {
-    this.u.redraw(false, false);
-  }
-
-  destroy() {
-    destroy(this.u);
-  }
 }
 
 // compact prints axis ticks short: 2.5M, 750k, 0.25, -1.2e-5.
-export function compact(v) {
+function compact(v) {
   if (v == null) return "";
   const a = Math.abs(v);
   if (a >= 1e9) return `${+(v / 1e9).toPrecision(3)}G`;
@@ -314,7 +334,14 @@ export function savePNG(u, title, filename) {
   download(c.toDataURL("image/png"), filename);
 }
 
-export function download(href, filename) {
+// saveBlob downloads blob as filename.
+export function saveBlob(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  download(url, filename);
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function download(href, filename) {
   const a = document.createElement("a");
   a.href = href;
   a.download = filename;

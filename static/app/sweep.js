@@ -5,9 +5,9 @@
 // table point by point. Cancel is DELETE /api/sweeps/{id}; leaving the page
 // cancels too, as nobody would see the rest.
 
-import { APIError, request } from "./api.js";
+import { APIError, discard, request } from "./api.js";
 import { fmt } from "./history.js";
-import { download, savePNG } from "./plots.js";
+import { addPNGButton, saveBlob } from "./plots.js";
 import { SweepPlot, SWEEP_COLORS } from "./sweep_plot.js";
 
 const card = document.getElementById("sweep");
@@ -39,7 +39,7 @@ class Sweep {
     this.role("sweep-cancel").addEventListener("click", () => this.cancel());
     this.role("sweep-json").addEventListener("click", () => this.exportJSON());
     addEventListener("pagehide", () => {
-      if (this.running()) fetch(this.url(), { method: "DELETE", keepalive: true }).catch(() => {});
+      if (this.running()) discard(this.url());
     });
     // Back from the back-forward cache: the sweep was cancelled on the way
     // out; show what it got to.
@@ -79,13 +79,7 @@ class Sweep {
     key.className = "sweep-key";
     key.innerHTML = `<span style="color:${SWEEP_COLORS.elbo}">● ELBO</span> <span style="color:${SWEEP_COLORS.iwbo}">● IWBO</span>`;
     caption.appendChild(key);
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "png";
-    b.textContent = "PNG";
-    b.title = "Save this plot as PNG";
-    b.addEventListener("click", () => savePNG(this.plot.u, `Sweep over ${this.label}: ELBO and IWBO ± 2 s.e.`, `sweep-${this.param}.png`));
-    caption.appendChild(b);
+    addPNGButton(caption, () => this.plot.u, () => [`Sweep over ${this.label}: ELBO and IWBO ± 2 s.e.`, `sweep-${this.param}.png`]);
   }
 
   // body is the POST: the form, the page's data set and seed, and the
@@ -268,9 +262,7 @@ class Sweep {
       link: location.href,
       exported_at: new Date().toISOString(),
     };
-    const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
-    download(url, `sweep-${this.method}-${this.param}.json`);
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }), `sweep-${this.method}-${this.param}.json`);
   }
 }
 

@@ -3,9 +3,8 @@
 // of the sweep from the start (log scale for prior scales), so each point
 // lands where it belongs as its value completes.
 
-import { compact, destroy } from "./plots.js";
-
-const uPlot = window.uPlot;
+import { extent } from "./history.js";
+import { compactTicks, destroy, NO_DRAG, sized } from "./plots.js";
 
 export const SWEEP_COLORS = {
   elbo: "#1d4ed8",
@@ -22,11 +21,6 @@ export class SweepPlot {
     this.label = label;
     this.points = [];
     this.reset(values, logX);
-    this.ro = new ResizeObserver(() => {
-      const w = Math.max(240, host.clientWidth);
-      if (this.u && Math.abs(w - this.u.width) > 1) this.u.setSize({ width: w, height: this.height });
-    });
-    this.ro.observe(host);
   }
 
   // reset starts an empty plot over a new sweep's values.
@@ -35,19 +29,16 @@ export class SweepPlot {
     this.points = [];
     const pos = values.filter((v) => v > 0);
     this.logX = logX && pos.length === values.length && values.length > 0;
-    let lo = Math.min(...values);
-    let hi = Math.max(...values);
-    if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
+    let [lo, hi] = extent([values]) ?? [0, 1];
     if (lo === hi) [lo, hi] = this.logX ? [lo / 2, hi * 2] : [lo - 1, hi + 1];
     // A little room either side, so the end points' markers are whole.
     const xRange = this.logX ? [lo / 1.12, hi * 1.12] : [lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo)];
     const edge = (stroke) => ({ stroke, width: 0, points: { show: false } });
     const mean = (label, stroke) => ({ label, stroke, width: 2, points: { show: true, size: 7, stroke, fill: "#fff", width: 2 } });
     const opts = {
-      width: Math.max(240, this.host.clientWidth || 600),
       height: this.height,
       legend: { show: false },
-      cursor: { drag: { x: false, y: false, setScale: false }, points: { show: false } },
+      cursor: { ...NO_DRAG, points: { show: false } },
       scales: {
         x: this.logX ? { time: false, distr: 3, log: 10, range: () => xRange } : { time: false, range: () => xRange },
         y: { range: (u, a, b) => yRange(this.points, a, b) },
@@ -56,9 +47,9 @@ export class SweepPlot {
         // On a log axis uPlot labels only powers of ten: tick and label the
         // swept values instead.
         this.logX
-          ? { label: this.label, labelSize: 20, size: 40, splits: () => values, filter: (u, splits) => splits, values: (u, splits) => splits.map(compact) }
-          : { label: this.label, labelSize: 20, size: 40, values: (u, splits) => splits.map(compact) },
-        { label: "nats", labelSize: 20, size: 62, values: (u, splits) => splits.map(compact) },
+          ? { label: this.label, labelSize: 20, size: 40, splits: () => values, filter: (u, splits) => splits, values: compactTicks }
+          : { label: this.label, labelSize: 20, size: 40, values: compactTicks },
+        { label: "nats", labelSize: 20, size: 62, values: compactTicks },
       ],
       series: [
         { label: this.label },
@@ -74,7 +65,7 @@ export class SweepPlot {
         { series: [5, 4], fill: SWEEP_COLORS.iwboBand },
       ],
     };
-    this.u = new uPlot(opts, this.table(), this.host);
+    this.u = sized(this.host, opts, this.table(), 240);
   }
 
   // setPoints draws the finished points (any order).
@@ -95,11 +86,6 @@ export class SweepPlot {
       col((q) => q.iwbo_mean + 2 * q.iwbo_se),
       col((q) => q.iwbo_mean),
     ];
-  }
-
-  destroy() {
-    this.ro.disconnect();
-    destroy(this.u);
   }
 }
 

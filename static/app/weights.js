@@ -8,9 +8,8 @@
 // side show the same weight.
 
 import { fmt } from "./history.js";
-import { compact, destroy, NO_DRAG, savePNG, sized } from "./plots.js";
+import { compactTicks, destroy, histSeries, NO_DRAG, plotFigure, sized } from "./plots.js";
 
-const uPlot = window.uPlot;
 const CURVE_POINTS = 121;
 const SHARE = "playground:weight-index"; // page-wide event: { detail: index }
 
@@ -54,16 +53,11 @@ export class WeightsView {
     this.kind = null;
     this.dirty = false;
     this.build();
-    this.onShare = (ev) => this.choose(ev.detail, false);
-    document.addEventListener(SHARE, this.onShare);
+    document.addEventListener(SHARE, (ev) => this.choose(ev.detail, false));
   }
 
   build() {
-    const fig = document.createElement("figure");
-    fig.className = "plot weights";
-    fig.dataset.plot = "weights";
-    const cap = document.createElement("figcaption");
-    cap.append("Marginal of weight ");
+    const { fig, cap, host } = plotFigure("weights", "Marginal of weight ", "weights");
     const input = document.createElement("input");
     input.type = "number";
     input.min = "0";
@@ -80,27 +74,17 @@ export class WeightsView {
     this.nameEl = document.createElement("span");
     this.nameEl.className = "muted";
     cap.append(input, " ", this.nameEl);
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "png";
-    b.textContent = "PNG";
-    b.title = "Save this plot as PNG";
-    b.addEventListener("click", () => {
-      if (this.u) savePNG(this.u, `${this.panel.spec.label} — weight ${this.w?.index}, step ${this.panel.step}`, `${this.panel.fileStem()}-weight.png`);
-    });
-    cap.appendChild(b);
-    this.host = document.createElement("div");
-    this.host.className = "plot-host";
+    this.panel.pngButton(cap, () => this.u, "weight", () => `weight ${this.w?.index}`);
+    this.host = host;
     this.stats = document.createElement("p");
     this.stats.className = "muted weight-stats";
     this.stats.dataset.role = "weight-stats";
     this.stats.style.fontSize = "0.8rem";
     this.stats.style.margin = "0.1rem 0";
     this.stats.textContent = "Appears with the first frame.";
-    fig.append(cap, this.host, this.stats);
+    fig.append(this.stats);
     const traces = this.panel.role("traces");
     traces.parentNode.insertBefore(fig, traces);
-    this.fig = fig;
   }
 
   // choose asks the run for weight i; share passes the choice to the page's
@@ -148,14 +132,14 @@ export class WeightsView {
     destroy(this.u);
     this.kind = this.w.kind;
     const series = [{}];
-    if (hist) series.push({ label: "histogram", stroke: "#1d4ed8", fill: "rgba(37,99,235,0.25)", width: 1.5, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } });
+    if (hist) series.push(histSeries("histogram"));
     series.push({ label: hist ? "Gaussian, same mean and std" : "Gaussian q", stroke: hist ? "#ea580c" : "#0f766e", dash: hist ? [5, 4] : undefined, width: 1.8, points: { show: false }, fill: hist ? undefined : "rgba(15,118,110,0.18)" });
     this.u = sized(this.host, {
       height: 170,
       legend: { show: true, live: false },
       cursor: NO_DRAG,
       scales: { x: { time: false }, y: { range: (u, lo, hi) => [0, hi > 0 ? hi * 1.05 : 1] } },
-      axes: [{ size: 32, values: (u, s) => s.map(compact) }, { size: 46, values: (u, s) => s.map(compact) }],
+      axes: [{ size: 32, values: compactTicks }, { size: 46, values: compactTicks }],
       series,
     }, hist ? [[], [], []] : [[], []]);
     return this.u;
@@ -175,11 +159,5 @@ export class WeightsView {
       if (w.outside > 0) parts.push(`${(100 * w.outside).toFixed(1)}% outside the plot`);
     } else parts.push(`mean-field: exactly Gaussian, at step ${w.step}`);
     this.stats.textContent = parts.join(" · ");
-  }
-
-  dispose() {
-    document.removeEventListener(SHARE, this.onShare);
-    destroy(this.u);
-    this.u = null;
   }
 }

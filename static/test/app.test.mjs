@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { EMA, Series, robustRange, safeRange } from "../app/history.js";
+import { EMA, extent, Series, robustRange, safeRange } from "../app/history.js";
 import { fromSlider, parseValue, tidy, toSlider } from "../app/controls.js";
 import { gapCentre, parsePoints } from "../app/upload.js";
 
@@ -84,4 +84,14 @@ test("safeRange keeps tick steps representable", () => {
   }
   assert.deepEqual(safeRange(0, 10), [-0.5, 10.5]);
   assert.deepEqual(safeRange(NaN, 1), [0, 1]);
+});
+
+test("extent: finite values of every column, null when there are none", () => {
+  assert.deepEqual(extent([[3, NaN, -2], [null, 7, Infinity], []]), [-2, 7]);
+  assert.deepEqual(extent([[5]]), [5, 5]);
+  assert.equal(extent([[NaN, undefined], []]), null);
+  assert.equal(extent([]), null);
+  // More values than a call may take as arguments (Math.min(...v) throws).
+  const big = Array.from({ length: 300_000 }, (_, i) => i - 1000);
+  assert.deepEqual(extent([big]), [-1000, 298_999]);
 });
