@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -231,7 +230,7 @@ func parseControlList(q url.Values, key string, panels []PanelConfig) ([]string,
 		}
 		found := false
 		for _, p := range panels {
-			if (m == "" || m == p.Method) && hasControl(p.Spec, ctl) {
+			if _, ok := p.Spec.Control(ctl); ok && (m == "" || m == p.Method) {
 				found = true
 			}
 		}
@@ -240,11 +239,6 @@ func parseControlList(q url.Values, key string, panels []PanelConfig) ([]string,
 		}
 	}
 	return items, nil
-}
-
-func hasControl(s sim.MethodSpec, name string) bool {
-	_, ok := s.Control(name)
-	return ok
 }
 
 func controlNames(s sim.MethodSpec) []string {
@@ -299,13 +293,4 @@ func (c PlayConfig) URL() string {
 		q = append(q, "focus="+queryEscape(strings.Join(c.Focus, ",")))
 	}
 	return "/play?" + strings.Join(q, "&")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

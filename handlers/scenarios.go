@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -194,7 +196,7 @@ func (s Scenario) URL() string {
 		"methods=" + queryEscape(strings.Join(s.Methods, ",")),
 		"seed=" + strconv.FormatUint(s.Seed, 10),
 	}
-	for _, k := range sortedKeys(s.Controls) {
+	for _, k := range slices.Sorted(maps.Keys(s.Controls)) {
 		q = append(q, queryEscape(k)+"="+queryEscape(s.Controls[k]))
 	}
 	if len(s.Hide) > 0 {

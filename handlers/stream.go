@@ -10,7 +10,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 
-	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -38,30 +37,6 @@ func (c StreamConfig) withDefaults() StreamConfig {
 	return c
 }
 
-// wireFrame is a frame as a viewer receives it. objective and trace hold
-// the points kept since the frame this viewer last got; when the epoch
-// changes (a reset) they start again from step 1. predictive is sent when
-// it changed, data with a viewer's first frame.
-type wireFrame struct {
-	Type        string                     `json:"type"`
-	Full        bool                       `json:"full"` // the points replace what the viewer had
-	Epoch       uint64                     `json:"epoch"`
-	Step        int64                      `json:"step"`
-	Status      sim.Status                 `json:"status"`
-	Message     string                     `json:"message,omitempty"`
-	Controls    sim.Controls               `json:"controls"`
-	Speed       float64                    `json:"speed"`
-	Objective   []numeric.Point            `json:"objective"`
-	Trace       map[string][]numeric.Point `json:"trace"`
-	Predictive  *sim.Band                  `json:"predictive,omitempty"`
-	Marks       []sim.Mark                 `json:"marks"`
-	Diagnostics map[string]float64         `json:"diagnostics"`
-	StepsPerSec float64                    `json:"steps_per_sec"`
-	Data        *sim.DataPoints            `json:"data,omitempty"`
-	Draws       *sim.DrawSet               `json:"draws,omitempty"`   // samplers: sent when a new set is out
-	Weights     *sim.WeightSet             `json:"weights,omitempty"` // weight-space VI: sent when a new marginal is out
-}
-
 type wireError struct {
 	Type    string `json:"type"` // "error"
 	Op      string `json:"op,omitempty"`
@@ -77,8 +52,7 @@ type wsConn struct {
 	run        *sim.Run
 	errs       chan wireError // reader → writer; dropped when full
 	readerDone chan struct{}
-	sentDraws  *sim.DrawSet   // the writer's last sent draw set
-	sentWts    *sim.WeightSet // the writer's last sent weight marginal
+	out        frameWriter // the writer's state (stream_frame.go)
 }
 
 // serveStream upgrades GET /api/runs/{id}/stream to a websocket.
@@ -238,9 +212,8 @@ func (c *wsConn) writeLoop() {
 	ping := time.NewTicker(cfg.PingPeriod)
 	defer ping.Stop()
 	var (
-		cur      sim.Cursor
-		sentBand *sim.Band
-		changed  <-chan struct{}
+		cur     sim.Cursor
+		changed <-chan struct{}
 	)
 	read := true
 	for {
@@ -248,7 +221,7 @@ func (c *wsConn) writeLoop() {
 			var f *sim.Frame
 			f, changed = c.run.Read(&cur)
 			if cur.NewFrame || cur.Full || len(cur.Objective) > 0 {
-				if err := c.write(c.frame(f, &cur, &sentBand)); err != nil {
+				if err := c.writeFrame(f, &cur); err != nil {
 					return
 				}
 			}
@@ -278,32 +251,8 @@ func (c *wsConn) writeLoop() {
 	}
 }
 
-func (c *wsConn) frame(f *sim.Frame, cur *sim.Cursor, sentBand **sim.Band) wireFrame {
-	w := wireFrame{Type: "frame", Full: cur.Full, Epoch: f.Epoch, Step: f.Step, Status: f.Status, Message: f.Message,
-		Controls: f.Controls, Speed: f.Speed, Objective: cur.Objective, Trace: make(map[string][]numeric.Point, len(cur.Traces)),
-		Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec}
-	for i, name := range c.run.TraceNames() {
-		w.Trace[name] = cur.Traces[i]
-	}
-	if n := len(cur.Objective); n > 0 && cur.Objective[n-1].Step > w.Step {
-		w.Step = cur.Objective[n-1].Step // points recorded since the frame was published
-	}
-	if cur.Full || f.Predictive != *sentBand {
-		w.Predictive, *sentBand = f.Predictive, f.Predictive
-	}
-	if cur.Full {
-		w.Data = c.run.Data()
-	}
-	if f.Draws != nil && (cur.Full || f.Draws != c.sentDraws) {
-		w.Draws, c.sentDraws = f.Draws, f.Draws // encoded once by the run
-	}
-	if f.Weights != nil && (cur.Full || f.Weights != c.sentWts) {
-		w.Weights, c.sentWts = f.Weights, f.Weights // encoded once by the run
-	}
-	return w
-}
-
-// write sends one JSON message under a write deadline.
+// write sends one JSON message under a write deadline (errors; frames go
+// through writeFrame).
 func (c *wsConn) write(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {

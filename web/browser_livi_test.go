@@ -16,17 +16,9 @@ import (
 // LIVI explanation card is there. Screenshots go to $SCREENSHOT_DIR (or a
 // temporary directory).
 func TestBrowserImplicitVsMeanField(t *testing.T) {
-	ts := startBrowserTest(t)
+	b := startBrowserTest(t)
 
-	shots := screenshotDir(t)
-	ctx, errs := newBrowser(t)
-	b := &browser{t: t, ctx: ctx, shots: shots}
-
-	b.do(chromedp.Navigate(ts.URL + "/"))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#scenario-implicit-vs-mean-field a.button")))
-	b.do(chromedp.Click(chromedp.CSS("#scenario-implicit-vs-mean-field a.button")))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-livi")))
-	b.wait(`window.playground && playground.panels.length === 3 && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
+	b.openScenario("implicit-vs-mean-field", "livi", 3, "")
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	// The default weight is the last one into the output unit (2699 of 2701).
 	b.wait(`(() => { const l = playground.panels.find(p => p.method === "livi"), m = playground.panels.find(p => p.method === "mfvi");
@@ -68,8 +60,4 @@ func TestBrowserImplicitVsMeanField(t *testing.T) {
 	if !strings.Contains(b.eval(`document.querySelector("#panel-livi details.explain").textContent`), "linearises") {
 		t.Error("the LIVI explanation card is missing")
 	}
-	for _, e := range errs.list() {
-		t.Errorf("browser error: %s", e)
-	}
-	t.Logf("screenshots in %s", shots)
 }

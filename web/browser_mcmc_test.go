@@ -15,18 +15,11 @@ import (
 // within [0, 1]; "Robust GP regression" draws both panels. Screenshots go to
 // $SCREENSHOT_DIR (or a temporary directory).
 func TestBrowserSamplersAndGPs(t *testing.T) {
-	ts := startBrowserTest(t)
-
-	shots := screenshotDir(t)
-	ctx, errs := newBrowser(t)
-	b := &browser{t: t, ctx: ctx, shots: shots}
+	b := startBrowserTest(t)
 
 	// VI vs MCMC, from the gallery.
-	b.do(chromedp.Navigate(ts.URL + "/"))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#scenario-vi-vs-mcmc a.button")))
-	b.do(chromedp.Click(chromedp.CSS("#scenario-vi-vs-mcmc a.button")))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-hmc")))
-	b.wait(`window.playground && playground.panels.length === 3 && playground.panels.every(p => p.frames > 0 && p.status === "paused")`, 20*time.Second)
+	b.openScenario("vi-vs-mcmc", "hmc", 3, "")
+	b.wait(`playground.panels.every(p => p.status === "paused")`, 20*time.Second)
 	if n := b.evalInt(`document.querySelectorAll("#panel-hmc .traces figure").length`); n != 0 {
 		t.Errorf("HMC still has %d one-chain trace plots; its chains belong in the per-parameter plots", n)
 	}
@@ -73,7 +66,7 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="pause"]`)))
 
 	// The other samplers get the same panels.
-	b.do(chromedp.Navigate(ts.URL + "/play?data=linreg&methods=nuts,sgld,metropolis&seed=2"))
+	b.do(chromedp.Navigate(b.url + "/play?data=linreg&methods=nuts,sgld,metropolis&seed=2"))
 	b.wait(`window.playground && playground.panels.length === 3 && playground.panels.every(p => p.frames > 0 && p.mcmc)`, 20*time.Second)
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels.every(p => Number.isFinite(p.mcmc.draws?.param_stats?.b?.ess_bulk) && p.mcmc.draws.retained > 500)`, 60*time.Second)
@@ -84,7 +77,7 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	// Divergences: HMC without adaptation at a step near the leapfrog's
 	// stability limit diverges now and then (about 13 in 8000 draws with
 	// this seed); a divergent draw in the window shows as a red dot.
-	b.do(chromedp.Navigate(ts.URL + "/play?data=linreg&methods=hmc&seed=1&hmc.adapt=0&hmc.step=0.15&hmc.leapfrog_steps=10&hmc.warmup=100"))
+	b.do(chromedp.Navigate(b.url + "/play?data=linreg&methods=hmc&seed=1&hmc.adapt=0&hmc.step=0.15&hmc.leapfrog_steps=10&hmc.warmup=100"))
 	b.wait(`window.playground && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`(() => { const p = playground.panels[0];
@@ -100,10 +93,7 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	t.Logf("no adaptation, ε = 0.15, L = 10: %s divergent transitions after warm-up", b.eval(`playground.panels[0].diagnostics.divergences`))
 
 	// GP classification: a probability band inside [0, 1].
-	b.do(chromedp.Navigate(ts.URL + "/"))
-	b.do(chromedp.Click(chromedp.CSS("#scenario-gp-classification a.button")))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-gpvi")))
-	b.wait(`window.playground && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
+	b.openScenario("gp-classification", "gpvi", 1, "")
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels[0].step > 300 && playground.panels[0].band`, 30*time.Second)
 	time.Sleep(500 * time.Millisecond)
@@ -126,10 +116,7 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	}
 
 	// Robust GP regression: both panels draw, gpvi with the Cauchy likelihood.
-	b.do(chromedp.Navigate(ts.URL + "/"))
-	b.do(chromedp.Click(chromedp.CSS("#scenario-robust-gp a.button")))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-gp-exact")))
-	b.wait(`window.playground && playground.panels.length === 2 && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
+	b.openScenario("robust-gp", "gp-exact", 2, "")
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels.every(p => p.step > 300 && p.band)`, 30*time.Second)
 	time.Sleep(500 * time.Millisecond)
@@ -142,9 +129,4 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	if !strings.Contains(b.eval(`document.querySelector("#panel-gpvi details.explain").textContent`), "Opper") {
 		t.Error("the gpvi explanation card is missing")
 	}
-
-	for _, e := range errs.list() {
-		t.Errorf("browser error: %s", e)
-	}
-	t.Logf("screenshots in %s", shots)
 }

@@ -10,15 +10,9 @@ import (
 // Functional VI runs live in the dashboard: the periodic-extrapolation
 // scenario plays fbnn beside mfvi and both bands draw.
 func TestBrowserPeriodicExtrapolation(t *testing.T) {
-	ts := startBrowserTest(t)
+	b := startBrowserTest(t)
 
-	ctx, errs := newBrowser(t)
-	b := &browser{t: t, ctx: ctx, shots: screenshotDir(t)}
-	b.do(chromedp.Navigate(ts.URL + "/"))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#scenario-periodic-extrapolation a.button")))
-	b.do(chromedp.Click(chromedp.CSS("#scenario-periodic-extrapolation a.button")))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-fbnn")))
-	b.wait(`window.playground && playground.panels.length === 2 && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
+	b.openScenario("periodic-extrapolation", "fbnn", 2, "")
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels.every(p => p.status === "running" && p.step >= 300 && p.band)`, 60*time.Second)
 	b.shot("periodic-playing")
@@ -27,8 +21,5 @@ func TestBrowserPeriodicExtrapolation(t *testing.T) {
 		if n := b.ink(sel); n < 500 {
 			t.Errorf("%s has %d coloured pixels; the plot looks blank", sel, n)
 		}
-	}
-	if e := errs.list(); len(e) > 0 {
-		t.Errorf("browser errors: %v", e)
 	}
 }

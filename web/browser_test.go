@@ -30,19 +30,10 @@ const chromiumPath = "/usr/bin/chromium"
 // moved, a bad value is refused inline, and reloading the link restores the
 // experiment. Screenshots go to $SCREENSHOT_DIR (or a temporary directory).
 func TestBrowserMeanFieldVsGIP(t *testing.T) {
-	ts := startBrowserTest(t)
+	b := startBrowserTest(t)
 
-	shots := screenshotDir(t)
-	ctx, errs := newBrowser(t)
-	b := &browser{t: t, ctx: ctx, shots: shots}
-
-	// The gallery links to the scenario; follow it as a person would.
-	b.do(chromedp.Navigate(ts.URL + "/"))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#scenario-mfvi-vs-gip-gap a.button")))
-	b.shot("1-home")
-	b.do(chromedp.Click(chromedp.CSS("#scenario-mfvi-vs-gip-gap a.button")))
-	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-gip")))
-	b.wait(`window.playground && playground.panels.length === 2 && playground.panels.every(p => p.frames > 0 && p.status === "paused")`, 20*time.Second)
+	b.openScenario("mfvi-vs-gip-gap", "gip", 2, "1-home")
+	b.wait(`playground.panels.every(p => p.status === "paused")`, 20*time.Second)
 
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels.every(p => p.status === "running" && p.step >= 100 && p.band && p.objective.length > 20)`, 30*time.Second)
@@ -100,7 +91,7 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(png, "data:image/png;base64,"))
 	if err != nil || !bytes.HasPrefix(raw, []byte("\x89PNG")) {
 		t.Errorf("the PNG export is not a PNG (%v)", err)
-	} else if err := os.WriteFile(filepath.Join(shots, "6-export-gip-predictive.png"), raw, 0o644); err != nil {
+	} else if err := os.WriteFile(filepath.Join(b.shots, "6-export-gip-predictive.png"), raw, 0o644); err != nil {
 		t.Error(err)
 	}
 	csv := b.waitString(`(async () => { const t = await (await fetch(window.__downloads[1].href)).text(); return t; })()`, 5*time.Second)
@@ -151,22 +142,21 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels.every(p => p.step >= 30 && p.band)`, 30*time.Second)
 	b.shot("5-uploaded")
-
-	for _, e := range errs.list() {
-		t.Errorf("browser error: %s", e)
-	}
-	t.Logf("screenshots in %s", shots)
 }
 
+// browser is a Chromium tab on a server of its own.
 type browser struct {
 	t     *testing.T
 	ctx   context.Context
-	shots string
+	url   string // the server's, without a trailing slash
+	shots string // the screenshot directory
 }
 
-// startBrowserTest skips without Chromium or under -short, and serves the
-// real server on a loopback port for the rest of the test.
-func startBrowserTest(t *testing.T) *httptest.Server {
+// startBrowserTest skips without Chromium or under -short, serves the real
+// server on a loopback port and opens Chromium, both for the rest of the
+// test. When the test ends, every uncaught exception and console error the
+// page had fails it.
+func startBrowserTest(t *testing.T) *browser {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end browser test skipped with -short")
@@ -183,7 +173,32 @@ func startBrowserTest(t *testing.T) *httptest.Server {
 		ts.Close()
 		srv.Close()
 	})
-	return ts
+	ctx, errs := newBrowser(t)
+	b := &browser{t: t, ctx: ctx, url: ts.URL, shots: screenshotDir(t)}
+	t.Cleanup(func() { // before the browser's own cleanups: they run last in, first out
+		for _, e := range errs.list() {
+			t.Errorf("browser error: %s", e)
+		}
+		t.Logf("screenshots in %s", b.shots)
+	})
+	return b
+}
+
+// openScenario follows a scenario's card in the home page's gallery, as a
+// person would, and waits until its n panels (one of them #panel-<panel>)
+// have their first frames. homeShot, unless empty, names a screenshot of
+// the gallery.
+func (b *browser) openScenario(slug, panel string, n int, homeShot string) {
+	b.t.Helper()
+	card := chromedp.CSS("#scenario-" + slug + " a.button")
+	b.do(chromedp.Navigate(b.url + "/"))
+	b.do(chromedp.WaitVisible(card))
+	if homeShot != "" {
+		b.shot(homeShot)
+	}
+	b.do(chromedp.Click(card))
+	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-" + panel)))
+	b.wait(fmt.Sprintf(`window.playground && playground.panels.length === %d && playground.panels.every(p => p.frames > 0)`, n), 20*time.Second)
 }
 
 func (b *browser) do(a chromedp.Action[chromedp.Void]) {
