@@ -144,3 +144,135 @@ func (e *welford) reset() {
 	clear(e.mean)
 	clear(e.m2)
 }
+
+// adapter is the warm-up adaptation HMC and NUTS share, and their step
+// size and metric: on the first adapting transition ε is improved by
+// reasonableStep; after each one ε follows dual averaging; when a metric
+// window closes M⁻¹ is re-estimated, ε searched again from the current
+// value and dual averaging restarted. With on false, ε is fixed and M = I.
+type adapter struct {
+	eps         float64
+	minv        []float64 // inverse metric M⁻¹ (diagonal)
+	on          bool
+	p0, th0, g0 []float64 // reasonableStep's scratch
+
+	da      dualAvg
+	win     windows
+	est     welford
+	started bool
+}
+
+func newAdapter(d, warmup int, eps float64, on bool) adapter {
+	a := adapter{eps: eps, minv: make([]float64, d), on: on,
+		p0: make([]float64, d), th0: make([]float64, d), g0: make([]float64, d),
+		win: newWindows(warmup), est: newWelford(d)}
+	for i := range a.minv {
+		a.minv[i] = 1
+	}
+	return a
+}
+
+// begin runs before a transition's trajectory; p is momentum scratch.
+func (a *adapter) begin(c *chain, p []float64, warm bool) {
+	if !a.started {
+		a.started = true
+		if warm && a.on {
+			a.search(c, p)
+		}
+	}
+}
+
+// search sets ε by reasonableStep from its current value and restarts dual
+// averaging there.
+func (a *adapter) search(c *chain, p []float64) {
+	a.eps = a.reasonableStep(c, p)
+	a.da.restart(a.eps)
+}
+
+// learn takes a warm-up transition's acceptance statistic, with the chain
+// at its new state.
+func (a *adapter) learn(c *chain, p []float64, accept float64, warm bool) {
+	if !warm || !a.on {
+		return
+	}
+	a.eps = a.da.learn(accept)
+	if a.win.learn(&a.est, c.theta, a.minv) {
+		a.search(c, p)
+	}
+}
+
+// endWarmup fixes ε at dual averaging's averaged iterate (if it ran).
+func (a *adapter) endWarmup(*chain) {
+	if a.da.counter > 0 {
+		a.eps = a.da.final()
+	}
+}
+
+func (a *adapter) stepSize() float64 { return a.eps }
+
+// setStep replaces ε. During adapting warm-up dual averaging restarts from
+// it; otherwise it overrides the adapted value.
+func (a *adapter) setStep(eps float64, warm bool) {
+	a.eps = eps
+	if warm && a.on {
+		a.da.restart(eps)
+	}
+}
+
+// Step sizes outside these bounds mean an improper or broken target; the
+// heuristic stops there.
+const (
+	minStep = 1e-10
+	maxStep = 1e7
+)
+
+// reasonableStep is Hoffman & Gelman's heuristic (2014, Algorithm 4) for a
+// first step size: from eps, double (or halve) ε until the acceptance
+// probability of one leapfrog step from the current state, with one fixed
+// momentum draw, crosses 0.5. It leaves the chain's state unchanged; p is
+// scratch.
+func (a *adapter) reasonableStep(c *chain, p []float64) float64 {
+	eps, minv, p0, th0, g0 := a.eps, a.minv, a.p0, a.th0, a.g0
+	if !(eps > minStep && eps < maxStep) {
+		eps = 1
+	}
+	if !c.gradOK {
+		c.evalGrad()
+	}
+	copy(th0, c.theta)
+	copy(g0, c.grad)
+	lp0 := c.logp
+	c.drawMomentum(p, minv)
+	copy(p0, p)
+	h0 := -lp0 + kinetic(p, minv)
+	logRatio := func(e float64) float64 {
+		copy(c.theta, th0)
+		copy(c.grad, g0)
+		copy(p, p0)
+		c.leapfrog(p, minv, e)
+		d := h0 - (-c.logp + kinetic(p, minv))
+		if math.IsNaN(d) {
+			return math.Inf(-1)
+		}
+		return d
+	}
+	dir := -1.0
+	if logRatio(eps) > math.Log(0.5) {
+		dir = 1
+	}
+	for range 100 {
+		next := eps * math.Pow(2, dir)
+		if next < minStep || next > maxStep {
+			break
+		}
+		eps = next
+		// Continue while ratio^dir > 2^−dir.
+		if !(dir*logRatio(eps) > -dir*math.Ln2) {
+			break
+		}
+	}
+	copy(c.theta, th0)
+	copy(c.grad, g0)
+	c.logp = lp0
+	return eps
+}

@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
@@ -25,29 +23,24 @@ const (
 	noisePriorStd  = 1.0
 )
 
-// bnn is the shared network of package model (biases as a last row of every
-// weight matrix, ReLU, prior N(0, s_l²) with s_l = prior_scale/√(fan_in+1))
-// with a Gaussian likelihood and the noise prior above, or a Bernoulli-logit
-// likelihood for classification. θ holds the weights layer after layer
-// (row-major, rows = fan-in + 1, bias row last), then log σ (regression).
+// bnn is the shared network of package model (model.Layout's flat weights,
+// ReLU, prior N(0, s_l²) with s_l = prior_scale/√(fan_in+1)) with a Gaussian
+// likelihood and the noise prior above, or a Bernoulli-logit likelihood for
+// classification (model.LogLik). θ holds the weights, then log σ
+// (regression).
 type bnn struct {
-	arch     model.Arch
-	task     sim.Task
-	x, y     []float64
-	priorStd []float64 // per layer; written only between steps (Set)
-	xMid     float64   // where the summary quantity f_mid is evaluated
-	offs     []int     // offset of each layer's weights in θ
-	nw       int       // number of weights
-	fwd      forward   // Predict's scratch (method goroutine only)
+	arch   model.Arch
+	task   sim.Task
+	x, y   []float64
+	layers []model.Layer // PriorStd written only between steps (Set)
+	nw     int           // number of weights
+	xMid   float64       // where the summary quantity f_mid is evaluated
+	pred   *model.Net    // Predict's buffers (method goroutine only)
 }
 
 func newBNN(arch model.Arch, d *sim.Dataset, priorScale float64) *bnn {
 	b := &bnn{arch: arch, task: d.Task, x: d.X, y: d.Y}
-	for l := 0; l < arch.Layers(); l++ {
-		b.offs = append(b.offs, b.nw)
-		b.nw += arch.InDim(l) * arch.OutDim(l)
-	}
-	b.priorStd = make([]float64, arch.Layers())
+	b.layers, b.nw = model.Layout(arch)
 	b.setPriorScale(priorScale)
 	if d.HasGap {
 		b.xMid = d.GapCentre
@@ -58,13 +51,12 @@ func newBNN(arch model.Arch, d *sim.Dataset, priorScale float64) *bnn {
 		}
 		b.xMid = (lo + hi) / 2
 	}
-	b.fwd = newForward(arch)
 	return b
 }
 
 func (b *bnn) setPriorScale(s float64) {
-	for l := range b.priorStd {
-		b.priorStd[l] = b.arch.PriorStd(l, s)
+	for l := range b.layers {
+		b.layers[l].PriorStd = b.arch.PriorStd(l, s)
 	}
 }
 
@@ -88,7 +80,7 @@ func (b *bnn) params() []string {
 		names = append(names, "noise")
 	}
 	names = append(names, "f_mid")
-	for l := 1; l <= b.arch.Layers(); l++ {
+	for l := 1; l <= len(b.layers); l++ {
 		names = append(names, fmt.Sprintf("w%d[0,0]", l))
 	}
 	return names
@@ -97,8 +89,7 @@ func (b *bnn) params() []string {
 // initState draws He-normal weights (model.HeInit, as package mfvi does),
 // and log σ = model.InitLogNoise.
 func (b *bnn) initState(th []float64, r *rand.Rand) {
-	layers, _ := model.Layout(b.arch)
-	model.HeInit(layers, th, r)
+	model.HeInit(b.layers, th, r)
 	if b.regression() {
 		th[b.nw] = model.InitLogNoise
 	}
@@ -112,10 +103,14 @@ func (b *bnn) noiseStd(th []float64) float64 {
 }
 
 // predict returns f_θ(x), or sigmoid f_θ(x) for classification (the data's
-// 0–1 scale).
+// 0–1 scale). Predict calls it once per sample on the same xs, so the
+// buffers are kept while the inputs stay the same.
 func (b *bnn) predict(dst, xs, th []float64) {
-	for i, x := range xs {
-		f := b.fwd.at(b, th, x)
+	if b.pred == nil || !b.pred.SameInputs(xs) {
+		b.pred = model.NewNet(b.layers, xs, false)
+	}
+	b.pred.Forward(b.layers, th[:b.nw])
+	for i, f := range b.pred.Out {
 		if !b.regression() {
 			f = numeric.Sigmoid(f)
 		}
@@ -123,75 +118,19 @@ func (b *bnn) predict(dst, xs, th []float64) {
 	}
 }
 
-// forward evaluates the network at one input by plain loops; it serves the
-// summaries and Predict, which need no gradient.
-type forward struct{ a, z []float64 }
-
-func newForward(arch model.Arch) forward {
-	w := 0
-	for _, n := range arch.Widths {
-		w = max(w, n+1)
-	}
-	return forward{a: make([]float64, w), z: make([]float64, w)}
-}
-
-func (f *forward) at(b *bnn, th []float64, x float64) float64 {
-	a := f.a[:2]
-	a[0], a[1] = x, 1
-	last := b.arch.Layers() - 1
-	for l := 0; l <= last; l++ {
-		rows, cols := b.arch.InDim(l), b.arch.OutDim(l)
-		w := th[b.offs[l] : b.offs[l]+rows*cols]
-		z := f.z[:cols]
-		clear(z)
-		for i, ai := range a {
-			if ai == 0 {
-				continue
-			}
-			for j, wij := range w[i*cols : (i+1)*cols] {
-				z[j] += ai * wij
-			}
-		}
-		if l == last {
-			return z[0]
-		}
-		a = f.a[:cols+1]
-		for j, v := range z {
-			a[j] = max(v, 0)
-		}
-		a[cols] = 1
-	}
-	return math.NaN()
-}
-
-// bnnDensity evaluates log π through the numeric tape. The weight matrices
-// and log σ are mat.Dense views of buf, which the tape aliases as Params, so
-// an evaluation copies θ once and, after the first, allocates nothing.
+// bnnDensity evaluates log π with model.Net's forward and backward passes;
+// after the first evaluation (and the first minibatch of a size) it
+// allocates nothing.
 type bnnDensity struct {
-	p          *bnn
-	t          *numeric.Tape
-	buf        []float64
-	w          []*mat.Dense
-	ls         *mat.Dense
-	xAll, yAll *mat.Dense
-	xb, yb     *mat.Dense // minibatch inputs and targets, resized on demand
-	fwd        forward
-	ws         []numeric.Var // the weight Params of the last evaluation
+	p      *bnn
+	all    *model.Net // on every data point
+	mid    *model.Net // at xMid, for summarize
+	batch  *model.Net // on the last minibatch, rebuilt when its size changes
+	xb, yb []float64
 }
 
 func (b *bnn) newDensity() density {
-	d := &bnnDensity{p: b, t: numeric.NewTape(), buf: make([]float64, b.dim()), fwd: newForward(b.arch)}
-	for l := 0; l < b.arch.Layers(); l++ {
-		rows, cols := b.arch.InDim(l), b.arch.OutDim(l)
-		d.w = append(d.w, mat.NewDense(rows, cols, d.buf[b.offs[l]:b.offs[l]+rows*cols]))
-	}
-	if b.regression() {
-		d.ls = mat.NewDense(1, 1, d.buf[b.nw:b.nw+1])
-	}
-	n := len(b.x)
-	d.xAll = mat.NewDense(n, 1, append([]float64(nil), b.x...))
-	d.yAll = mat.NewDense(n, 1, append([]float64(nil), b.y...))
-	return d
+	return &bnnDensity{p: b, all: model.NewNet(b.layers, b.x, true), mid: model.NewNet(b.layers, []float64{b.xMid}, false)}
 }
 
 func (d *bnnDensity) summarize(dst, th []float64) {
@@ -200,89 +139,66 @@ func (d *bnnDensity) summarize(dst, th []float64) {
 		dst[0] = math.Exp(th[d.p.nw])
 		k = 1
 	}
-	dst[k] = d.fwd.at(d.p, th, d.p.xMid)
-	for l := range d.p.offs {
-		dst[k+1+l] = th[d.p.offs[l]]
+	d.mid.Forward(d.p.layers, th[:d.p.nw])
+	dst[k] = d.mid.Out[0]
+	for l, ly := range d.p.layers {
+		dst[k+1+l] = th[ly.Off]
 	}
 }
 
 func (d *bnnDensity) logp(th []float64) float64 {
-	return d.eval(th, nil, d.xAll, d.yAll, 1)
+	return d.eval(d.all, d.p.y, th, nil, 1)
 }
 
 func (d *bnnDensity) logpGrad(th, g []float64) float64 {
-	return d.eval(th, g, d.xAll, d.yAll, 1)
+	return d.eval(d.all, d.p.y, th, g, 1)
 }
 
 func (d *bnnDensity) logpGradBatch(th, g []float64, batch []int) float64 {
 	n := len(batch)
-	if d.xb == nil || d.xb.RawMatrix().Rows != n {
-		d.xb, d.yb = mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	if len(d.xb) != n {
+		d.xb, d.yb = make([]float64, n), make([]float64, n)
+		d.batch = model.NewNet(d.p.layers, d.xb, true)
 	}
-	xb, yb := d.xb.RawMatrix().Data, d.yb.RawMatrix().Data
 	for k, i := range batch {
-		xb[k], yb[k] = d.p.x[i], d.p.y[i]
+		d.xb[k], d.yb[k] = d.p.x[i], d.p.y[i]
 	}
-	return d.eval(th, g, d.xb, d.yb, float64(len(d.p.x))/float64(n))
+	d.batch.SetInputs(d.xb)
+	return d.eval(d.batch, d.yb, th, g, float64(len(d.p.x))/float64(n))
 }
 
-// eval returns log p(θ) + scale·log p(y | x, θ), with every normalising
-// constant, and its gradient into g when g is not nil.
-func (d *bnnDensity) eval(th, g []float64, x, y *mat.Dense, scale float64) float64 {
-	p, t := d.p, d.t
-	copy(d.buf, th)
-	t.Reset()
-	h := t.Const(x)
-	var f, total numeric.Var
-	var konst float64
-	last := len(d.w) - 1
-	ws := d.ws[:0]
-	for l, wm := range d.w {
-		w := t.Param(wm)
-		ws = append(ws, w)
-		z := t.MatMul(t.AppendOnes(h), w, false, false)
-		if l < last {
-			h = t.ReLU(z)
-		} else {
-			f = z
-		}
-		s := p.priorStd[l]
-		lp := t.Scale(t.Sum(t.Square(w)), -0.5/(s*s))
-		if l == 0 {
-			total = lp
-		} else {
-			total = t.Add(total, lp)
-		}
-		r, c := wm.Dims()
-		konst -= float64(r*c) * (halfLog2Pi + math.Log(s))
-	}
-	d.ws = ws
-	n := float64(x.RawMatrix().Rows)
-	yv := t.Const(y)
-	var ls numeric.Var
+// eval returns log p(θ) + scale·log p(y | f_θ(x)), with every normalising
+// constant, x being net's inputs, and its gradient into g when g is not nil.
+func (d *bnnDensity) eval(net *model.Net, y, th, g []float64, scale float64) float64 {
+	p := d.p
+	w := th[:p.nw]
+	var logNoise float64
 	if p.regression() {
-		ls = t.Param(d.ls)
-		res := t.Sub(yv, f)
-		inv := t.Exp(t.Scale(ls, -2))
-		ll := t.Add(t.Scale(t.Mul(t.Sum(t.Square(res)), inv), -0.5*scale), t.Scale(ls, -n*scale))
-		konst -= scale * n * halfLog2Pi
-		prior := t.Scale(t.Square(t.AddScalar(ls, -noisePriorMean)), -0.5/(noisePriorStd*noisePriorStd))
-		konst -= halfLog2Pi + math.Log(noisePriorStd)
-		total = t.Add(total, t.Add(ll, prior))
-	} else {
-		// log p(y | f) = y·f − softplus(f) for y ∈ {0, 1}.
-		ll := t.Scale(t.Sum(t.Sub(t.Mul(yv, f), t.Softplus(f))), scale)
-		total = t.Add(total, ll)
+		logNoise = th[p.nw]
 	}
+	net.Forward(p.layers, w)
+	ll, dNoise := model.LogLik(net, p.task, y, logNoise, scale, g != nil)
 	if g != nil {
-		t.Backward(total)
-		for l, w := range ws {
-			r, c := d.w[l].Dims()
-			copy(g[p.offs[l]:p.offs[l]+r*c], t.Grad(w).RawMatrix().Data)
+		net.Backward(p.layers, w, g[:p.nw]) // d(−scale·log p(y | θ))/dw
+	}
+	lp := scale * ll
+	for _, ly := range p.layers {
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
+		n := ly.Rows * ly.Cols
+		var w2 float64
+		for i := ly.Off; i < ly.Off+n; i++ {
+			w2 += th[i] * th[i]
+			if g != nil {
+				g[i] = -g[i] - th[i]*ip
+			}
 		}
-		if p.regression() {
-			g[p.nw] = t.Grad(ls).At(0, 0)
+		lp -= float64(n)*(halfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
+	}
+	if p.regression() {
+		lp += numeric.NormalLogPDF(logNoise, noisePriorMean, noisePriorStd)
+		if g != nil {
+			g[p.nw] = -dNoise - (logNoise-noisePriorMean)/(noisePriorStd*noisePriorStd)
 		}
 	}
-	return t.Scalar(total) + konst
+	return lp
 }

@@ -9,19 +9,40 @@ import (
 	"github.com/posterior-playground/playground/sim/model"
 )
 
+// plainForward evaluates the network at one input by plain loops, a
+// reference independent of model.Net's BLAS passes.
+func plainForward(b *bnn, th []float64, x float64) float64 {
+	a := []float64{x, 1}
+	for l, ly := range b.layers {
+		z := make([]float64, ly.Cols)
+		for i, ai := range a {
+			for j, wij := range th[ly.Off+i*ly.Cols : ly.Off+(i+1)*ly.Cols] {
+				z[j] += ai * wij
+			}
+		}
+		if l == len(b.layers)-1 {
+			return z[0]
+		}
+		a = make([]float64, ly.Cols+1)
+		for j, v := range z {
+			a[j] = max(v, 0)
+		}
+		a[ly.Cols] = 1
+	}
+	return math.NaN()
+}
+
 // plainLogPost is log π of the BNN written out with the plain forward
-// pass, independent of the tape graph.
+// pass and numeric's densities, independent of model.Net and model.LogLik.
 func plainLogPost(b *bnn, th []float64) float64 {
-	f := newForward(b.arch)
 	var lp float64
-	for l := range b.offs {
-		rows, cols := b.arch.InDim(l), b.arch.OutDim(l)
-		for _, w := range th[b.offs[l] : b.offs[l]+rows*cols] {
-			lp += numeric.NormalLogPDF(w, 0, b.priorStd[l])
+	for _, ly := range b.layers {
+		for _, w := range th[ly.Off : ly.Off+ly.Rows*ly.Cols] {
+			lp += numeric.NormalLogPDF(w, 0, ly.PriorStd)
 		}
 	}
 	for i, x := range b.x {
-		v := f.at(b, th, x)
+		v := plainForward(b, th, x)
 		if b.regression() {
 			lp += numeric.NormalLogPDF(b.y[i], v, math.Exp(th[b.nw]))
 		} else {
@@ -34,7 +55,7 @@ func plainLogPost(b *bnn, th []float64) float64 {
 	return lp
 }
 
-// TestBNNDensity checks the tape's log density against the plain one and
+// TestBNNDensity checks the density's log π against the plain one and
 // its gradient against central differences on 60 random coordinates (all
 // layers and log σ), for regression (gap) and classification.
 func TestBNNDensity(t *testing.T) {
@@ -48,12 +69,12 @@ func TestBNNDensity(t *testing.T) {
 		g := make([]float64, len(th))
 		lp := dens.logpGrad(th, g)
 		if want := plainLogPost(b, th); math.Abs(lp-want) > 1e-9*math.Abs(want) {
-			t.Errorf("%s: tape log π %.10g, plain %.10g", data, lp, want)
+			t.Errorf("%s: log π %.10g, plain %.10g", data, lp, want)
 		}
 		if v := dens.logp(th); v != lp {
 			t.Errorf("%s: logp %.10g differs from logpGrad %.10g", data, v, lp)
 		}
-		coords := []int{0, 1, 99, 100, 101, b.offs[1] + 7, b.offs[2], b.offs[2] + 50, b.dim() - 1}
+		coords := []int{0, 1, 99, 100, 101, b.layers[1].Off + 7, b.layers[2].Off, b.layers[2].Off + 50, b.dim() - 1}
 		for range 50 {
 			coords = append(coords, r.IntN(b.dim()))
 		}
@@ -70,6 +91,29 @@ func TestBNNDensity(t *testing.T) {
 			// these draws sits within h of one for this seed.
 			if math.Abs(fd-g[i]) > 1e-5*(1+math.Abs(fd)) {
 				t.Errorf("%s: d/dθ%d = %.8g, finite difference %.8g", data, i, g[i], fd)
+			}
+		}
+		// f_mid and Predict run model.Net on other inputs: they must
+		// agree with the plain forward pass too.
+		summ := make([]float64, len(b.params()))
+		dens.summarize(summ, th)
+		k := 0
+		if b.regression() {
+			k = 1
+		}
+		if want := plainForward(b, th, b.xMid); math.Abs(summ[k]-want) > 1e-12*(1+math.Abs(want)) {
+			t.Errorf("%s: f_mid %.15g, plain %.15g", data, summ[k], want)
+		}
+		xs := []float64{-2, b.xMid, 0.3, 1.5}
+		pred := make([]float64, len(xs))
+		b.predict(pred, xs, th)
+		for i, x := range xs {
+			want := plainForward(b, th, x)
+			if !b.regression() {
+				want = numeric.Sigmoid(want)
+			}
+			if math.Abs(pred[i]-want) > 1e-12*(1+math.Abs(want)) {
+				t.Errorf("%s: predict(%g) %.15g, plain %.15g", data, x, pred[i], want)
 			}
 		}
 		// A batch of every point, in order, is the full posterior.
@@ -89,8 +133,9 @@ func TestBNNDensity(t *testing.T) {
 	}
 }
 
-// TestBNNGradNoAlloc: after the first evaluation the tape reuses its
-// buffers, so a gradient evaluation allocates nothing.
+// TestBNNGradNoAlloc: after the first evaluation (and the first minibatch
+// of a size) the density reuses its buffers, so a gradient evaluation
+// allocates nothing.
 func TestBNNGradNoAlloc(t *testing.T) {
 	d := loadData(t, "gap")
 	b := newBNN(model.DefaultArch(), d, 2)

@@ -14,8 +14,9 @@
 // parameter vectors for Predict. Workers stop when Close is called or, as a
 // backstop, when the method is garbage collected.
 //
-// Mathematics: ALGORITHMS.md §6. Gradients of the BNN come from the numeric
-// tape; those of the linear model are written by hand.
+// Mathematics: ALGORITHMS.md §6. Gradients of the BNN come from model.Net's
+// forward and backward passes and model.LogLik, as in package mfvi; those
+// of the linear model are written by hand.
 package mcmc
 
 import (

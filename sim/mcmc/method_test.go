@@ -139,6 +139,19 @@ func TestPredictLinear(t *testing.T) {
 	if ns := m.NoiseStd(); !(ns > 0.3 && ns < 1) {
 		t.Errorf("noise std %v", ns)
 	}
+	// With under 1000 draws per chain NoiseStd is the plain mean of every
+	// retained σ draw.
+	var sum float64
+	var n int
+	for _, ch := range m.Draws("sigma") {
+		for _, v := range ch {
+			sum += v
+			n++
+		}
+	}
+	if ns, want := m.NoiseStd(), sum/float64(n); math.Abs(ns-want) > 1e-12*want {
+		t.Errorf("noise std %v, mean of the σ draws %v", ns, want)
+	}
 }
 
 // TestStoreThinning: a full store halves itself and doubles its thinning,

@@ -12,9 +12,8 @@ import "math"
 // level. Warm-up adapts ε by dual averaging (target acceptance 0.8) and the
 // diagonal metric by Stan's windowed variance estimate.
 type nuts struct {
-	eps      float64
+	adapter  // ε, M⁻¹ and their warm-up adaptation (always on)
 	maxDepth int
-	minv     []float64
 
 	p                     []float64 // momentum of the integrator state
 	fwd, bck              point     // the trajectory's ends
@@ -26,15 +25,9 @@ type nuts struct {
 	rho, rhoFwd, rhoBck   []float64
 	rhoExt, rhoSub        []float64
 	levels                []nutsLevel // scratch of build at depth d ≥ 1
-	p0, th0, g0           []float64   // reasonableStep scratch
 	h0, sumMetro          float64
 	nLeap, depth          int
 	divergent             bool
-
-	da      dualAvg
-	win     windows
-	est     welford
-	started bool
 }
 
 // point is a phase-space point with its gradient and log density.
@@ -60,16 +53,11 @@ const maxTreeDepth = 10
 
 func newNUTS(d, warmup int, eps float64, maxDepth int) *nuts {
 	v := func() []float64 { return make([]float64, d) }
-	k := &nuts{eps: eps, maxDepth: maxDepth, minv: v(), p: v(),
+	k := &nuts{adapter: newAdapter(d, warmup, eps, true), maxDepth: maxDepth, p: v(),
 		fwd: newPoint(d), bck: newPoint(d), sample: newPoint(d), propose: newPoint(d),
 		pFwdFwd: v(), pSharpFwdFwd: v(), pFwdBck: v(), pSharpFwdBck: v(),
 		pBckFwd: v(), pSharpBckFwd: v(), pBckBck: v(), pSharpBckBck: v(),
-		rho: v(), rhoFwd: v(), rhoBck: v(), rhoExt: v(), rhoSub: v(),
-		p0: v(), th0: v(), g0: v(),
-		win: newWindows(warmup), est: newWelford(d)}
-	for i := range k.minv {
-		k.minv[i] = 1
-	}
+		rho: v(), rhoFwd: v(), rhoBck: v(), rhoExt: v(), rhoSub: v()}
 	k.levels = make([]nutsLevel, maxTreeDepth+1)
 	for i := 1; i <= maxTreeDepth; i++ {
 		k.levels[i] = nutsLevel{pInitEnd: v(), pSharpInitEnd: v(), rhoInit: v(),
@@ -141,14 +129,7 @@ func addInto(dst, a, b []float64) {
 }
 
 func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
-	adapting := warm
-	if !k.started {
-		k.started = true
-		if adapting {
-			k.eps = reasonableStep(c, k.eps, k.minv, k.p, k.p0, k.th0, k.g0)
-			k.da.restart(k.eps)
-		}
-	}
+	k.begin(c, k.p, warm)
 	if !c.gradOK {
 		c.evalGrad()
 	}
@@ -209,13 +190,7 @@ func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
 	copy(c.theta, k.sample.theta)
 	copy(c.grad, k.sample.grad)
 	c.logp = k.sample.logp
-	if adapting {
-		k.eps = k.da.learn(acc)
-		if k.win.learn(&k.est, c.theta, k.minv) {
-			k.eps = reasonableStep(c, k.eps, k.minv, k.p, k.p0, k.th0, k.g0)
-			k.da.restart(k.eps)
-		}
-	}
+	k.learn(c, k.p, acc, warm)
 	return acc, k.divergent
 }
 
@@ -277,21 +252,4 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 	addInto(k.rhoSub, L.rhoFinal, L.pInitEnd)
 	persist = persist && criterion(L.pSharpInitEnd, pSharpEnd, k.rhoSub)
 	return persist
-}
-
-func (k *nuts) endWarmup(*chain) {
-	if k.da.counter > 0 {
-		k.eps = k.da.final()
-	}
-}
-
-func (k *nuts) stepSize() float64 { return k.eps }
-
-// setStep replaces ε. During warm-up dual averaging restarts from it; after
-// warm-up it overrides the adapted value.
-func (k *nuts) setStep(eps float64, warm bool) {
-	k.eps = eps
-	if warm {
-		k.da.restart(eps)
-	}
 }

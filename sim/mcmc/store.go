@@ -61,8 +61,3 @@ func (s *store) column(dst []float64, j int) []float64 {
 	}
 	return dst
 }
-
-func (s *store) reset() {
-	s.thin, s.offered = 1, 0
-	s.data = s.data[:0]
-}

@@ -120,7 +120,6 @@ func (l *linear) logpGradBatch(th, g []float64, batch []int) float64 {
 // exactly.
 type gaussian struct {
 	mu, prec []float64
-	logZ     float64 // −½ log det(2πΣ); only shifts the objective
 	scratch  []float64
 }
 
@@ -131,7 +130,7 @@ func newGaussian(mu, prec []float64) *gaussian {
 func (g *gaussian) dim() int     { return len(g.mu) }
 func (g *gaussian) numData() int { return 0 }
 func (g *gaussian) newDensity() density {
-	return &gaussian{mu: g.mu, prec: g.prec, logZ: g.logZ, scratch: make([]float64, len(g.mu))}
+	return &gaussian{mu: g.mu, prec: g.prec, scratch: make([]float64, len(g.mu))}
 }
 
 func (g *gaussian) params() []string {
@@ -161,7 +160,7 @@ func (g *gaussian) logp(th []float64) float64   { return g.logpGrad(th, g.scratc
 
 func (g *gaussian) logpGradBatch(th, grad []float64, _ []int) float64 { return g.logpGrad(th, grad) }
 
-// logpGrad: log π = −½ (θ−μ)ᵀP(θ−μ), ∇ = −P(θ−μ).
+// logpGrad: log π = −½ (θ−μ)ᵀP(θ−μ) (unnormalised), ∇ = −P(θ−μ).
 func (g *gaussian) logpGrad(th, grad []float64) float64 {
 	d := len(g.mu)
 	var q float64
@@ -173,5 +172,5 @@ func (g *gaussian) logpGrad(th, grad []float64) float64 {
 		grad[i] = -s
 		q += s * (th[i] - g.mu[i])
 	}
-	return g.logZ - 0.5*q
+	return -0.5 * q
 }
