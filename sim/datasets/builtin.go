@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -134,18 +135,6 @@ func eqCholesky(grid []float64, variance, lengthscale float64) (*mat.TriDense, e
 	return &l, nil
 }
 
-// gaussianSample returns L·ε for ε standard normal.
-func gaussianSample(r *rand.Rand, l *mat.TriDense) []float64 {
-	n, _ := l.Dims()
-	eps := make([]float64, n)
-	for i := range eps {
-		eps[i] = r.NormFloat64()
-	}
-	z := mat.NewVecDense(n, nil)
-	z.MulVec(l, mat.NewVecDense(n, eps))
-	return z.RawVector().Data
-}
-
 // gpObserved draws the GP sample, then n distinct grid indices (sorted, so
 // X increases); it returns the grid, the sample and the chosen indices.
 func gpObserved(r *rand.Rand, variance float64, n int) (grid, z []float64, idx []int, err error) {
@@ -154,7 +143,8 @@ func gpObserved(r *rand.Rand, variance float64, n int) (grid, z []float64, idx [
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	z = gaussianSample(r, l)
+	z = make([]float64, gpGridPoints)
+	numeric.SampleMVN(z, make([]float64, gpGridPoints), l, r) // L·ε
 	idx = r.Perm(gpGridPoints)[:n]
 	slices.Sort(idx)
 	return grid, z, idx, nil
@@ -181,8 +171,6 @@ func gpCauchy(r *rand.Rand) (*sim.Dataset, error) {
 	}, nil
 }
 
-func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
-
 func gpClassification(r *rand.Rand) (*sim.Dataset, error) {
 	grid, z, idx, err := gpObserved(r, math.E*math.E, 50)
 	if err != nil {
@@ -190,7 +178,7 @@ func gpClassification(r *rand.Rand) (*sim.Dataset, error) {
 	}
 	p := make([]float64, len(z))
 	for i, zi := range z {
-		p[i] = sigmoid(zi)
+		p[i] = numeric.Sigmoid(zi)
 	}
 	x, y := make([]float64, len(idx)), make([]float64, len(idx))
 	for i, j := range idx {

@@ -170,7 +170,7 @@ func fromUserXY(name string, xu, yu []float64) (*sim.Dataset, error) {
 	if xs.Std == 0 || ys.Std == 0 { // subnormal spreads underflow
 		return nil, csvErr("the values vary too little to standardise in float64")
 	}
-	for i := range x { // a guard: meanStd keeps finite data finite
+	for i := range x { // a guard: standardise keeps finite data finite
 		if math.IsInf(x[i], 0) || math.IsNaN(x[i]) || math.IsInf(y[i], 0) || math.IsNaN(y[i]) {
 			return nil, csvErr("the values of x and y cannot be standardised in float64")
 		}

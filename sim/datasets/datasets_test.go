@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -258,7 +259,8 @@ func TestInUserUnitsInverts(t *testing.T) {
 	}
 }
 
-// TestEQSampleMoments checks the GP sampler's covariance: 2000 draws, the
+// TestEQSampleMoments checks the GP sample's covariance (eqCholesky's L
+// through numeric.SampleMVN, as gpObserved draws it): 2000 draws, the
 // variance at x ≈ 0 and the covariance at lag 40 grid steps (≈ 1.0025).
 // The sample variance of n N(0, v) draws has sd v√(2/n); the sample covariance
 // of a bivariate normal has sd √((v² + c²)/n). Allow 4 sds.
@@ -274,8 +276,9 @@ func TestEQSampleMoments(t *testing.T) {
 		i, j := 200, 240
 		c := v * math.Exp(-0.5*(grid[j]-grid[i])*(grid[j]-grid[i]))
 		var sii, sij float64
+		z, mu := make([]float64, gpGridPoints), make([]float64, gpGridPoints)
 		for range n {
-			z := gaussianSample(r, l)
+			numeric.SampleMVN(z, mu, l, r)
 			sii += z[i] * z[i]
 			sij += z[i] * z[j]
 		}

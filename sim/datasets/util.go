@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -37,21 +38,6 @@ func scaleOf(v []float64) float64 {
 	return s
 }
 
-// meanStd returns the mean and the population standard deviation of v/k
-// (two passes).
-func meanStd(v []float64, k float64) (mean, std float64) {
-	n := float64(len(v))
-	for _, x := range v {
-		mean += x / k
-	}
-	mean /= n
-	for _, x := range v {
-		d := x/k - mean
-		std += d * d
-	}
-	return mean, math.Sqrt(std / n)
-}
-
 // standardise returns (v − mean)/std with the population std, and the map
 // back. A constant v gives zeros and Affine{v[0], 1}. Working on v/k keeps every
 // finite input finite.
@@ -60,13 +46,16 @@ func standardise(v []float64) ([]float64, sim.Affine) {
 		return make([]float64, len(v)), sim.Affine{Mean: lo, Std: 1}
 	}
 	k := scaleOf(v)
-	m, s := meanStd(v, k)
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x / k
+	}
+	m, s := numeric.MeanStd(out)
 	if s == 0 { // cannot happen for varying finite v; a guard against 0/0
 		s = 1 / k
 	}
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = (x/k - m) / s
+	for i, x := range out {
+		out[i] = (x - m) / s
 	}
 	return out, sim.Affine{Mean: m * k, Std: s * k}
 }

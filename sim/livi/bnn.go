@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
-
-const halfLog2Pi = model.HalfLog2Pi
 
 // bnnModel is what the three methods share: the network (or the linear
 // model as a network without hidden layers), its prior and the likelihood of
@@ -83,9 +80,6 @@ func (b *bnnModel) setPriorScale(s float64) {
 	}
 }
 
-// heInit fills w with He-normal draws, as mfvi initialises its means.
-func (b *bnnModel) heInit(w []float64, r *rand.Rand) { model.HeInit(b.layers, w, r) }
-
 // logLik returns log p(y | f) for the network outputs in t (see model.LogLik).
 func (b *bnnModel) logLik(t *model.Net, logNoise, scale float64, grad bool) (ll, dNoise float64) {
 	return model.LogLik(t, b.task, b.y, logNoise, scale, grad)
@@ -105,7 +99,7 @@ func (b *bnnModel) logPrior(w, dw []float64, scale float64) float64 {
 				dw[i] += scale * w[i] * ip
 			}
 		}
-		lp -= float64(n)*(halfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
+		lp -= float64(n)*(model.HalfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
 	}
 	return lp
 }

@@ -113,7 +113,8 @@ func TestELBOIsLogEvidenceAtExactPosterior(t *testing.T) {
 	if math.Abs(mean-post.logZ) > 4*se {
 		t.Fatalf("mean ELBO %v ± %v, log Z %v", mean, se, post.logZ)
 	}
-	// And q's moments are the posterior's: 400 Predict-free draws of θ.
+	// And q's moments are the posterior's: 4000 draws of θ (mean s.e.
+	// √(Σᵢᵢ/4000); 4 s.e. bounds).
 	var m0, m1 float64
 	for range 4000 {
 		m.drawTheta()
@@ -128,59 +129,83 @@ func TestELBOIsLogEvidenceAtExactPosterior(t *testing.T) {
 
 // §3.9 item 4 by training: on the linear model with the noise held at its
 // true value, d = D = 2 and prior weight 1, maximising the LIVI objective
-// must recover the exact Gaussian posterior. Adam runs 10000 steps at each
-// of lr 1e-2, 1e-3 and 1e-4; q's mean and covariance are then estimated from
-// n = 20000 draws. Tolerances: the draws' Monte Carlo error is 0.007
-// posterior std for a mean and √(2/n) = 1% for a variance, and the optimum
-// reached with noisy gradients at a finite rate scatters over training seeds
-// (1, 3, 7, 11) by up to 0.02 std in the mean and 4% of √(Σᵢᵢ Σⱼⱼ) in the
-// covariance; the bounds, 0.05 std and 10%, sit above both. A wrong entropy
-// term fails by far more: without it q collapses to σ² = 1e-4, and a
-// doubled one doubles the variances.
+// must recover the exact Gaussian posterior. For each of four training seeds
+// Adam runs 10000 steps at each of lr 1e-2, 1e-3 and 1e-4, and q's mean and
+// covariance are estimated from n = 20000 draws.
+//
+// Tolerances, in posterior std (means) and in √(Σᵢᵢ Σⱼⱼ) (covariances):
+// the draws' Monte Carlo error is 1/√n = 0.007 for a mean and at most
+// √(2/n) = 0.010 for a covariance entry. Training adds a per-seed error
+// that neither more MC samples per step (16) nor a further 1e-5 phase
+// shrinks (the optimum of the linearised objective for an ELU generator is
+// not exactly the posterior): over seeds 1–12, measured with 200000 draws,
+// its RMS is 0.023 in the means (max 0.057) and 0.017 in the covariances
+// (max 0.038). At 4 combined standard deviations a seed's mean must be
+// within 4·√(0.023² + 0.007²) = 0.096 → 0.1, its covariance within
+// 4·√(0.017² + 0.010²) = 0.079 → 0.08, and the four seeds' average mean
+// within 4·√((0.023² + 0.007²)/4) = 0.048 → 0.05. A wrong entropy term fails
+// by far more: without it q collapses to σ² = 1e-4, and a doubled one
+// doubles the variances; dropping the prior shifts mean[0] by ≈ 0.15 std.
 func TestTrainingRecoversLinearPosterior(t *testing.T) {
 	d := loadData(t, "linreg")
 	const sigmaY = 0.5
-	m := newLIVI(t, d, "linear", sim.Controls{"lr": sim.Num(1e-2), "mc_samples": sim.Num(4)}, 3)
-	m.logNoise[0] = math.Log(sigmaY)
-	m.frozenNoise = true
-	post := newLinearPosterior(d, sigmaY, m.bm.layers[0].PriorStd)
-	for _, lr := range []float64{1e-2, 1e-3, 1e-4} {
-		if err := m.Set("lr", sim.Num(lr)); err != nil {
-			t.Fatal(err)
+	seeds := []uint64{1, 3, 7, 11}
+	var avg [2]float64
+	var post linearPosterior
+	for _, seed := range seeds {
+		m := newLIVI(t, d, "linear", sim.Controls{"lr": sim.Num(1e-2), "mc_samples": sim.Num(4)}, seed)
+		m.logNoise[0] = math.Log(sigmaY)
+		m.frozenNoise = true
+		post = newLinearPosterior(d, sigmaY, m.bm.layers[0].PriorStd)
+		for _, lr := range []float64{1e-2, 1e-3, 1e-4} {
+			if err := m.Set("lr", sim.Num(lr)); err != nil {
+				t.Fatal(err)
+			}
+			for range 10000 {
+				m.Step()
+			}
 		}
-		for range 10000 {
-			m.Step()
+		mean, cov := linearMoments(m, 20000)
+		t.Logf("seed %d: mean %v, exact %v", seed, mean, post.mean)
+		t.Logf("seed %d: cov %v, exact %v", seed, cov, mat.Formatted(post.cov, mat.Squeeze()))
+		for i := range 2 {
+			sd := math.Sqrt(post.cov.At(i, i))
+			avg[i] += mean[i] / float64(len(seeds))
+			if e := math.Abs(mean[i] - post.mean[i]); e > 0.1*sd {
+				t.Errorf("seed %d: mean[%d] = %v, exact %v: off by %.3f posterior std", seed, i, mean[i], post.mean[i], e/sd)
+			}
+			for j := range 2 {
+				scale := math.Sqrt(post.cov.At(i, i) * post.cov.At(j, j))
+				if e := math.Abs(cov[i][j] - post.cov.At(i, j)); e > 0.08*scale {
+					t.Errorf("seed %d: cov[%d][%d] = %v, exact %v", seed, i, j, cov[i][j], post.cov.At(i, j))
+				}
+			}
 		}
 	}
-	const n = 20000
-	var mean [2]float64
+	for i := range 2 {
+		sd := math.Sqrt(post.cov.At(i, i))
+		if e := math.Abs(avg[i] - post.mean[i]); e > 0.05*sd {
+			t.Errorf("mean[%d] averaged over seeds = %v, exact %v: off by %.3f posterior std", i, avg[i], post.mean[i], e/sd)
+		}
+	}
+}
+
+// linearMoments returns the mean and covariance (divisor n−1) of n draws of
+// θ under m's q, from the evaluation stream.
+func linearMoments(m *Method, n int) (mean [2]float64, cov [2][2]float64) {
 	draws := make([][2]float64, n)
 	for s := range draws {
 		m.drawTheta()
 		draws[s] = [2]float64{m.theta[0], m.theta[1]}
-		mean[0] += m.theta[0] / n
-		mean[1] += m.theta[1] / n
+		mean[0] += m.theta[0] / float64(n)
+		mean[1] += m.theta[1] / float64(n)
 	}
-	var cov [2][2]float64
 	for _, th := range draws {
 		for i := range 2 {
 			for j := range 2 {
-				cov[i][j] += (th[i] - mean[i]) * (th[j] - mean[j]) / (n - 1)
+				cov[i][j] += (th[i] - mean[i]) * (th[j] - mean[j]) / float64(n-1)
 			}
 		}
 	}
-	t.Logf("mean %v, exact %v", mean, post.mean)
-	t.Logf("cov %v, exact %v", cov, mat.Formatted(post.cov, mat.Squeeze()))
-	for i := range 2 {
-		sd := math.Sqrt(post.cov.At(i, i))
-		if e := math.Abs(mean[i] - post.mean[i]); e > 0.05*sd {
-			t.Errorf("mean[%d] = %v, exact %v: off by %.3f posterior std", i, mean[i], post.mean[i], e/sd)
-		}
-		for j := range 2 {
-			scale := math.Sqrt(post.cov.At(i, i) * post.cov.At(j, j))
-			if e := math.Abs(cov[i][j] - post.cov.At(i, j)); e > 0.1*scale {
-				t.Errorf("cov[%d][%d] = %v, exact %v", i, j, cov[i][j], post.cov.At(i, j))
-			}
-		}
-	}
+	return mean, cov
 }

@@ -25,8 +25,8 @@
 // log q(θ), which an implicit q does not have. MAP and ensembles have
 // neither.
 //
-// The BNN forward and backward passes are mfvi's hand-written BLAS passes
-// (copied, since mfvi keeps them unexported), so a step allocates nothing.
+// The BNN forward and backward passes are model.Net's hand-written BLAS
+// passes, shared with mfvi, so a step allocates nothing.
 //
 // Weight layout (WeightSamples, traces): the flat θ holds the layers in
 // order; layer l is an (N_{l−1}+1)×N_l matrix stored row-major, its last row
@@ -238,7 +238,7 @@ func (m *Method) entropyConst() float64 { return entropyConst(m.bm.p, m.gen.d, m
 // entropyConst is D/2·(1 + log 2π) + (D−d)/2·log σ², the part of the
 // linearised entropy that does not depend on the generator.
 func entropyConst(D, d int, sigma float64) float64 {
-	return 0.5*float64(D)*(1+2*halfLog2Pi) + 0.5*float64(D-d)*math.Log(sigma*sigma)
+	return 0.5*float64(D)*(1+2*model.HalfLog2Pi) + 0.5*float64(D-d)*math.Log(sigma*sigma)
 }
 
 var (

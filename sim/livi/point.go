@@ -33,9 +33,8 @@ type Point struct {
 	model string
 	bm    *bnnModel
 
-	controls   sim.Controls
-	priorScale float64
-	lr         float64
+	controls sim.Controls
+	lr       float64 // for the optimisers of members added later
 
 	rng     *rand.Rand // initialisation of members added later
 	evalRng *rand.Rand // Predict's choice of members
@@ -54,7 +53,6 @@ type member struct {
 	logNoise, gnoise []float64
 	params, grads    []*mat.Dense
 	adam             *numeric.Adam
-	logJoint         float64 // at the last step, before its update
 }
 
 // NewMAP returns an uninitialised MAP method for "bnn" or "linear" ("" is
@@ -119,8 +117,7 @@ func (p *Point) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	p.rng = r
 	p.members = p.members[:0]
 	p.controls = cs
-	p.priorScale = cs["prior_scale"].Num
-	bm.setPriorScale(p.priorScale)
+	bm.setPriorScale(cs["prior_scale"].Num)
 	p.lr = cs["lr"].Num
 	k := 1
 	if p.name == NameEnsemble {
@@ -144,7 +141,7 @@ func (p *Point) resize(k int) {
 		n := p.bm.p
 		slab := make([]float64, 2*n+2)
 		mb := &member{w: slab[:n:n], dw: slab[n : 2*n : 2*n], logNoise: slab[2*n : 2*n+1], gnoise: slab[2*n+1:]}
-		p.bm.heInit(mb.w, r)
+		model.HeInit(p.bm.layers, mb.w, r)
 		mb.logNoise[0] = model.InitLogNoise
 		mb.params = []*mat.Dense{mat.NewDense(1, n, mb.w), mat.NewDense(1, 1, mb.logNoise)}
 		mb.grads = []*mat.Dense{mat.NewDense(1, n, mb.dw), mat.NewDense(1, 1, mb.gnoise)}
@@ -170,7 +167,6 @@ func (p *Point) Set(name string, v sim.Value) error {
 	}
 	switch name {
 	case "prior_scale":
-		p.priorScale = v.Num
 		p.bm.setPriorScale(v.Num)
 	case "lr":
 		p.lr = v.Num
@@ -230,9 +226,7 @@ func (p *Point) memberGrad(mb *member) float64 {
 	ll, dn := p.bm.logLik(p.train, mb.logNoise[0], scale, true)
 	mb.gnoise[0] = dn
 	p.train.Backward(p.bm.layers, mb.w, mb.dw)
-	lp := p.bm.logPrior(mb.w, mb.dw, scale)
-	mb.logJoint = ll + lp
-	return mb.logJoint
+	return ll + p.bm.logPrior(mb.w, mb.dw, scale)
 }
 
 // Predict returns samples functions (probabilities for classification):

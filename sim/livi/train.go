@@ -75,7 +75,7 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 		}
 	}
 	m.syncW2()
-	bm.heInit(m.gen.b2, r)
+	model.HeInit(bm.layers, m.gen.b2, r)
 	m.logNoise[0] = model.InitLogNoise
 
 	m.work = newGenWork(nd, h, D)
