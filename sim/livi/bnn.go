@@ -88,20 +88,7 @@ func (b *bnnModel) logLik(t *model.Net, logNoise, scale float64, grad bool) (ll,
 // logPrior returns log p(w) under the layers' N(0, σ_l²) priors and, when dw
 // is not nil, adds d(−scale·log p)/dw = scale·w/σ_l² into it.
 func (b *bnnModel) logPrior(w, dw []float64, scale float64) float64 {
-	var lp float64
-	for _, ly := range b.layers {
-		ip := 1 / (ly.PriorStd * ly.PriorStd)
-		n := ly.Rows * ly.Cols
-		var w2 float64
-		for i := ly.Off; i < ly.Off+n; i++ {
-			w2 += w[i] * w[i]
-			if dw != nil {
-				dw[i] += scale * w[i] * ip
-			}
-		}
-		lp -= float64(n)*(model.HalfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
-	}
-	return lp
+	return model.LogPrior(b.layers, w, dw, scale)
 }
 
 // priorStdOf returns the prior std of weight i.

@@ -181,18 +181,11 @@ func (d *bnnDensity) eval(net *model.Net, y, th, g []float64, scale float64) flo
 	if g != nil {
 		net.Backward(p.layers, w, g[:p.nw]) // d(−scale·log p(y | θ))/dw
 	}
-	lp := scale * ll
-	for _, ly := range p.layers {
-		ip := 1 / (ly.PriorStd * ly.PriorStd)
-		n := ly.Rows * ly.Cols
-		var w2 float64
-		for i := ly.Off; i < ly.Off+n; i++ {
-			w2 += th[i] * th[i]
-			if g != nil {
-				g[i] = -g[i] - th[i]*ip
-			}
+	lp := scale*ll + model.LogPrior(p.layers, w, g, 1) // g: d(−scale·log p(y|θ) − log p(θ))/dw
+	if g != nil {
+		for i := range g[:p.nw] {
+			g[i] = -g[i]
 		}
-		lp -= float64(n)*(halfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
 	}
 	if p.regression() {
 		lp += numeric.NormalLogPDF(logNoise, noisePriorMean, noisePriorStd)

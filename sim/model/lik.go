@@ -72,3 +72,23 @@ func LogLikAt(f, g []float64, task sim.Task, y []float64, logNoise, scale float6
 	n := float64(len(f))
 	return -n*(HalfLog2Pi+logNoise) - 0.5*ss*inv, -scale * (ss*inv - n)
 }
+
+// LogPrior returns log p(w) under the layers' independent N(0, PriorStd²)
+// priors and, with dw non-nil, adds scale · d(−log p)/dw = scale·w/σ_l² into
+// dw (the gradient of a loss that holds −scale·log p).
+func LogPrior(layers []Layer, w, dw []float64, scale float64) float64 {
+	var lp float64
+	for _, ly := range layers {
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
+		n := ly.Rows * ly.Cols
+		var w2 float64
+		for i := ly.Off; i < ly.Off+n; i++ {
+			w2 += w[i] * w[i]
+			if dw != nil {
+				dw[i] += scale * w[i] * ip
+			}
+		}
+		lp -= float64(n)*(HalfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
+	}
+	return lp
+}

@@ -126,3 +126,43 @@ func TestCheckData(t *testing.T) {
 		}
 	}
 }
+
+// LogPrior is the sum of the entries' normal log-densities (to rounding),
+// and the gradient it adds is scale·w/σ_l², checked entry by entry on top
+// of a nonzero dw it must add to rather than overwrite.
+func TestLogPrior(t *testing.T) {
+	layers, n := Layout(DefaultArch())
+	for l := range layers {
+		layers[l].PriorStd = DefaultArch().PriorStd(l, 2)
+	}
+	r := numeric.NewRand(5)
+	w := make([]float64, n)
+	numeric.FillNormal(w, r)
+	var want float64
+	for _, ly := range layers {
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
+			want += numeric.NormalLogPDF(w[i], 0, ly.PriorStd)
+		}
+	}
+	dw := make([]float64, n)
+	for i := range dw {
+		dw[i] = 1
+	}
+	const scale = 0.3
+	got := LogPrior(layers, w, dw, scale)
+	if math.Abs(got-want) > 1e-10*math.Abs(want) {
+		t.Errorf("LogPrior = %v, sum of normal log-densities %v", got, want)
+	}
+	for _, ly := range layers {
+		for i := ly.Off; i < ly.Off+ly.Rows*ly.Cols; i++ {
+			// One product and one addition to 1: a few ulps of the larger term.
+			term := scale * w[i] / (ly.PriorStd * ly.PriorStd)
+			if g := 1 + term; math.Abs(dw[i]-g) > 1e-15*(1+math.Abs(term)) {
+				t.Fatalf("dw[%d] = %v, want %v", i, dw[i], g)
+			}
+		}
+	}
+	if LogPrior(layers, w, nil, scale) != got {
+		t.Error("LogPrior without a gradient gives a different value")
+	}
+}
