@@ -44,21 +44,12 @@ func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
 	if err := model.CheckData(method, d); err != nil {
 		return nil, err
 	}
-	if name == "" {
-		name = d.DefaultModel
-	}
-	if name == "" {
-		name = model.BNN
-	}
-	b := &bnnModel{name: name}
-	switch name {
-	case model.BNN:
-		b.arch = model.DefaultArch()
-	case model.Linear:
-		b.arch = model.Arch{Widths: []int{1, 1}}
-	default:
+	name = model.Resolve(name, d)
+	arch, ok := model.ArchFor(name)
+	if !ok {
 		return nil, modelError(method, name)
 	}
+	b := &bnnModel{name: name, arch: arch}
 	b.task = d.Task
 	switch b.task {
 	case "":
