@@ -17,13 +17,14 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/sweeps"
 )
 
 // APIConfig assembles the JSON API and the run stream.
 type APIConfig struct {
-	Registry *sim.Registry // required
-	Uploads  *Uploads      // default NewUploads(0)
+	Registry *engine.Registry // required
+	Uploads  *Uploads         // default NewUploads(0)
 	// Specs lists the methods for GET /api/methods; default catalog.Specs.
 	Specs func() []sim.MethodSpec
 	// AllowedOrigins may open a stream besides the page's own origin, as
@@ -41,7 +42,7 @@ type APIConfig struct {
 
 // API serves /api: methods, data sets, uploads, runs and their streams.
 type API struct {
-	reg       *sim.Registry
+	reg       *engine.Registry
 	uploads   *Uploads
 	specs     func() []sim.MethodSpec
 	origins   map[string]bool

@@ -12,6 +12,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/experiment"
 )
 
@@ -94,8 +95,8 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) {
 
 // NewFactory returns the factory of real runs: methods from the catalog,
 // built-in data sets generated for the run's seed, or uploads from u.
-func NewFactory(u *Uploads) sim.Factory {
-	return func(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+func NewFactory(u *Uploads) engine.Factory {
+	return func(cfg engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 		if cfg.Method == "" {
 			return nil, nil, nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("required (one of %s)", strings.Join(catalog.MethodNames(), ", "))}
 		}

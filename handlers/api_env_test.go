@@ -19,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -65,7 +66,7 @@ func (f *streamFake) Predict(xs []float64, n int) sim.Predictive {
 }
 func (f *streamFake) Trace() []float64 { return []float64{f.x} }
 
-func streamFakeFactory(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+func streamFakeFactory(cfg engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 	if cfg.Method != "fake" {
 		return nil, nil, nil, &sim.FieldError{Field: "method", Message: "unknown method"}
 	}
@@ -85,15 +86,15 @@ func streamFakeFactory(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Control
 type env struct {
 	t      *testing.T
 	srv    *httptest.Server
-	reg    *sim.Registry
+	reg    *engine.Registry
 	api    *API
 	client *http.Client
 }
 
 type envOptions struct {
-	registry sim.RegistryConfig
+	registry engine.RegistryConfig
 	api      APIConfig
-	factory  func(*Uploads) sim.Factory // default: the fake
+	factory  func(*Uploads) engine.Factory // default: the fake
 	// connState is the test server's http.Server.ConnState hook.
 	connState func(net.Conn, http.ConnState)
 }
@@ -108,7 +109,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	if o.factory != nil {
 		factory = o.factory(uploads)
 	}
-	reg := sim.NewRegistry(o.registry, factory, quietLog)
+	reg := engine.NewRegistry(o.registry, factory, quietLog)
 	cfg := o.api
 	cfg.Registry, cfg.Uploads, cfg.Log = reg, uploads, quietLog
 	if cfg.Specs == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 const maxJSONBody = 64 << 10
@@ -46,7 +47,7 @@ func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, a.log, err)
 		return
 	}
-	cfg := sim.RunConfig{Data: req.Data, Method: req.Method, Model: req.Model, Seed: 1, Controls: req.Controls}
+	cfg := engine.RunConfig{Data: req.Data, Method: req.Method, Model: req.Model, Seed: 1, Controls: req.Controls}
 	if req.Seed != nil {
 		cfg.Seed = *req.Seed
 	}
@@ -63,26 +64,26 @@ func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 
 // runInfo is GET /api/runs/{id}'s answer.
 type runInfo struct {
-	ID       string         `json:"id"`
-	Config   sim.RunConfig  `json:"config"`
-	Method   string         `json:"method"`
-	Data     runData        `json:"data"`
-	Status   sim.Status     `json:"status"`
-	Message  string         `json:"message,omitempty"`
-	Step     int64          `json:"step"`
-	Epoch    uint64         `json:"epoch"`
-	Controls sim.Controls   `json:"controls"`
-	Speed    float64        `json:"speed"`
-	Viewers  int            `json:"viewers"`
-	Traces   []string       `json:"traces"`
-	Summary  runSummary     `json:"summary"`
-	Spec     sim.MethodSpec `json:"spec"`
+	ID       string           `json:"id"`
+	Config   engine.RunConfig `json:"config"`
+	Method   string           `json:"method"`
+	Data     runData          `json:"data"`
+	Status   engine.Status    `json:"status"`
+	Message  string           `json:"message,omitempty"`
+	Step     int64            `json:"step"`
+	Epoch    uint64           `json:"epoch"`
+	Controls sim.Controls     `json:"controls"`
+	Speed    float64          `json:"speed"`
+	Viewers  int              `json:"viewers"`
+	Traces   []string         `json:"traces"`
+	Summary  runSummary       `json:"summary"`
+	Spec     sim.MethodSpec   `json:"spec"`
 }
 
 // runData is the data set by name with its points in the user's units.
 type runData struct {
 	Name string `json:"name"`
-	*sim.DataPoints
+	*engine.DataPoints
 }
 
 type runSummary struct {

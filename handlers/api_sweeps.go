@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/sweeps"
 )
 
@@ -202,7 +203,7 @@ func (a *API) sweepStream(w http.ResponseWriter, r *http.Request) {
 // writeSweepErr is writeErr with the sweeps' own errors: a cap (429,
 // field "sweeps") and an unknown or expired sweep (404).
 func (a *API) writeSweepErr(w http.ResponseWriter, r *http.Request, err error) {
-	var le *sim.LimitError
+	var le *engine.LimitError
 	switch {
 	case errors.As(err, &le):
 		w.Header().Set("Retry-After", "30")

@@ -9,6 +9,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 func TestAPIMethodsAndDatasets(t *testing.T) {
@@ -49,7 +50,7 @@ func TestAPIRunLifecycle(t *testing.T) {
 			Name string
 			X    []float64
 		}
-		Config  sim.RunConfig
+		Config  engine.RunConfig
 		Summary struct {
 			Objective   *float64
 			Diagnostics map[string]float64
@@ -117,7 +118,7 @@ func TestAPICreateRejectsBadInput(t *testing.T) {
 
 func TestAPIRunCaps(t *testing.T) {
 	checkLeaks(t)
-	e := newEnv(t, envOptions{registry: sim.RegistryConfig{MaxRuns: 3, MaxRunsPerClient: 2}})
+	e := newEnv(t, envOptions{registry: engine.RegistryConfig{MaxRuns: 3, MaxRunsPerClient: 2}})
 	e.create()
 	e.create()
 	got := e.wantError("POST", "/api/runs", `{"data":"d","method":"fake"}`, http.StatusTooManyRequests, "runs")

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // apiError is the body of every JSON error: the field at fault (empty when
@@ -40,16 +41,16 @@ func writeError(w http.ResponseWriter, log *slog.Logger, status int, field, mess
 // and not shown: it may hold internals).
 func writeErr(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var fe *sim.FieldError
-	var le *sim.LimitError
+	var le *engine.LimitError
 	switch {
 	case errors.As(err, &fe):
 		writeError(w, log, http.StatusBadRequest, fe.Field, fe.Message)
 	case errors.As(err, &le):
 		w.Header().Set("Retry-After", "10")
 		writeError(w, log, http.StatusTooManyRequests, "runs", le.Message)
-	case errors.Is(err, sim.ErrNotFound):
+	case errors.Is(err, engine.ErrNotFound):
 		writeError(w, log, http.StatusNotFound, "id", "no such run (it may have been deleted after being left unwatched)")
-	case errors.Is(err, sim.ErrRegistryClosed), errors.Is(err, sim.ErrRunClosed):
+	case errors.Is(err, engine.ErrRegistryClosed), errors.Is(err, engine.ErrRunClosed):
 		writeError(w, log, http.StatusServiceUnavailable, "", err.Error())
 	default:
 		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // FuzzParseOp feeds arbitrary bytes to the decoder of a viewer's websocket
@@ -49,23 +50,23 @@ func FuzzParseOp(f *testing.F) {
 			return
 		}
 		switch m.Op {
-		case sim.OpPlay, sim.OpPause, sim.OpReset:
+		case engine.OpPlay, engine.OpPause, engine.OpReset:
 			if m.N != nil || m.Name != nil || m.Value != nil {
 				t.Fatalf("%q: accepted %+v with arguments", b, m)
 			}
-		case sim.OpStep:
-			if m.Name != nil || m.Value != nil || m.N != nil && (*m.N < 1 || *m.N > sim.MaxStepCommand || *m.N != float64(int64(*m.N))) {
+		case engine.OpStep:
+			if m.Name != nil || m.Value != nil || m.N != nil && (*m.N < 1 || *m.N > engine.MaxStepCommand || *m.N != float64(int64(*m.N))) {
 				t.Fatalf("%q: accepted step %+v", b, m)
 			}
-		case sim.OpSet:
+		case engine.OpSet:
 			if m.N != nil || m.Name == nil || *m.Name == "" || m.Value == nil {
 				t.Fatalf("%q: accepted set %+v", b, m)
 			}
-		case sim.OpSpeed:
+		case engine.OpSpeed:
 			if m.N != nil || m.Name != nil || m.Value == nil || m.Value.Choice != "" {
 				t.Fatalf("%q: accepted speed %+v", b, m)
 			}
-		case sim.OpWeight:
+		case engine.OpWeight:
 			if m.Name != nil || m.Value != nil || m.N == nil || *m.N < 0 || *m.N != float64(int64(*m.N)) {
 				t.Fatalf("%q: accepted weight %+v", b, m)
 			}
@@ -166,7 +167,7 @@ func FuzzCreateRunBody(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	reg := sim.NewRegistry(sim.RegistryConfig{MaxRuns: 4, MaxRunsPerClient: 4}, streamFakeFactory, quietLog)
+	reg := engine.NewRegistry(engine.RegistryConfig{MaxRuns: 4, MaxRunsPerClient: 4}, streamFakeFactory, quietLog)
 	f.Cleanup(reg.Close)
 	api, err := NewAPI(APIConfig{Registry: reg, Log: quietLog})
 	if err != nil {

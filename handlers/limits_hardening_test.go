@@ -14,6 +14,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // limitsEnv is the API with the real catalog and small registry caps. The
@@ -22,7 +23,7 @@ import (
 func limitsEnv(t *testing.T) *env {
 	return newEnv(t, envOptions{
 		factory:  NewFactory,
-		registry: sim.RegistryConfig{MaxRuns: 3, MaxRunsPerClient: 2, MaxSteps: 50},
+		registry: engine.RegistryConfig{MaxRuns: 3, MaxRunsPerClient: 2, MaxSteps: 50},
 		api: APIConfig{Specs: catalog.Specs, ClientKey: func(r *http.Request) string {
 			return r.Header.Get("X-Client")
 		}},
@@ -115,7 +116,7 @@ func TestLimitsAnsweredWithFieldErrors(t *testing.T) {
 			call(e, "A", "POST", "/api/runs/"+a1+"/ops", "application/json", `{"op":"step","n":100}`)
 			run, _ := e.reg.Get(a1)
 			deadline := time.Now().Add(10 * time.Second)
-			for run.Latest().Status != sim.StatusDone {
+			for run.Latest().Status != engine.StatusDone {
 				if time.Now().After(deadline) {
 					t.Fatalf("the run did not stop at its budget: %+v", run.Latest())
 				}

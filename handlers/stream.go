@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // StreamConfig tunes the run stream. Zero values take the defaults.
@@ -49,7 +50,7 @@ type wireError struct {
 type wsConn struct {
 	api        *API
 	conn       *websocket.Conn
-	run        *sim.Run
+	run        *engine.Run
 	errs       chan wireError // reader → writer; dropped when full
 	readerDone chan struct{}
 	out        frameWriter // the writer's state (stream_frame.go)
@@ -189,7 +190,7 @@ func errorFrame(op string, err error) wireError {
 	switch {
 	case errors.As(err, &fe):
 		return wireError{Op: op, Field: fe.Field, Message: fe.Message}
-	case errors.Is(err, sim.ErrRunClosed):
+	case errors.Is(err, engine.ErrRunClosed):
 		return wireError{Op: op, Message: "the run has ended"}
 	}
 	return wireError{Op: op, Message: err.Error()}
@@ -212,13 +213,13 @@ func (c *wsConn) writeLoop() {
 	ping := time.NewTicker(cfg.PingPeriod)
 	defer ping.Stop()
 	var (
-		cur     sim.Cursor
+		cur     engine.Cursor
 		changed <-chan struct{}
 	)
 	read := true
 	for {
 		if read {
-			var f *sim.Frame
+			var f *engine.Frame
 			f, changed = c.run.Read(&cur)
 			if cur.NewFrame || cur.Full || len(cur.Objective) > 0 {
 				if err := c.writeFrame(f, &cur); err != nil {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // TestStreamSendsSamplerDraws: a sampler's stream carries its recent draws
@@ -64,14 +64,14 @@ func TestStreamSendsSamplerDraws(t *testing.T) {
 	}
 	frames, with, last := read(hmc.ID, 150) // 1.5 s at 100 frames per second
 	d := last.Draws
-	if d == nil || d.Chains != 4 || len(d.Params) != 3 || len(d.Values["b"]) != 4 || len(d.Values["b"][0]) > sim.DrawWindow || len(d.Values["b"][0]) == 0 {
+	if d == nil || d.Chains != 4 || len(d.Params) != 3 || len(d.Values["b"]) != 4 || len(d.Values["b"][0]) > engine.DrawWindow || len(d.Values["b"][0]) == 0 {
 		t.Fatalf("%d frames, %d with draws, last %+v", frames, with, d)
 	}
 	if with == 0 || with > frames/10 {
 		t.Errorf("%d of %d frames carried draws; want a few (a new set at most every 0.5 s)", with, frames)
 	}
 	s := d.ParamStats["b"]
-	if !(s.RHat > 0.9 && s.RHat < 1.1) || !(s.ESSBulk > 10) || len(s.Ranks) != 4 || len(s.Ranks[0]) != sim.RankBins {
+	if !(s.RHat > 0.9 && s.RHat < 1.1) || !(s.ESSBulk > 10) || len(s.Ranks) != 4 || len(s.Ranks[0]) != engine.RankBins {
 		t.Errorf("slope statistics %+v", s)
 	}
 	if frames, with, _ := read(vi.ID, 30); with != 0 {

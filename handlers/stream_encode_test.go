@@ -9,6 +9,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // wavyFake is streamFake with a band of full-precision numbers, the size a
@@ -39,7 +40,7 @@ func benchFrame(tb testing.TB) wireFrame {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	run, err := sim.NewRun("r", &wavyFake{}, d, c, 1, sim.RunOptions{Log: quietLog})
+	run, err := engine.NewRun("r", &wavyFake{}, d, c, 1, engine.RunOptions{Log: quietLog})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -59,9 +60,9 @@ func benchFrame(tb testing.TB) wireFrame {
 // shared parts as ordinary fields: the same object, key for key.
 func TestFrameJSONSplicesSharedParts(t *testing.T) {
 	w := benchFrame(t)
-	w.Draws = &sim.DrawSet{Step: 7, Retained: 3, Chains: 2, Params: []string{"b"},
+	w.Draws = &engine.DrawSet{Step: 7, Retained: 3, Chains: 2, Params: []string{"b"},
 		Values: map[string][][]float64{"b": {{1, 2, 3}, {0.5, -1, 2.25}}}, Divergent: [][]int{{}, {1}}}
-	w.Weights = &sim.WeightSet{Step: 7, Index: 3, NumWeights: 10, Kind: "gaussian", Mean: 0.25, Std: 1.5}
+	w.Weights = &engine.WeightSet{Step: 7, Index: 3, NumWeights: 10, Kind: "gaussian", Mean: 0.25, Std: 1.5}
 	for _, shared := range []string{"all", "none"} {
 		v := w
 		if shared == "none" {

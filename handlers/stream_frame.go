@@ -9,6 +9,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // wireFrame is a frame as a viewer receives it. objective and trace hold
@@ -20,32 +21,32 @@ type wireFrame struct {
 	Full        bool                       `json:"full"` // the points replace what the viewer had
 	Epoch       uint64                     `json:"epoch"`
 	Step        int64                      `json:"step"`
-	Status      sim.Status                 `json:"status"`
+	Status      engine.Status              `json:"status"`
 	Message     string                     `json:"message,omitempty"`
 	Controls    sim.Controls               `json:"controls"`
 	Speed       float64                    `json:"speed"`
 	Objective   []numeric.Point            `json:"objective"`
 	Trace       map[string][]numeric.Point `json:"trace"`
-	Marks       []sim.Mark                 `json:"marks"`
+	Marks       []engine.Mark              `json:"marks"`
 	Diagnostics map[string]float64         `json:"diagnostics"`
 	StepsPerSec float64                    `json:"steps_per_sec"`
-	Data        *sim.DataPoints            `json:"data,omitempty"`
+	Data        *engine.DataPoints         `json:"data,omitempty"`
 
 	// Encoded once by the run and shared by every viewer. encoding/json
 	// would re-scan a Marshaler's output for every viewer (it validates and
 	// compacts it: ~0.3 ms for a 200-point band, most of a frame's cost), so
 	// appendJSON splices their bytes in after the rest.
-	Predictive *sim.Band      `json:"-"` // "predictive", when it changed
-	Draws      *sim.DrawSet   `json:"-"` // "draws", samplers: when a new set is out
-	Weights    *sim.WeightSet `json:"-"` // "weights", weight-space VI: when a new marginal is out
+	Predictive *engine.Band      `json:"-"` // "predictive", when it changed
+	Draws      *engine.DrawSet   `json:"-"` // "draws", samplers: when a new set is out
+	Weights    *engine.WeightSet `json:"-"` // "weights", weight-space VI: when a new marginal is out
 }
 
 // frameWriter is a writer goroutine's state between frames: what it last
 // sent of the shared parts, and buffers reused from frame to frame.
 type frameWriter struct {
-	band  *sim.Band
-	draws *sim.DrawSet
-	wts   *sim.WeightSet
+	band  *engine.Band
+	draws *engine.DrawSet
+	wts   *engine.WeightSet
 	trace map[string][]numeric.Point
 	buf   bytes.Buffer
 	enc   *json.Encoder // writes to buf
@@ -53,7 +54,7 @@ type frameWriter struct {
 
 // frame builds the viewer's frame from the run's frame f and the points
 // read into cur; the shared parts go in when this viewer has not had them.
-func (o *frameWriter) frame(f *sim.Frame, cur *sim.Cursor, traceNames []string, data *sim.DataPoints) wireFrame {
+func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []string, data *engine.DataPoints) wireFrame {
 	if o.trace == nil {
 		o.trace = make(map[string][]numeric.Point, len(traceNames))
 	}
@@ -123,7 +124,7 @@ func (o *frameWriter) splice(key string, m json.Marshaler) error {
 }
 
 // writeFrame sends the viewer's next frame under a write deadline.
-func (c *wsConn) writeFrame(f *sim.Frame, cur *sim.Cursor) error {
+func (c *wsConn) writeFrame(f *engine.Frame, cur *engine.Cursor) error {
 	w := c.out.frame(f, cur, c.run.TraceNames(), c.run.Data())
 	if err := c.out.appendJSON(&w); err != nil {
 		c.api.log.Error("encoding a stream frame", "run", c.run.ID(), "err", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // faultFake is streamFake that returns NaN at step nanAt or panics at step
@@ -50,8 +51,8 @@ func (f *faultFake) Step() sim.StepStats {
 // faultFactory serves "fake" as usual, "nan" going NaN at step 50,
 // "inf" going −Inf at step 20, "panic" panicking at step 30 and
 // "initpanic" panicking in Init.
-func faultFactory(*Uploads) sim.Factory {
-	return func(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+func faultFactory(*Uploads) engine.Factory {
+	return func(cfg engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 		kind := cfg.Method
 		cfg.Method = "fake"
 		m, d, c, err := streamFakeFactory(cfg)
@@ -163,7 +164,7 @@ func TestStreamPanicRecoveredEndToEnd(t *testing.T) {
 	checkLeaks(t)
 	var logs lockedLog
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	e := newEnv(t, envOptions{factory: faultFactory, registry: sim.RegistryConfig{Run: sim.RunOptions{Log: log}}})
+	e := newEnv(t, envOptions{factory: faultFactory, registry: engine.RegistryConfig{Run: engine.RunOptions{Log: log}}})
 	id := createMethod(e, "panic")
 	c := dial(t, e, id, nil)
 	next(t, c)
@@ -270,7 +271,7 @@ func TestStreamBadValuesNameTheirField(t *testing.T) {
 func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, envOptions{
-		registry: sim.RegistryConfig{MaxSteps: 1 << 50}, // the fake steps millions a second
+		registry: engine.RegistryConfig{MaxSteps: 1 << 50}, // the fake steps millions a second
 		connState: func(c net.Conn, s http.ConnState) {
 			if tc, ok := c.(*net.TCPConn); ok && s == http.StateNew {
 				tc.SetWriteBuffer(1024)
@@ -333,7 +334,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	if heap1 > heap0 && heap1-heap0 > 4<<20 {
 		t.Errorf("heap in use grew by %.1f MiB while 3 viewers stalled", float64(heap1-heap0)/(1<<20))
 	}
-	if f := run.Latest(); f.Status != sim.StatusRunning {
+	if f := run.Latest(); f.Status != engine.StatusRunning {
 		t.Fatalf("run %s", f.Status)
 	}
 }

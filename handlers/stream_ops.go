@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // opMessage is a command from a viewer: {"op":"play"|"pause"|"reset"},
@@ -53,14 +54,14 @@ func parseOp(b []byte) (opMessage, error) {
 		return nil
 	}
 	switch m.Op {
-	case sim.OpPlay, sim.OpPause, sim.OpReset:
+	case engine.OpPlay, engine.OpPause, engine.OpReset:
 		return m, unused()
-	case sim.OpStep:
-		if m.N != nil && (*m.N != float64(int64(*m.N)) || *m.N < 1 || *m.N > sim.MaxStepCommand) {
-			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a whole number in [1, %d]", sim.MaxStepCommand)}
+	case engine.OpStep:
+		if m.N != nil && (*m.N != float64(int64(*m.N)) || *m.N < 1 || *m.N > engine.MaxStepCommand) {
+			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a whole number in [1, %d]", engine.MaxStepCommand)}
 		}
 		return m, unused("n")
-	case sim.OpSet:
+	case engine.OpSet:
 		if m.Name == nil || *m.Name == "" {
 			return m, &sim.FieldError{Field: "name", Message: "required: the control to set"}
 		}
@@ -68,12 +69,12 @@ func parseOp(b []byte) (opMessage, error) {
 			return m, &sim.FieldError{Field: "value", Message: "required: a number, or one of a choice control's options"}
 		}
 		return m, unused("name", "value")
-	case sim.OpSpeed:
+	case engine.OpSpeed:
 		if m.Value == nil || m.Value.Choice != "" {
-			return m, &sim.FieldError{Field: "value", Message: fmt.Sprintf("want steps per second, a number in [0, %d] (0: as fast as possible)", sim.MaxSpeed)}
+			return m, &sim.FieldError{Field: "value", Message: fmt.Sprintf("want steps per second, a number in [0, %d] (0: as fast as possible)", engine.MaxSpeed)}
 		}
 		return m, unused("value")
-	case sim.OpWeight: // the run checks n against its number of weights
+	case engine.OpWeight: // the run checks n against its number of weights
 		if m.N == nil || *m.N != float64(int64(*m.N)) || *m.N < 0 || *m.N > maxWeightIndex {
 			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a weight index, a whole number in [0, %d]", maxWeightIndex)}
 		}
@@ -85,25 +86,25 @@ func parseOp(b []byte) (opMessage, error) {
 }
 
 // apply sends the command to run and returns its answer.
-func (m opMessage) apply(ctx context.Context, run *sim.Run) error {
+func (m opMessage) apply(ctx context.Context, run *engine.Run) error {
 	switch m.Op {
-	case sim.OpPlay:
+	case engine.OpPlay:
 		return run.Play(ctx)
-	case sim.OpPause:
+	case engine.OpPause:
 		return run.Pause(ctx)
-	case sim.OpReset:
+	case engine.OpReset:
 		return run.Reset(ctx)
-	case sim.OpStep:
+	case engine.OpStep:
 		n := int64(1)
 		if m.N != nil {
 			n = int64(*m.N)
 		}
 		return run.Step(ctx, n)
-	case sim.OpSet:
+	case engine.OpSet:
 		return run.Set(ctx, *m.Name, *m.Value)
-	case sim.OpSpeed:
+	case engine.OpSpeed:
 		return run.SetSpeed(ctx, m.Value.Num)
-	case sim.OpWeight:
+	case engine.OpWeight:
 		return run.SetWeight(ctx, int64(*m.N))
 	}
 	return &sim.FieldError{Field: "op", Message: "unknown op"}

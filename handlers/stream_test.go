@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // inFrame is a server message as a client decodes it.
@@ -23,11 +24,11 @@ type inFrame struct {
 	Controls    map[string]float64
 	Objective   [][2]float64
 	Trace       map[string][][2]float64
-	Predictive  *sim.Band
-	Marks       []sim.Mark
+	Predictive  *engine.Band
+	Marks       []engine.Mark
 	Diagnostics map[string]float64
 	StepsPerSec float64 `json:"steps_per_sec"`
-	Data        *sim.DataPoints
+	Data        *engine.DataPoints
 	Field       string
 }
 
@@ -191,7 +192,7 @@ func TestStreamOrigins(t *testing.T) {
 // whole (decimated) history.
 func TestStreamStalledViewer(t *testing.T) {
 	checkLeaks(t)
-	e := newEnv(t, envOptions{registry: sim.RegistryConfig{Run: sim.RunOptions{HistoryCap: 256}}})
+	e := newEnv(t, envOptions{registry: engine.RegistryConfig{Run: engine.RunOptions{HistoryCap: 256}}})
 	id := e.create()
 	stalled := dial(t, e, id, nil)
 	_ = stalled // never read
@@ -305,7 +306,7 @@ func TestStreamDropsViewerThatCannotKeepUp(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if f := run.Latest(); f.Status != sim.StatusRunning || f.Step == 0 {
+	if f := run.Latest(); f.Status != engine.StatusRunning || f.Step == 0 {
 		t.Fatalf("the run: %s at step %d", f.Status, f.Step)
 	}
 }

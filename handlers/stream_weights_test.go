@@ -10,13 +10,14 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // The weight command needs a whole, non-negative n and nothing else; errors
 // name the field and the allowed range.
 func TestParseOpWeight(t *testing.T) {
 	m, err := parseOp([]byte(`{"op":"weight","n":2650}`))
-	if err != nil || m.Op != sim.OpWeight || *m.N != 2650 {
+	if err != nil || m.Op != engine.OpWeight || *m.N != 2650 {
 		t.Fatalf("valid weight op: %+v, %v", m, err)
 	}
 	for msg, field := range map[string]string{
@@ -92,7 +93,7 @@ func TestStreamWeightOp(t *testing.T) {
 	}
 	c := dial(t, e, livi.ID, nil)
 	m := next(c, func(m msg) bool { return m.Weights != nil })
-	if w := m.Weights; w.Index != 0 || w.NumWeights != 2 || w.Kind != "samples" || len(w.Density) != sim.WeightBins {
+	if w := m.Weights; w.Index != 0 || w.NumWeights != 2 || w.Kind != "samples" || len(w.Density) != engine.WeightBins {
 		t.Fatalf("first weights %+v", w)
 	}
 	send(t, c, `{"op":"weight","n":1}`)

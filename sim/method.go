@@ -144,7 +144,7 @@ func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 			if field == "" { // an empty key must still name a field
 				field = "controls"
 			}
-			return nil, &FieldError{field, fmt.Sprintf("unknown control %q for method %s (allowed: %v)", name, s.Name, s.controlNames())}
+			return nil, &FieldError{field, fmt.Sprintf("unknown control %q for method %s (allowed: %v)", name, s.Name, s.ControlNames())}
 		}
 		if err := c.Validate(v); err != nil {
 			return nil, err
@@ -154,7 +154,7 @@ func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 	return out, nil
 }
 
-func (s MethodSpec) controlNames() []string {
+func (s MethodSpec) ControlNames() []string {
 	names := make([]string, len(s.Controls))
 	for i, c := range s.Controls {
 		names[i] = c.Name

@@ -22,6 +22,7 @@ import (
 
 	"github.com/posterior-playground/playground/handlers"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/sweeps"
 	"github.com/posterior-playground/playground/static"
 )
@@ -34,7 +35,7 @@ type Config struct {
 	// MaxSteps, IdleTimeout, ExpireAfter) and the options of every run (Run:
 	// FrameRate, …), with sim's defaults, except that Run.BatchTime defaults
 	// to serverBatchTime and Run.Log to New's logger.
-	sim.RegistryConfig
+	engine.RegistryConfig
 	MaxUploads int // uploaded CSV data sets kept, default 32
 	// TrustedProxies are CIDR prefixes of reverse proxies whose
 	// X-Forwarded-For names the client; empty trusts none (the TCP peer is
@@ -46,7 +47,7 @@ type Config struct {
 	Stream handlers.StreamConfig
 	// Factory builds runs; nil uses the catalog and the built-in data sets
 	// (handlers.NewFactory). Tests inject fakes here.
-	Factory sim.Factory
+	Factory engine.Factory
 	// Specs lists methods for GET /api/methods; nil uses the catalog.
 	Specs func() []sim.MethodSpec
 
@@ -60,7 +61,7 @@ type Config struct {
 // to start from.
 func DefaultConfig() Config {
 	c := Config{
-		Addr: ":8080", RegistryConfig: sim.DefaultRegistryConfig(), MaxUploads: 32,
+		Addr: ":8080", RegistryConfig: engine.DefaultRegistryConfig(), MaxUploads: 32,
 		RequestTimeout: 15 * time.Second, ShutdownTimeout: 10 * time.Second,
 		Sweeps: sweeps.DefaultConfig(),
 	}
@@ -82,7 +83,7 @@ const serverBatchTime = 2 * time.Millisecond
 type Server struct {
 	cfg       Config
 	log       *slog.Logger
-	reg       *sim.Registry
+	reg       *engine.Registry
 	sweeps    *sweeps.Registry
 	api       *handlers.API
 	handler   http.Handler
@@ -117,7 +118,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.Run.BatchTime <= 0 {
 		cfg.Run.BatchTime = serverBatchTime
 	}
-	reg := sim.NewRegistry(cfg.RegistryConfig, factory, log) // which sets a nil Run.Log to log
+	reg := engine.NewRegistry(cfg.RegistryConfig, factory, log) // which sets a nil Run.Log to log
 	if cfg.Sweeps.Log == nil {
 		cfg.Sweeps.Log = log
 	}
@@ -193,7 +194,7 @@ func clientKey(r *http.Request) string {
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Registry is the run registry.
-func (s *Server) Registry() *sim.Registry { return s.reg }
+func (s *Server) Registry() *engine.Registry { return s.reg }
 
 // ListenAndServe listens on cfg.Addr and serves until ctx is cancelled,
 // then shuts down gracefully.

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -37,7 +38,7 @@ func (f *countFake) Set(string, sim.Value) error                       { return 
 func (f *countFake) Trace() []float64                                  { return nil }
 func (f *countFake) Predict(xs []float64, n int) sim.Predictive        { return sim.Predictive{X: xs} }
 
-func countFactory(cfg sim.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+func countFactory(cfg engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 	if cfg.Method != "count" {
 		return nil, nil, nil, &sim.FieldError{Field: "method", Message: "unknown"}
 	}
@@ -195,17 +196,17 @@ func TestServerGracefulShutdown(t *testing.T) {
 
 // DefaultConfig writes out what New applies to a zero Config: both build
 // the same registries. The run registry leaves Run's zero values to NewRun,
-// which applies sim.DefaultRunOptions; web only sets the batch time.
+// which applies engine.DefaultRunOptions; web only sets the batch time.
 func TestDefaultConfigMatchesZeroConfig(t *testing.T) {
 	zs, ds := newServer(t, Config{}), newServer(t, DefaultConfig())
 	defer zs.Close()
 	defer ds.Close()
 	zero, def := zs.Registry().Config(), ds.Registry().Config()
-	if want := (sim.RunOptions{MaxSteps: zero.MaxSteps, Log: quiet, BatchTime: serverBatchTime}); zero.Run != want {
+	if want := (engine.RunOptions{MaxSteps: zero.MaxSteps, Log: quiet, BatchTime: serverBatchTime}); zero.Run != want {
 		t.Fatalf("zero Config's run options %+v, want %+v", zero.Run, want)
 	}
 	want := zero
-	want.Run = sim.DefaultRunOptions()
+	want.Run = engine.DefaultRunOptions()
 	want.Run.MaxSteps, want.Run.Log, want.Run.BatchTime = zero.MaxSteps, quiet, serverBatchTime
 	if def != want {
 		t.Fatalf("DefaultConfig's registry %+v, zero Config's %+v", def, want)

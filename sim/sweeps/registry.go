@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/experiment"
 )
 
@@ -96,8 +97,8 @@ func New(cfg Config) *Registry {
 func (g *Registry) Config() Config { return g.cfg }
 
 // Create checks r and starts the sweep for client. Errors: a
-// *sim.FieldError for a bad request, a *sim.LimitError when a cap is
-// reached, sim.ErrRegistryClosed after Close.
+// *sim.FieldError for a bad request, a *engine.LimitError when a cap is
+// reached, engine.ErrRegistryClosed after Close.
 func (g *Registry) Create(r Request, client string) (*Sweep, error) {
 	p, err := check(r, g.cfg.Limits)
 	if err != nil {
@@ -108,11 +109,11 @@ func (g *Registry) Create(r Request, client string) (*Sweep, error) {
 	g.prune()
 	switch {
 	case g.closed:
-		return nil, sim.ErrRegistryClosed
+		return nil, engine.ErrRegistryClosed
 	case g.running >= g.cfg.MaxSweeps:
-		return nil, &sim.LimitError{Message: fmt.Sprintf("the server is running its maximum of %d sweeps; try again when one finishes", g.cfg.MaxSweeps)}
+		return nil, &engine.LimitError{Message: fmt.Sprintf("the server is running its maximum of %d sweeps; try again when one finishes", g.cfg.MaxSweeps)}
 	case g.perClient[client] >= g.cfg.MaxPerClient:
-		return nil, &sim.LimitError{Message: fmt.Sprintf("you have %d sweep(s) running, the most one client may; cancel it or wait for it to finish", g.perClient[client])}
+		return nil, &engine.LimitError{Message: fmt.Sprintf("you have %d sweep(s) running, the most one client may; cancel it or wait for it to finish", g.perClient[client])}
 	}
 	ctx, cancel := context.WithCancel(g.ctx)
 	s := newSweep(newID(), client, p, g.cfg.Workers, g.cfg.Now)
@@ -187,7 +188,7 @@ func (g *Registry) Cancel(ctx context.Context, id string) (*Sweep, error) {
 }
 
 // Close cancels every sweep and waits for their workers; later Creates
-// fail with sim.ErrRegistryClosed.
+// fail with engine.ErrRegistryClosed.
 func (g *Registry) Close() {
 	g.mu.Lock()
 	g.closed = true

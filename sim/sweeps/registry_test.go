@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // clock is a settable time for the expiry tests.
@@ -84,7 +85,7 @@ func TestFinishedSweepsExpire(t *testing.T) {
 func TestClosedRegistryRefuses(t *testing.T) {
 	g := New(Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	g.Close()
-	if _, err := g.Create(tiny(), "a"); !errors.Is(err, sim.ErrRegistryClosed) {
+	if _, err := g.Create(tiny(), "a"); !errors.Is(err, engine.ErrRegistryClosed) {
 		t.Fatalf("Create after Close: %v", err)
 	}
 }

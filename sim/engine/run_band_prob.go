@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"math"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -14,7 +16,7 @@ const probClip = 1e-9
 // the band is σ(m ± 2s) with m and s the mean and sd of the latent
 // f_s = logit p_s, which stays in (0, 1), and the mean is the predictive
 // probability, the average of p_s. Nil when p is empty, ragged or not finite.
-func makeProbBand(p Predictive, d *Dataset, shown int) *Band {
+func makeProbBand(p sim.Predictive, d *sim.Dataset, shown int) *Band {
 	b := newBand(p, shown)
 	if b == nil {
 		return nil
@@ -57,7 +59,7 @@ func makeProbBand(p Predictive, d *Dataset, shown int) *Band {
 // probabilities reports whether every sampled value lies in [0, 1]: a
 // classifier's Predict returns σ(f); gp-exact, a regression on the 0/1
 // labels, does not, and gets the ordinary band.
-func probabilities(p Predictive) bool {
+func probabilities(p sim.Predictive) bool {
 	for _, f := range p.Samples {
 		for _, v := range f {
 			if !(v >= 0 && v <= 1) {

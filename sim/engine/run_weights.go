@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,31 +32,6 @@ const (
 	weightsInterval  = 500 * time.Millisecond
 	weightsCostShare = 10
 )
-
-// WeightSampler is implemented by methods that can draw one weight from
-// their approximate posterior.
-type WeightSampler interface {
-	// NumWeights is the length of the flat weight vector (0 before Init).
-	NumWeights() int
-	// WeightSamples returns n draws of weight index, or nil for an index
-	// outside [0, NumWeights()). It must not disturb the training stream.
-	WeightSamples(index, n int) []float64
-}
-
-// WeightGaussian is implemented by methods whose weight marginals are
-// Gaussian (mean-field VI): the density is drawn from the mean and std.
-type WeightGaussian interface {
-	NumWeights() int
-	// WeightMarginal returns the mean and std of weight index; ok is false
-	// outside [0, NumWeights()) or before Init.
-	WeightMarginal(index int) (mean, std float64, ok bool)
-}
-
-// WeightNamer optionally names a weight for the panel ("layer 2, unit 3 →
-// unit 17").
-type WeightNamer interface {
-	WeightName(index int) string
-}
 
 // WeightSet is the marginal of one weight at one step. Like a Frame it is
 // immutable once published and marshals to the JSON encoded when it was made.
@@ -101,9 +78,9 @@ func (r *Run) numWeights() int {
 	n := 0
 	_ = r.safely("NumWeights", func() {
 		switch m := r.m.(type) {
-		case WeightSampler:
+		case sim.WeightSampler:
 			n = m.NumWeights()
-		case WeightGaussian:
+		case sim.WeightGaussian:
 			n = m.NumWeights()
 		}
 	})
@@ -114,10 +91,10 @@ func (r *Run) numWeights() int {
 func (r *Run) setWeightIndex(i int64) error {
 	n := r.numWeights()
 	if n == 0 {
-		return &FieldError{"op", fmt.Sprintf("method %s has no weight marginals to show", r.spec.Name)}
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", r.spec.Name)}
 	}
 	if i < 0 || i >= int64(n) {
-		return &FieldError{"n", fmt.Sprintf("weight index %d is outside the allowed range [0, %d]", i, n-1)}
+		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("weight index %d is outside the allowed range [0, %d]", i, n-1)}
 	}
 	r.weights.index, r.weights.stale = int(i), true
 	return nil
@@ -157,15 +134,15 @@ func (r *Run) makeWeightSet() *WeightSet {
 	}
 	i := min(r.weights.index, n-1)
 	s := &WeightSet{Step: r.step, Index: i, NumWeights: n}
-	if wn, ok := r.m.(WeightNamer); ok {
+	if wn, ok := r.m.(sim.WeightNamer); ok {
 		s.Name = wn.WeightName(i)
 	}
 	switch m := r.m.(type) {
-	case WeightSampler:
+	case sim.WeightSampler:
 		if !s.histogram(m.WeightSamples(i, WeightDraws)) {
 			return nil
 		}
-	case WeightGaussian:
+	case sim.WeightGaussian:
 		mean, std, ok := m.WeightMarginal(i)
 		if !ok || !finite(mean) || !finite(std) {
 			return nil

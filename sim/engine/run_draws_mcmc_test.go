@@ -1,4 +1,4 @@
-package sim_test
+package engine_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/mcmc"
 )
 
@@ -29,7 +30,7 @@ func TestHMCDrawSetOnLinreg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sim.NewRun("hmc", m, d, c, 1, sim.RunOptions{MaxSteps: 3000})
+	r, err := engine.NewRun("hmc", m, d, c, 1, engine.RunOptions{MaxSteps: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +41,10 @@ func TestHMCDrawSetOnLinreg(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(20 * time.Second)
-	var f *sim.Frame
+	var f *engine.Frame
 	for time.Now().Before(deadline) {
 		f = r.Latest()
-		if f.Status == sim.StatusDone && f.Draws != nil && f.Draws.Retained == 2700 {
+		if f.Status == engine.StatusDone && f.Draws != nil && f.Draws.Retained == 2700 {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -52,7 +53,7 @@ func TestHMCDrawSetOnLinreg(t *testing.T) {
 	if ds == nil || ds.Retained != 2700 {
 		t.Fatalf("status %s, draws %+v", f.Status, ds)
 	}
-	if ds.Chains != 4 || len(ds.Params) != 3 || ds.Params[0] != "b0" || len(ds.Values["b"][3]) != sim.DrawWindow {
+	if ds.Chains != 4 || len(ds.Params) != 3 || ds.Params[0] != "b0" || len(ds.Values["b"][3]) != engine.DrawWindow {
 		t.Fatalf("chains %d params %v", ds.Chains, ds.Params)
 	}
 	for _, p := range ds.Params {

@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"errors"
 	"log/slog"
 	"testing"
@@ -9,13 +11,13 @@ import (
 
 // fakeFactory builds fake runs; data "bad" gives a FieldError, data
 // "noinit" an Init failure.
-func fakeFactory(cfg RunConfig) (Method, *Dataset, Controls, error) {
+func fakeFactory(cfg RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 	if cfg.Data == "bad" {
-		return nil, nil, nil, &FieldError{"data", "unknown data set"}
+		return nil, nil, nil, &sim.FieldError{Field: "data", Message: "unknown data set"}
 	}
 	f := &fakeMethod{}
 	if cfg.Data == "noinit" {
-		f.initErr = func(Controls) error { return errors.New("no") }
+		f.initErr = func(sim.Controls) error { return errors.New("no") }
 	}
 	c, err := f.Spec().Resolve(cfg.Controls)
 	if err != nil {
@@ -78,22 +80,22 @@ func TestRegistryCaps(t *testing.T) {
 
 func TestRegistryBadConfigsFreeTheirSlot(t *testing.T) {
 	g := newRegistry(t, RegistryConfig{MaxRuns: 1, MaxRunsPerClient: 1})
-	var fe *FieldError
+	var fe *sim.FieldError
 	if _, err := g.Create(RunConfig{Data: "bad"}, "a"); !errors.As(err, &fe) || fe.Field != "data" {
 		t.Fatalf("bad data: %v", err)
 	}
-	if _, err := g.Create(RunConfig{Data: "d", Controls: Controls{"prior_scale": Num(-1)}}, "a"); !errors.As(err, &fe) || fe.Field != "prior_scale" {
+	if _, err := g.Create(RunConfig{Data: "d", Controls: sim.Controls{"prior_scale": sim.Num(-1)}}, "a"); !errors.As(err, &fe) || fe.Field != "prior_scale" {
 		t.Fatalf("bad control: %v", err)
 	}
 	if _, err := g.Create(RunConfig{Data: "noinit", Method: "fake"}, "a"); !errors.As(err, &fe) || fe.Field != "method" {
 		t.Fatalf("Init failure: %v", err)
 	}
-	r, err := g.Create(RunConfig{Data: "d", Method: "fake", Seed: 3, Controls: Controls{"lr": Num(0.5)}}, "a")
+	r, err := g.Create(RunConfig{Data: "d", Method: "fake", Seed: 3, Controls: sim.Controls{"lr": sim.Num(0.5)}}, "a")
 	if err != nil {
 		t.Fatalf("the failed creates kept their slots: %v", err)
 	}
 	c := r.Config()
-	if c.Seed != 3 || c.Controls["lr"] != Num(0.5) || c.Controls["prior_scale"] != Num(1) {
+	if c.Seed != 3 || c.Controls["lr"] != sim.Num(0.5) || c.Controls["prior_scale"] != sim.Num(1) {
 		t.Fatalf("config %+v", c)
 	}
 }

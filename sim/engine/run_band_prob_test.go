@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"math"
 	"testing"
 
@@ -12,9 +14,9 @@ import (
 // values outside [0, 1] (gp-exact regressing the labels) keep the ordinary
 // band.
 func TestProbabilityBand(t *testing.T) {
-	d := &Dataset{Task: Classification, XScale: Affine{Mean: 1, Std: 2}, YScale: Identity}
+	d := &sim.Dataset{Task: sim.Classification, XScale: sim.Affine{Mean: 1, Std: 2}, YScale: sim.Identity}
 	fs := []float64{-3, -1, 0, 2, 7} // latent values at one input; mean 1, sd √(62/4)
-	p := Predictive{X: []float64{0.5}}
+	p := sim.Predictive{X: []float64{0.5}}
 	for _, f := range fs {
 		p.Samples = append(p.Samples, []float64{numeric.Sigmoid(f)})
 	}
@@ -44,9 +46,9 @@ func TestProbabilityBand(t *testing.T) {
 // for regression and for a classifier's probabilities alike, so the run
 // keeps its last good one.
 func TestBandRejects(t *testing.T) {
-	for _, task := range []Task{Regression, Classification} {
-		d := &Dataset{Task: task, XScale: Identity, YScale: Identity}
-		for name, p := range map[string]Predictive{
+	for _, task := range []sim.Task{sim.Regression, sim.Classification} {
+		d := &sim.Dataset{Task: task, XScale: sim.Identity, YScale: sim.Identity}
+		for name, p := range map[string]sim.Predictive{
 			"no grid":    {Samples: [][]float64{{}}},
 			"no samples": {X: []float64{0, 1}},
 			"ragged":     {X: []float64{0, 1}, Samples: [][]float64{{0.1, 0.2}, {0.3}}},
@@ -56,7 +58,7 @@ func TestBandRejects(t *testing.T) {
 				t.Errorf("%s, %s: band %+v, want none", task, name, b)
 			}
 		}
-		ok := Predictive{X: []float64{0, 1}, Samples: [][]float64{{0.1, 0.2}, {0.3, 0.4}}}
+		ok := sim.Predictive{X: []float64{0, 1}, Samples: [][]float64{{0.1, 0.2}, {0.3, 0.4}}}
 		if b := makeBand(ok, d, 5); b == nil || len(b.Samples) != 2 {
 			t.Errorf("%s: band %+v, want one with both samples", task, b)
 		}

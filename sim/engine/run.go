@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,10 +35,6 @@ const (
 
 // ErrRunClosed is returned by commands sent to a run whose goroutine ended.
 var ErrRunClosed = errors.New("run closed")
-
-// StreamRun is the method's random stream for a seed, as in the headless
-// experiment, so a live run and `playground run` start alike.
-const StreamRun uint64 = 1
 
 // RunOptions tunes a Run. Zero values take the defaults.
 type RunOptions struct {
@@ -84,9 +82,9 @@ func DefaultRunOptions() RunOptions {
 
 // Mark records a live control change, so a plot can show cause and effect.
 type Mark struct {
-	Step  int64  `json:"step"`
-	Name  string `json:"name"`
-	Value Value  `json:"value"`
+	Step  int64     `json:"step"`
+	Name  string    `json:"name"`
+	Value sim.Value `json:"value"`
 }
 
 // Band is a predictive band on the data set's grid, in the user's units:
@@ -114,7 +112,7 @@ func (b *Band) MarshalJSON() ([]byte, error) {
 
 // DataPoints is the training data and the truth on the grid, user units.
 type DataPoints struct {
-	Task  Task      `json:"task"`
+	Task  sim.Task  `json:"task"`
 	X     []float64 `json:"x"`
 	Y     []float64 `json:"y"`
 	Grid  []float64 `json:"grid"`
@@ -129,7 +127,7 @@ type Frame struct {
 	Step        int64
 	Status      Status
 	Message     string // why it diverged or stopped
-	Controls    Controls
+	Controls    sim.Controls
 	Speed       float64 // steps-per-second cap, 0 none
 	Objective   float64 // latest finite objective, NaN before the first step
 	StepsPerSec float64
@@ -141,21 +139,15 @@ type Frame struct {
 	Weights     *WeightSet // weight-space VI only: one weight's marginal (run_weights.go); shared, immutable
 }
 
-// Diagnoser is implemented by methods with diagnostics worth showing (an
-// acceptance rate, a step size). The run adds them to each frame.
-type Diagnoser interface {
-	Diagnostics() map[string]float64
-}
-
 // Run owns one initialised Method and steps it in one goroutine (Start). It
 // takes commands between steps and publishes a Frame at a bounded rate into
 // a latest-wins mailbox (Read); viewers never block it.
 type Run struct {
 	id   string
 	cfg  RunConfig // set by the registry
-	m    Method
-	d    *Dataset
-	spec MethodSpec
+	m    sim.Method
+	d    *sim.Dataset
+	spec sim.MethodSpec
 	seed uint64
 	opt  RunOptions
 	log  *slog.Logger
@@ -167,7 +159,7 @@ type Run struct {
 	viewers atomic.Int64
 
 	// Owned by the run goroutine (and NewRun before Start).
-	controls   Controls
+	controls   sim.Controls
 	status     Status
 	message    string
 	step       int64
@@ -204,7 +196,7 @@ type Run struct {
 // NewRun initialises m on d with fully resolved controls c and a fresh
 // random stream for seed, and publishes a first frame. It does not start
 // stepping: call Start. Init errors (and panics) are returned.
-func NewRun(id string, m Method, d *Dataset, c Controls, seed uint64, opt RunOptions) (*Run, error) {
+func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
 	opt = opt.withDefaults()
 	r := &Run{
 		id: id, m: m, d: d, seed: seed, opt: opt, log: opt.Log.With("run", id),
@@ -232,7 +224,7 @@ func (r *Run) ID() string { return r.id }
 func (r *Run) Config() RunConfig { return r.cfg }
 
 // Spec is the method's spec.
-func (r *Run) Spec() MethodSpec { return r.spec }
+func (r *Run) Spec() sim.MethodSpec { return r.spec }
 
 // TraceNames names the trace series, in the order of Cursor.Traces.
 func (r *Run) TraceNames() []string { return r.traceNames }
@@ -338,7 +330,7 @@ type command struct {
 	op    string
 	n     int64
 	name  string
-	value Value
+	value sim.Value
 	reply chan error
 }
 
@@ -351,7 +343,7 @@ func (r *Run) Pause(ctx context.Context) error { return r.do(ctx, command{op: Op
 // Step performs n steps (1 ≤ n ≤ MaxStepCommand) and leaves the run paused.
 func (r *Run) Step(ctx context.Context, n int64) error {
 	if n < 1 || n > MaxStepCommand {
-		return &FieldError{"n", fmt.Sprintf("%d is outside the allowed range [1, %d]", n, MaxStepCommand)}
+		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("%d is outside the allowed range [1, %d]", n, MaxStepCommand)}
 	}
 	return r.do(ctx, command{op: OpStep, n: n})
 }
@@ -364,16 +356,16 @@ func (r *Run) Reset(ctx context.Context) error { return r.do(ctx, command{op: Op
 // Set changes a control. It returns a *FieldError and changes nothing when
 // the name or value does not fit the method's spec. A live control acts on
 // the running method; any other control re-initialises it, as Reset does.
-func (r *Run) Set(ctx context.Context, name string, v Value) error {
+func (r *Run) Set(ctx context.Context, name string, v sim.Value) error {
 	return r.do(ctx, command{op: OpSet, name: name, value: v})
 }
 
 // SetSpeed caps the steps per second (0 removes the cap).
 func (r *Run) SetSpeed(ctx context.Context, stepsPerSec float64) error {
 	if !(stepsPerSec >= 0 && stepsPerSec <= MaxSpeed) {
-		return &FieldError{"speed", fmt.Sprintf("%g is outside the allowed range [0, %d] steps per second (0: as fast as possible)", stepsPerSec, MaxSpeed)}
+		return &sim.FieldError{Field: "speed", Message: fmt.Sprintf("%g is outside the allowed range [0, %d] steps per second (0: as fast as possible)", stepsPerSec, MaxSpeed)}
 	}
-	return r.do(ctx, command{op: OpSpeed, value: Num(stepsPerSec)})
+	return r.do(ctx, command{op: OpSpeed, value: sim.Num(stepsPerSec)})
 }
 
 // do hands a command to the run goroutine and waits for its answer.
@@ -397,9 +389,9 @@ func (r *Run) do(ctx context.Context, c command) error {
 }
 
 // initMethod initialises the method with controls c and a fresh stream.
-func (r *Run) initMethod(c Controls) error {
+func (r *Run) initMethod(c sim.Controls) error {
 	var err error
-	if perr := r.safely("Init", func() { err = r.m.Init(r.d, c, numeric.NewStream(r.seed, StreamRun)) }); perr != nil {
+	if perr := r.safely("Init", func() { err = r.m.Init(r.d, c, numeric.NewStream(r.seed, sim.StreamRun)) }); perr != nil {
 		return perr
 	}
 	return err
@@ -416,8 +408,8 @@ func (r *Run) safely(what string, fn func()) (err error) {
 	return nil
 }
 
-func cloneControls(c Controls) Controls {
-	out := make(Controls, len(c))
+func cloneControls(c sim.Controls) sim.Controls {
+	out := make(sim.Controls, len(c))
 	for k, v := range c {
 		out[k] = v
 	}
@@ -425,13 +417,13 @@ func cloneControls(c Controls) Controls {
 }
 
 // dataPoints maps d to the user's units for plotting.
-func dataPoints(d *Dataset) *DataPoints {
+func dataPoints(d *sim.Dataset) *DataPoints {
 	p := &DataPoints{Task: d.Task, X: make([]float64, len(d.X)), Y: make([]float64, len(d.Y)), Grid: make([]float64, len(d.Grid))}
 	for i, x := range d.X {
 		p.X[i] = d.XScale.ToUser(x)
 	}
 	for i, y := range d.Y {
-		if d.Task == Classification {
+		if d.Task == sim.Classification {
 			p.Y[i] = y // labels are 0 and 1 in any units
 		} else {
 			p.Y[i] = d.YScale.ToUser(y)
@@ -444,7 +436,7 @@ func dataPoints(d *Dataset) *DataPoints {
 		p.Truth = make([]float64, len(d.Grid))
 		for i, x := range d.Grid {
 			t := d.Truth(x)
-			if d.Task != Classification {
+			if d.Task != sim.Classification {
 				t = d.YScale.ToUser(t)
 			}
 			p.Truth[i] = t

@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"math"
 	"time"
 )
@@ -59,7 +61,7 @@ func (r *Run) publish(now time.Time) {
 // drawBand predicts on the grid. A band with NaN or Inf in it is dropped
 // and the last good one kept; a panic stops the run.
 func (r *Run) drawBand() {
-	var p Predictive
+	var p sim.Predictive
 	if err := r.safely("Predict", func() { p = r.m.Predict(r.d.Grid, r.opt.BandSamples) }); err != nil {
 		r.diverge(err.Error())
 		return
@@ -74,8 +76,8 @@ func (r *Run) drawBand() {
 // makeBand summarises sampled functions (model units) as mean ± 2 std in
 // the user's units with the first shown samples; nil when p is empty,
 // ragged or not finite.
-func makeBand(p Predictive, d *Dataset, shown int) *Band {
-	if d.Task == Classification && probabilities(p) {
+func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *Band {
+	if d.Task == sim.Classification && probabilities(p) {
 		return makeProbBand(p, d, shown) // a band through the sigmoid (run_band_prob.go)
 	}
 	b := newBand(p, shown)
@@ -118,7 +120,7 @@ func makeBand(p Predictive, d *Dataset, shown int) *Band {
 
 // newBand allocates a band for p's grid with room for shown samples; nil
 // when p is empty or ragged.
-func newBand(p Predictive, shown int) *Band {
+func newBand(p sim.Predictive, shown int) *Band {
 	n, s := len(p.X), len(p.Samples)
 	if n == 0 || s == 0 {
 		return nil
@@ -144,13 +146,13 @@ func (r *Run) diagnostics() map[string]float64 {
 	if r.status == StatusDiverged {
 		return out
 	}
-	if nm, ok := r.m.(NoiseModel); ok {
+	if nm, ok := r.m.(sim.NoiseModel); ok {
 		var v float64
 		if r.safely("NoiseStd", func() { v = nm.NoiseStd() }) == nil && finite(v) {
 			out["noise_std"] = v * math.Abs(r.d.YScale.Std) // user units
 		}
 	}
-	if dg, ok := r.m.(Diagnoser); ok {
+	if dg, ok := r.m.(sim.Diagnoser); ok {
 		var m map[string]float64
 		if r.safely("Diagnostics", func() { m = dg.Diagnostics() }) == nil {
 			for k, v := range m {

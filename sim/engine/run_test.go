@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"bytes"
 	"context"
 	"errors"
@@ -101,7 +103,7 @@ func TestRunStepN(t *testing.T) {
 		t.Fatalf("status %s after step 7", f.Status)
 	}
 	for _, n := range []int64{0, -1, MaxStepCommand + 1} {
-		var fe *FieldError
+		var fe *sim.FieldError
 		if err := r.Step(bg(), n); !errors.As(err, &fe) || fe.Field != "n" {
 			t.Fatalf("Step(%d) = %v, want a FieldError for n", n, err)
 		}
@@ -163,25 +165,25 @@ func TestRunSetValidatesAndMarks(t *testing.T) {
 	}
 	bad := []struct {
 		name  string
-		value Value
+		value sim.Value
 	}{
-		{"nope", Num(1)}, {"prior_scale", Num(100)}, {"prior_scale", Num(math.NaN())},
-		{"prior_scale", Choice("big")}, {"kernel", Choice("matern")}, {"width", Num(2.5)},
+		{"nope", sim.Num(1)}, {"prior_scale", sim.Num(100)}, {"prior_scale", sim.Num(math.NaN())},
+		{"prior_scale", sim.Choice("big")}, {"kernel", sim.Choice("matern")}, {"width", sim.Num(2.5)},
 	}
 	for _, b := range bad {
-		var fe *FieldError
+		var fe *sim.FieldError
 		if err := r.Set(bg(), b.name, b.value); !errors.As(err, &fe) || fe.Field != b.name || fe.Message == "" {
 			t.Fatalf("Set(%s, %v) = %v, want a FieldError naming %s", b.name, b.value, err, b.name)
 		}
 	}
-	if err := r.Set(bg(), "prior_scale", Num(5)); err != nil {
+	if err := r.Set(bg(), "prior_scale", sim.Num(5)); err != nil {
 		t.Fatal(err)
 	}
-	f := waitFrame(t, r, func(f *Frame) bool { return f.Controls["prior_scale"] == Num(5) })
-	if f.Step != 50 || f.Epoch != 0 || len(f.Marks) != 1 || f.Marks[0] != (Mark{50, "prior_scale", Num(5)}) {
+	f := waitFrame(t, r, func(f *Frame) bool { return f.Controls["prior_scale"] == sim.Num(5) })
+	if f.Step != 50 || f.Epoch != 0 || len(f.Marks) != 1 || f.Marks[0] != (Mark{50, "prior_scale", sim.Num(5)}) {
 		t.Fatalf("after a live set: step %d epoch %d marks %v", f.Step, f.Epoch, f.Marks)
 	}
-	if f.Controls["kernel"] != Choice("eq") || f.Controls["lr"] != Num(0.1) {
+	if f.Controls["kernel"] != sim.Choice("eq") || f.Controls["lr"] != sim.Num(0.1) {
 		t.Fatalf("rejected sets changed controls: %v", f.Controls)
 	}
 	if err := r.Step(bg(), 1); err != nil {
@@ -193,17 +195,17 @@ func TestRunSetValidatesAndMarks(t *testing.T) {
 		t.Fatalf("objective %v after prior_scale 5, want ≈ −14.6", f.Objective)
 	}
 	// A control that is not live restarts the method with the new value.
-	if err := r.Set(bg(), "width", Num(20)); err != nil {
+	if err := r.Set(bg(), "width", sim.Num(20)); err != nil {
 		t.Fatal(err)
 	}
 	f = waitFrame(t, r, func(f *Frame) bool { return f.Epoch == 1 })
-	if f.Step != 0 || f.Controls["width"] != Num(20) || f.Controls["prior_scale"] != Num(5) {
+	if f.Step != 0 || f.Controls["width"] != sim.Num(20) || f.Controls["prior_scale"] != sim.Num(5) {
 		t.Fatalf("after a non-live set: step %d controls %v", f.Step, f.Controls)
 	}
 }
 
 func TestRunSetInitFailureChangesNothing(t *testing.T) {
-	fm := &fakeMethod{initErr: func(c Controls) error {
+	fm := &fakeMethod{initErr: func(c sim.Controls) error {
 		if c["width"].Num > 50 {
 			return errors.New("too wide")
 		}
@@ -212,12 +214,12 @@ func TestRunSetInitFailureChangesNothing(t *testing.T) {
 	r := startRun(t, fm, RunOptions{})
 	r.Step(bg(), 5)
 	waitFrame(t, r, func(f *Frame) bool { return f.Step == 5 })
-	var fe *FieldError
-	if err := r.Set(bg(), "width", Num(60)); !errors.As(err, &fe) || fe.Field != "width" {
+	var fe *sim.FieldError
+	if err := r.Set(bg(), "width", sim.Num(60)); !errors.As(err, &fe) || fe.Field != "width" {
 		t.Fatalf("got %v", err)
 	}
 	f := r.Latest()
-	if f.Controls["width"] != Num(10) || f.Status == StatusDiverged {
+	if f.Controls["width"] != sim.Num(10) || f.Status == StatusDiverged {
 		t.Fatalf("after a failed set: %v, %s", f.Controls, f.Status)
 	}
 }
@@ -231,7 +233,7 @@ func TestRunDivergesAndKeepsLastGoodState(t *testing.T) {
 	if f.Step != 29 || !strings.Contains(f.Message, "NaN") || f.Predictive == nil || math.IsNaN(f.Objective) {
 		t.Fatalf("diverged frame: step %d message %q band %v objective %v", f.Step, f.Message, f.Predictive != nil, f.Objective)
 	}
-	var fe *FieldError
+	var fe *sim.FieldError
 	if err := r.Play(bg()); !errors.As(err, &fe) || fe.Field != "op" {
 		t.Fatalf("Play after divergence = %v", err)
 	}
@@ -275,8 +277,8 @@ func TestRunRecoversPanics(t *testing.T) {
 	}
 
 	r2 := startRun(t, &fakeMethod{}, RunOptions{Log: log})
-	var fe *FieldError
-	if err := r2.Set(bg(), "boom", Num(1)); !errors.As(err, &fe) || fe.Field != "boom" {
+	var fe *sim.FieldError
+	if err := r2.Set(bg(), "boom", sim.Num(1)); !errors.As(err, &fe) || fe.Field != "boom" {
 		t.Fatalf("Set panicking = %v", err)
 	}
 	waitFrame(t, r2, func(f *Frame) bool { return f.Status == StatusDiverged })

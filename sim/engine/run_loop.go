@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"context"
 	"fmt"
 	"io"
@@ -229,7 +231,7 @@ func (r *Run) handle(c command) {
 	case OpWeight:
 		err = r.setWeightIndex(c.n) // run_weights.go
 	default:
-		err = &FieldError{"op", fmt.Sprintf("unknown command %q", c.op)}
+		err = &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown command %q", c.op)}
 	}
 	r.dirty = true
 	c.reply <- err
@@ -239,18 +241,18 @@ func (r *Run) handle(c command) {
 func (r *Run) stopped() error {
 	switch r.status {
 	case StatusDiverged:
-		return &FieldError{"op", "the run diverged (" + r.message + "); reset it to start again"}
+		return &sim.FieldError{Field: "op", Message: "the run diverged (" + r.message + "); reset it to start again"}
 	case StatusDone:
-		return &FieldError{"op", r.message}
+		return &sim.FieldError{Field: "op", Message: r.message}
 	}
 	return nil
 }
 
 // set validates and applies a control change.
-func (r *Run) set(name string, v Value) error {
+func (r *Run) set(name string, v sim.Value) error {
 	spec, ok := r.spec.Control(name)
 	if !ok {
-		return &FieldError{name, fmt.Sprintf("unknown control for method %s (allowed: %v)", r.spec.Name, r.spec.controlNames())}
+		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: %v)", r.spec.Name, r.spec.ControlNames())}
 	}
 	if err := spec.Validate(v); err != nil {
 		return err
@@ -267,7 +269,7 @@ func (r *Run) set(name string, v Value) error {
 		var err error
 		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil {
 			r.diverge(perr.Error())
-			return &FieldError{name, perr.Error()}
+			return &sim.FieldError{Field: name, Message: perr.Error()}
 		}
 		if err != nil {
 			return asFieldError(name, err)
@@ -280,17 +282,17 @@ func (r *Run) set(name string, v Value) error {
 			if err2 := r.reinit(r.controls, true); err2 != nil {
 				r.diverge("could not restore the previous controls: " + err2.Error())
 			}
-			return &FieldError{name, "cannot apply: " + err.Error()}
+			return &sim.FieldError{Field: name, Message: "cannot apply: " + err.Error()}
 		}
 	}
 	return nil
 }
 
 func asFieldError(name string, err error) error {
-	if _, ok := err.(*FieldError); ok {
+	if _, ok := err.(*sim.FieldError); ok {
 		return err
 	}
-	return &FieldError{name, err.Error()}
+	return &sim.FieldError{Field: name, Message: err.Error()}
 }
 
 // addMark appends m to a fresh slice: published frames share the old one.
@@ -303,7 +305,7 @@ func (r *Run) addMark(m Mark) {
 // reinit initialises the method again with controls c and a fresh stream
 // from the seed, and clears the histories. It changes nothing else when
 // Init fails. keepRunning keeps a running run running.
-func (r *Run) reinit(c Controls, keepRunning bool) error {
+func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if err := r.initMethod(c); err != nil {
 		return err
 	}

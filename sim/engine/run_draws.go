@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"math"
 	"slices"
 	"strconv"
@@ -26,14 +28,6 @@ const (
 	// about 1/drawsCostShare of the wall time.
 	drawsCostShare = 10
 )
-
-// ChainDivergences is implemented by samplers that count divergent
-// transitions per chain, so the dashboard can mark which draws diverged.
-type ChainDivergences interface {
-	// ChainDivergences returns every chain's count of divergent
-	// transitions so far (warm-up included), appended to dst[:0].
-	ChainDivergences(dst []int) []int
-}
 
 // DrawSet is a sampler's recent retained draws and their live statistics,
 // published with a frame at most every drawsInterval. Like a Frame it is
@@ -73,8 +67,8 @@ func (d *DrawSet) MarshalJSON() ([]byte, error) {
 // parameters in fixed rings, fed from Trace after every retained step, and
 // makes DrawSets from them. It is owned by the run goroutine.
 type drawRecorder struct {
-	chains   Chains
-	divs     ChainDivergences // nil when the sampler does not count per chain
+	chains   sim.Chains
+	divs     sim.ChainDivergences // nil when the sampler does not count per chain
 	params   []string
 	col      [][]int // col[p][c]: index of param p, chain c in Trace()
 	nc       int
@@ -95,13 +89,13 @@ type drawRecorder struct {
 
 // newDrawRecorder returns a recorder for m, or nil when m is not a sampler
 // with per-chain traces named "param.cK".
-func newDrawRecorder(m Method, traces []string, c Controls) *drawRecorder {
-	ch, ok := m.(Chains)
+func newDrawRecorder(m sim.Method, traces []string, c sim.Controls) *drawRecorder {
+	ch, ok := m.(sim.Chains)
 	if !ok {
 		return nil
 	}
 	rec := &drawRecorder{chains: ch}
-	rec.divs, _ = m.(ChainDivergences)
+	rec.divs, _ = m.(sim.ChainDivergences)
 	rec.nc = maxDrawChains
 	if v, ok := c["chains"]; ok && v.Num >= 1 {
 		rec.nc = min(maxDrawChains, int(v.Num))

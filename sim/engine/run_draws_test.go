@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -25,27 +27,27 @@ type fakeSampler struct {
 	traces         int  // Trace calls
 }
 
-func (f *fakeSampler) Spec() MethodSpec {
+func (f *fakeSampler) Spec() sim.MethodSpec {
 	var tr []string
 	for _, p := range []string{"a", "b"} {
 		for k := 1; k <= 8; k++ {
 			tr = append(tr, fmt.Sprintf("%s.c%d", p, k))
 		}
 	}
-	return MethodSpec{Name: "fakemc", Family: FamilyMCMC, Traces: append(tr, "step_size"), Controls: []ControlSpec{
-		{Name: "chains", Min: 1, Max: 8, Step: 1, Default: Num(3), Integer: true},
-		{Name: "warmup", Min: 0, Max: 1e6, Step: 1, Default: Num(50), Integer: true},
+	return sim.MethodSpec{Name: "fakemc", Family: sim.FamilyMCMC, Traces: append(tr, "step_size"), Controls: []sim.ControlSpec{
+		{Name: "chains", Min: 1, Max: 8, Step: 1, Default: sim.Num(3), Integer: true},
+		{Name: "warmup", Min: 0, Max: 1e6, Step: 1, Default: sim.Num(50), Integer: true},
 	}}
 }
 
-func (f *fakeSampler) Init(d *Dataset, c Controls, r *rand.Rand) error {
+func (f *fakeSampler) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	f.nc, f.warm, f.iter, f.r = int(c["chains"].Num), int(c["warmup"].Num), 0, r
 	f.trace = make([]float64, 17)
 	f.div = make([]int, f.nc)
 	return nil
 }
 
-func (f *fakeSampler) Step() StepStats {
+func (f *fakeSampler) Step() sim.StepStats {
 	f.iter++
 	for i := range f.trace {
 		f.trace[i] = math.NaN()
@@ -62,21 +64,21 @@ func (f *fakeSampler) Step() StepStats {
 	if f.iter%97 == 0 && f.nc > 1 {
 		f.div[1]++
 	}
-	return StepStats{Objective: -1}
+	return sim.StepStats{Objective: -1}
 }
 
-func (f *fakeSampler) Set(string, Value) error                { return nil }
-func (f *fakeSampler) Predict(xs []float64, n int) Predictive { return Predictive{X: xs} }
-func (f *fakeSampler) Trace() []float64                       { f.traces++; return f.trace }
-func (f *fakeSampler) Params() []string                       { return []string{"a", "b"} }
-func (f *fakeSampler) Draws(string) [][]float64               { return nil }
-func (f *fakeSampler) AcceptanceRate() float64                { return 1 }
-func (f *fakeSampler) Divergences() int                       { return 0 }
-func (f *fakeSampler) GradEvals() int64                       { return 0 }
-func (f *fakeSampler) Warmup() bool                           { return f.iter < f.warm }
-func (f *fakeSampler) ChainDivergences(dst []int) []int       { return append(dst[:0], f.div...) }
+func (f *fakeSampler) Set(string, sim.Value) error                { return nil }
+func (f *fakeSampler) Predict(xs []float64, n int) sim.Predictive { return sim.Predictive{X: xs} }
+func (f *fakeSampler) Trace() []float64                           { f.traces++; return f.trace }
+func (f *fakeSampler) Params() []string                           { return []string{"a", "b"} }
+func (f *fakeSampler) Draws(string) [][]float64                   { return nil }
+func (f *fakeSampler) AcceptanceRate() float64                    { return 1 }
+func (f *fakeSampler) Divergences() int                           { return 0 }
+func (f *fakeSampler) GradEvals() int64                           { return 0 }
+func (f *fakeSampler) Warmup() bool                               { return f.iter < f.warm }
+func (f *fakeSampler) ChainDivergences(dst []int) []int           { return append(dst[:0], f.div...) }
 
-func newFakeSamplerRun(t testing.TB, f *fakeSampler, c Controls) *Run {
+func newFakeSamplerRun(t testing.TB, f *fakeSampler, c sim.Controls) *Run {
 	t.Helper()
 	cs, err := f.Spec().Resolve(c)
 	if err != nil {
@@ -200,7 +202,7 @@ func TestDrawSetWindowsAndStats(t *testing.T) {
 // recorded.
 func TestDrawSetDropsNaNParams(t *testing.T) {
 	f := &fakeSampler{cls: true}
-	r := newFakeSamplerRun(t, f, Controls{"chains": Num(2), "warmup": Num(0)})
+	r := newFakeSamplerRun(t, f, sim.Controls{"chains": sim.Num(2), "warmup": sim.Num(0)})
 	steps(t, r, 10)
 	set := r.drawSet(time.Now())
 	if fmt.Sprint(set.Params) != "[b]" || len(set.Values["b"]) != 2 || len(set.Values["b"][0]) != 10 {
@@ -216,7 +218,7 @@ func TestDrawSetDropsNaNParams(t *testing.T) {
 // paused, at once after a step; none during warm-up; reset clears them.
 func TestDrawSetsAtABoundedRate(t *testing.T) {
 	f := &fakeSampler{}
-	r := newFakeSamplerRun(t, f, Controls{"warmup": Num(20)})
+	r := newFakeSamplerRun(t, f, sim.Controls{"warmup": sim.Num(20)})
 	steps(t, r, 20)
 	if set := r.drawSet(time.Now()); set != nil {
 		t.Fatalf("a draw set during warm-up: %+v", set)
@@ -258,7 +260,7 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 // length.
 func TestDrawRecordingAllocatesNothing(t *testing.T) {
 	f := &fakeSampler{}
-	r := newFakeSamplerRun(t, f, Controls{"warmup": Num(0), "chains": Num(4)})
+	r := newFakeSamplerRun(t, f, sim.Controls{"warmup": sim.Num(0), "chains": sim.Num(4)})
 	steps(t, r, 10)
 	allocs := testing.AllocsPerRun(1000, func() {
 		keep := r.drawsBeforeStep()
@@ -283,7 +285,7 @@ func TestDrawRecordingAllocatesNothing(t *testing.T) {
 // on linreg); a warm-up step the history skips does not ask at all.
 func TestRunTracesOncePerStep(t *testing.T) {
 	f := &fakeSampler{}
-	cs, err := f.Spec().Resolve(Controls{"warmup": Num(20)})
+	cs, err := f.Spec().Resolve(sim.Controls{"warmup": sim.Num(20)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +330,7 @@ func TestNoDrawsForOtherMethods(t *testing.T) {
 
 func BenchmarkDrawRecording(b *testing.B) {
 	f := &fakeSampler{}
-	r := newFakeSamplerRun(b, f, Controls{"warmup": Num(0), "chains": Num(4)})
+	r := newFakeSamplerRun(b, f, sim.Controls{"warmup": sim.Num(0), "chains": sim.Num(4)})
 	steps(b, r, 10) // the recorder's rings are made on first use
 	b.ReportAllocs()
 	for b.Loop() {
@@ -342,7 +344,7 @@ func BenchmarkDrawRecording(b *testing.B) {
 // draws of two parameters and the JSON), paid at most twice a second.
 func BenchmarkDrawSetRefresh(b *testing.B) {
 	f := &fakeSampler{}
-	r := newFakeSamplerRun(b, f, Controls{"warmup": Num(0), "chains": Num(4)})
+	r := newFakeSamplerRun(b, f, sim.Controls{"warmup": sim.Num(0), "chains": sim.Num(4)})
 	steps(b, r, StatsWindow)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -15,18 +17,18 @@ import (
 // RunConfig names what to run: a data set, a method and model, a seed and
 // overrides of the method's default controls.
 type RunConfig struct {
-	Data     string   `json:"data"`
-	Method   string   `json:"method"`
-	Model    string   `json:"model,omitempty"` // "" for the data set's default
-	Seed     uint64   `json:"seed"`
-	Controls Controls `json:"controls,omitempty"`
+	Data     string       `json:"data"`
+	Method   string       `json:"method"`
+	Model    string       `json:"model,omitempty"` // "" for the data set's default
+	Seed     uint64       `json:"seed"`
+	Controls sim.Controls `json:"controls,omitempty"`
 }
 
 // Factory builds an uninitialised method for cfg, its data set, and the
 // method's full set of controls (cfg.Controls resolved against its spec).
 // Errors naming a field are *FieldError. It is injected because sim cannot
 // import the catalog of methods.
-type Factory func(cfg RunConfig) (Method, *Dataset, Controls, error)
+type Factory func(cfg RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error)
 
 // Errors of the registry.
 var (
@@ -186,11 +188,11 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	}
 	run, err := NewRun(id, m, d, controls, cfg.Seed, g.cfg.Run)
 	if err != nil {
-		var fe *FieldError
+		var fe *sim.FieldError
 		if errors.As(err, &fe) {
 			return nil, err
 		}
-		return nil, &FieldError{"method", fmt.Sprintf("%s cannot start on %s with these controls: %v", cfg.Method, cfg.Data, err)}
+		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s cannot start on %s with these controls: %v", cfg.Method, cfg.Data, err)}
 	}
 	cfg.Controls = cloneControls(controls)
 	if cfg.Model == "" && len(run.spec.Models) > 0 {

@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"context"
 	"errors"
 	"math"
@@ -43,7 +45,7 @@ func (g *gaussFake) WeightMarginal(i int) (float64, float64, bool) {
 	return float64(i), 0.5, i >= 0 && i < 2
 }
 
-func startMethodRun(t *testing.T, m Method) *Run {
+func startMethodRun(t *testing.T, m sim.Method) *Run {
 	t.Helper()
 	r, err := NewRun("t", m, fakeDataset(), fakeControls(), 7, RunOptions{Log: quiet, FrameRate: 200})
 	if err != nil {
@@ -92,7 +94,7 @@ func TestRunWeightsSetValidated(t *testing.T) {
 	r := startMethodRun(t, w)
 	for _, bad := range []int64{-1, 3, 1 << 20} {
 		err := r.SetWeight(bg(), bad)
-		var fe *FieldError
+		var fe *sim.FieldError
 		if !errors.As(err, &fe) || fe.Field != "n" || !strings.Contains(fe.Message, "[0, 2]") {
 			t.Fatalf("SetWeight(%d) = %v", bad, err)
 		}
@@ -141,7 +143,7 @@ func TestRunWeightsGaussianAndNone(t *testing.T) {
 		t.Fatalf("set %+v", s)
 	}
 	r2 := startMethodRun(t, &fakeMethod{})
-	var fe *FieldError
+	var fe *sim.FieldError
 	if err := r2.SetWeight(bg(), 0); !errors.As(err, &fe) || fe.Field != "op" {
 		t.Fatalf("SetWeight on a method without weights = %v", err)
 	}

@@ -1,6 +1,8 @@
-package sim
+package engine
 
 import (
+	"github.com/posterior-playground/playground/sim"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -22,24 +24,24 @@ type fakeMethod struct {
 	predictDelay   time.Duration
 	predicts       int
 	traceBuf       []float64 // when set, Trace fills it instead of allocating
-	initErr        func(Controls) error
+	initErr        func(sim.Controls) error
 }
 
-func (f *fakeMethod) Spec() MethodSpec {
-	return MethodSpec{
-		Name: "fake", Label: "Fake", Family: FamilyVI,
-		Controls: []ControlSpec{
-			{Name: "prior_scale", Min: 0.1, Max: 10, Step: 0.1, Default: Num(1), Live: true},
-			{Name: "lr", Min: 0, Max: 1, Step: 0.01, Default: Num(0.1), Live: true},
-			{Name: "width", Min: 1, Max: 100, Step: 1, Default: Num(10), Integer: true},
-			{Name: "kernel", Default: Choice("eq"), Options: []string{"eq", "periodic"}, Live: true},
-			{Name: "boom", Min: 0, Max: 1, Default: Num(0), Live: true}, // Set panics
+func (f *fakeMethod) Spec() sim.MethodSpec {
+	return sim.MethodSpec{
+		Name: "fake", Label: "Fake", Family: sim.FamilyVI,
+		Controls: []sim.ControlSpec{
+			{Name: "prior_scale", Min: 0.1, Max: 10, Step: 0.1, Default: sim.Num(1), Live: true},
+			{Name: "lr", Min: 0, Max: 1, Step: 0.01, Default: sim.Num(0.1), Live: true},
+			{Name: "width", Min: 1, Max: 100, Step: 1, Default: sim.Num(10), Integer: true},
+			{Name: "kernel", Default: sim.Choice("eq"), Options: []string{"eq", "periodic"}, Live: true},
+			{Name: "boom", Min: 0, Max: 1, Default: sim.Num(0), Live: true}, // Set panics
 		},
 		Traces: []string{"x", "k"},
 	}
 }
 
-func (f *fakeMethod) Init(d *Dataset, c Controls, r *rand.Rand) error {
+func (f *fakeMethod) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if f.initErr != nil {
 		if err := f.initErr(c); err != nil {
 			return err
@@ -51,19 +53,19 @@ func (f *fakeMethod) Init(d *Dataset, c Controls, r *rand.Rand) error {
 	return nil
 }
 
-func (f *fakeMethod) Step() StepStats {
+func (f *fakeMethod) Step() sim.StepStats {
 	f.steps++
 	if f.steps == f.panicAt {
 		panic("fake step exploded")
 	}
 	if f.steps == f.nanAt {
-		return StepStats{Objective: math.NaN()}
+		return sim.StepStats{Objective: math.NaN()}
 	}
 	f.x += f.lr*(f.k-f.x) + 0.01*f.r.NormFloat64()
-	return StepStats{Objective: -(f.x-f.k)*(f.x-f.k) - math.Log(f.k)}
+	return sim.StepStats{Objective: -(f.x-f.k)*(f.x-f.k) - math.Log(f.k)}
 }
 
-func (f *fakeMethod) Set(name string, v Value) error {
+func (f *fakeMethod) Set(name string, v sim.Value) error {
 	c, ok := f.Spec().Control(name)
 	if !ok {
 		return fmt.Errorf("unknown control %s", name)
@@ -86,13 +88,13 @@ func (f *fakeMethod) Set(name string, v Value) error {
 
 // Predict returns f_s(x) = x_state·x + 0.1·(s − (S−1)/2): mean x_state·x and
 // sample standard deviation 0.1·sqrt(S(S+1)/12).
-func (f *fakeMethod) Predict(xs []float64, samples int) Predictive {
+func (f *fakeMethod) Predict(xs []float64, samples int) sim.Predictive {
 	if f.panicPredict {
 		panic("fake predict exploded")
 	}
 	f.predicts++
 	time.Sleep(f.predictDelay)
-	p := Predictive{X: xs, Samples: make([][]float64, samples)}
+	p := sim.Predictive{X: xs, Samples: make([][]float64, samples)}
 	for s := range p.Samples {
 		p.Samples[s] = make([]float64, len(xs))
 		for i, x := range xs {
@@ -112,17 +114,17 @@ func (f *fakeMethod) Trace() []float64 {
 
 func (f *fakeMethod) NoiseStd() float64 { return 0.5 }
 
-func fakeDataset() *Dataset {
-	return &Dataset{
-		Name: "fake", Task: Regression,
+func fakeDataset() *sim.Dataset {
+	return &sim.Dataset{
+		Name: "fake", Task: sim.Regression,
 		X: []float64{-1, 0, 1}, Y: []float64{0.5, 0, -0.5},
 		Grid:   []float64{-2, -1, 0, 1, 2},
 		Truth:  func(x float64) float64 { return -x / 2 },
-		XScale: Affine{Mean: 10, Std: 2}, YScale: Affine{Mean: -3, Std: 4},
+		XScale: sim.Affine{Mean: 10, Std: 2}, YScale: sim.Affine{Mean: -3, Std: 4},
 	}
 }
 
-func fakeControls() Controls {
+func fakeControls() sim.Controls {
 	c, err := (&fakeMethod{}).Spec().Resolve(nil)
 	if err != nil {
 		panic(err)

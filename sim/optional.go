@@ -1,0 +1,47 @@
+package sim
+
+// Optional interfaces: a method implements those that fit it, and the
+// engine, the experiment runner and the views use them when present.
+
+// StreamRun is the method's random stream for a seed, as in the headless
+// experiment, so a live run and `playground run` start alike.
+const StreamRun uint64 = 1
+
+// Diagnoser is implemented by methods with diagnostics worth showing (an
+// acceptance rate, a step size). The run adds them to each frame.
+type Diagnoser interface {
+	Diagnostics() map[string]float64
+}
+
+// ChainDivergences is implemented by samplers that count divergent
+// transitions per chain, so the dashboard can mark which draws diverged.
+type ChainDivergences interface {
+	// ChainDivergences returns every chain's count of divergent
+	// transitions so far (warm-up included), appended to dst[:0].
+	ChainDivergences(dst []int) []int
+}
+
+// WeightSampler is implemented by methods that can draw one weight from
+// their approximate posterior.
+type WeightSampler interface {
+	// NumWeights is the length of the flat weight vector (0 before Init).
+	NumWeights() int
+	// WeightSamples returns n draws of weight index, or nil for an index
+	// outside [0, NumWeights()). It must not disturb the training stream.
+	WeightSamples(index, n int) []float64
+}
+
+// WeightGaussian is implemented by methods whose weight marginals are
+// Gaussian (mean-field VI): the density is drawn from the mean and std.
+type WeightGaussian interface {
+	NumWeights() int
+	// WeightMarginal returns the mean and std of weight index; ok is false
+	// outside [0, NumWeights()) or before Init.
+	WeightMarginal(index int) (mean, std float64, ok bool)
+}
+
+// WeightNamer optionally names a weight for the panel ("layer 2, unit 3 →
+// unit 17").
+type WeightNamer interface {
+	WeightName(index int) string
+}
