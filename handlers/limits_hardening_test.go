@@ -140,7 +140,7 @@ func TestLimitsAnsweredWithFieldErrors(t *testing.T) {
 		}, method: "POST", path: "/api/runs",
 			body: `{"data":"gap","method":"mfvi","controls":{"mc_samples":33}}`, status: 400, field: "mc_samples", says: "[1, 32]"},
 		{name: "inducing points (spec)", client: "C", method: "POST", path: "/api/runs",
-			body: `{"data":"gap","method":"gip","controls":{"inducing":1001}}`, status: 400, field: "inducing", says: "[1, 1000]"},
+			body: `{"data":"gap","method":"gip","controls":{"inducing":1001}}`, status: 400, field: "inducing", says: "[1, 100]"}, // the range for gap's 100 points (sim.SpecFor)
 		{name: "inducing points (data)", client: "C", method: "POST", path: "/api/runs",
 			body: `{"data":"gap","method":"gip","controls":{"inducing":500}}`, status: 400, field: "inducing", says: "number of training points"},
 		{name: "chains", client: "C", method: "POST", path: "/api/runs",
@@ -192,7 +192,16 @@ func TestLimitsEveryControlRange(t *testing.T) {
 	checkLeaks(t)
 	e := limitsEnv(t)
 	n := 0
-	for _, spec := range catalog.Specs() {
+	gap, err := datasets.Load("gap", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range catalog.MethodNames() {
+		m, err := catalog.NewMethod(name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := sim.SpecFor(m, gap) // the ranges on gap's data
 		for _, c := range spec.Controls {
 			if len(c.Options) > 0 {
 				continue

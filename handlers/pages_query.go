@@ -171,7 +171,7 @@ func parsePanel(q url.Values, name, data string, src methodSource) (PanelConfig,
 		}
 		spec, ok := p.Spec.Control(ctl)
 		if !ok {
-			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("unknown control of %s (allowed: %s)", name, strings.Join(controlNames(p.Spec), ", "))}
+			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("unknown control of %s (allowed: %s)", name, strings.Join(p.Spec.ControlNames(), ", "))}
 		}
 		raw := single(q, key)
 		if len(spec.Options) > 0 {
@@ -239,14 +239,6 @@ func parseControlList(q url.Values, key string, panels []PanelConfig) ([]string,
 		}
 	}
 	return items, nil
-}
-
-func controlNames(s sim.MethodSpec) []string {
-	out := make([]string, len(s.Controls))
-	for i, c := range s.Controls {
-		out[i] = c.Name
-	}
-	return out
 }
 
 // defaultModel is the built-in data set's default model, or "".

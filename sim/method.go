@@ -3,7 +3,9 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 )
 
@@ -30,6 +32,9 @@ type ControlSpec struct {
 	Integer bool     `json:"integer"` // only whole numbers
 	Live    bool     `json:"live"`    // Set acts on a running loop
 	Options []string `json:"options,omitempty"`
+	// Bound says what sets Max when the data do ("the number of training
+	// points"); range errors quote it.
+	Bound string `json:"bound,omitempty"`
 }
 
 // MethodSpec describes a method and its controls.
@@ -121,7 +126,11 @@ func (c ControlSpec) Validate(v Value) error {
 	}
 	x := v.Num
 	if x != x || x < c.Min || x > c.Max { // x != x: NaN
-		return &FieldError{c.Name, fmt.Sprintf("%s is outside the allowed range [%g, %g]", v.String(), c.Min, c.Max)}
+		msg := fmt.Sprintf("%s is outside the allowed range [%g, %g]", v.String(), c.Min, c.Max)
+		if c.Bound != "" {
+			msg += fmt.Sprintf(" (%g: %s)", c.Max, c.Bound)
+		}
+		return &FieldError{c.Name, msg}
 	}
 	if c.Integer && x != float64(int64(x)) {
 		return &FieldError{c.Name, fmt.Sprintf("%s is not a whole number in [%g, %g]", v.String(), c.Min, c.Max)}
@@ -137,16 +146,9 @@ func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 	for _, c := range s.Controls {
 		out[c.Name] = c.Default
 	}
-	for name, v := range given {
-		c, ok := s.Control(name)
-		if !ok {
-			field := name
-			if field == "" { // an empty key must still name a field
-				field = "controls"
-			}
-			return nil, &FieldError{field, fmt.Sprintf("unknown control %q for method %s (allowed: %v)", name, s.Name, s.ControlNames())}
-		}
-		if err := c.Validate(v); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(given)) { // the first bad name, in a fixed order
+		v := given[name]
+		if _, err := s.Check(name, v); err != nil {
 			return nil, err
 		}
 		out[name] = v
@@ -154,6 +156,7 @@ func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 	return out, nil
 }
 
+// ControlNames lists the controls' names in the spec's order.
 func (s MethodSpec) ControlNames() []string {
 	names := make([]string, len(s.Controls))
 	for i, c := range s.Controls {
@@ -181,13 +184,16 @@ type Predictive struct {
 // goroutine at a time.
 type Method interface {
 	Spec() MethodSpec
-	// Init sets up the method on d with fully resolved controls c, drawing
-	// all later randomness from r.
+	// Init sets up the method on d with controls c, complete and valid for
+	// SpecFor(m, d) (sim.Init resolves them), drawing all later randomness
+	// from r.
 	Init(d *Dataset, c Controls, r *rand.Rand) error
 	// Step performs one optimiser step or one transition.
 	Step() StepStats
-	// Set changes a live control on an initialised method. It validates v
-	// and changes nothing when it returns an error.
+	// Set changes a live control on an initialised method. name is one of
+	// its live controls and v valid for it (sim.Set checks both); an error
+	// (a value the method cannot take in its current state) must leave the
+	// method unchanged.
 	Set(name string, v Value) error
 	// Predict draws samples functions on xs.
 	Predict(xs []float64, samples int) Predictive
@@ -236,4 +242,67 @@ type Chains interface {
 	GradEvals() int64
 	// Warmup reports whether the sampler is still in warm-up.
 	Warmup() bool
+}
+
+// DataSpec is implemented by methods whose control ranges or defaults depend
+// on the data (gip: at most one inducing point per training point).
+type DataSpec interface {
+	// SpecFor returns Spec() with its ranges and defaults fitted to d.
+	SpecFor(d *Dataset) MethodSpec
+}
+
+// SpecFor returns m's spec for data d: SpecFor's when m is a DataSpec,
+// Spec() otherwise. Validation everywhere goes through it, so a control's
+// range is the same on the command line, in the API and on the page.
+func SpecFor(m Method, d *Dataset) MethodSpec {
+	if ds, ok := m.(DataSpec); ok && d != nil {
+		return ds.SpecFor(d)
+	}
+	return m.Spec()
+}
+
+// Init resolves given against m's spec for d (defaults filled in, every
+// value checked) and initialises m with the result, which it returns. It is
+// the one place a method's controls are validated before Init: a method's
+// Init may assume a complete, valid set.
+func Init(m Method, d *Dataset, given Controls, r *rand.Rand) (Controls, error) {
+	c, err := SpecFor(m, d).Resolve(given)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Init(d, c, r); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Set checks v against the named control of m's spec for d and, when it
+// fits, hands it to m.Set: the one place a live change is validated, so a
+// method's Set may assume a known, live control and a valid value. It
+// returns a *FieldError naming the control, and m changes nothing, when the
+// name is unknown, the value is out of range or the control is not live.
+func Set(m Method, d *Dataset, name string, v Value) error {
+	spec := SpecFor(m, d)
+	c, err := spec.Check(name, v)
+	if err != nil {
+		return err
+	}
+	if !c.Live {
+		return &FieldError{Field: name, Message: "not a live control: it takes effect when the method is initialised again"}
+	}
+	return m.Set(name, v)
+}
+
+// Check returns the named control's spec when v fits it, and a *FieldError
+// naming the control and its allowed values otherwise.
+func (s MethodSpec) Check(name string, v Value) (ControlSpec, error) {
+	c, ok := s.Control(name)
+	if !ok {
+		field := name
+		if field == "" { // an empty key must still name a field
+			field = "controls"
+		}
+		return c, &FieldError{Field: field, Message: fmt.Sprintf("unknown control %q for method %s (allowed: %v)", name, s.Name, s.ControlNames())}
+	}
+	return c, c.Validate(v)
 }

@@ -203,7 +203,7 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 		ctrl: make(chan command, 16), done: make(chan struct{}), notify: make(chan struct{}),
 		controls: cloneControls(c), status: StatusPaused, speed: opt.Speed, lastObj: math.NaN(),
 	}
-	if err := r.safely("Spec", func() { r.spec = m.Spec() }); err != nil {
+	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {
 		return nil, err
 	}
 	r.traceNames = append([]string(nil), r.spec.Traces...)

@@ -250,11 +250,8 @@ func (r *Run) stopped() error {
 
 // set validates and applies a control change.
 func (r *Run) set(name string, v sim.Value) error {
-	spec, ok := r.spec.Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: %v)", r.spec.Name, r.spec.ControlNames())}
-	}
-	if err := spec.Validate(v); err != nil {
+	spec, err := r.spec.Check(name, v)
+	if err != nil {
 		return err
 	}
 	if old, ok := r.controls[name]; ok && old == v {

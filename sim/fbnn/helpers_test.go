@@ -17,7 +17,7 @@ func newMethod(t testing.TB, d *sim.Dataset, c sim.Controls, seed uint64) *Metho
 		t.Fatal(err)
 	}
 	m := mm.(*Method)
-	if err := m.Init(d, c, numeric.NewRand(seed)); err != nil {
+	if _, err := sim.Init(m, d, c, numeric.NewRand(seed)); err != nil {
 		t.Fatal(err)
 	}
 	return m

@@ -113,26 +113,26 @@ func TestControls(t *testing.T) {
 		{"particles", sim.Num(1000)}, {"lr", sim.Num(math.NaN())}, {"nope", sim.Num(1)},
 	} {
 		before := m.prior
-		if err := m.Set(c.name, c.v); !errors.As(err, &fe) {
+		if err := sim.Set(m, nil, c.name, c.v); !errors.As(err, &fe) {
 			t.Errorf("Set(%s, %v): error %v, want a FieldError", c.name, c.v, err)
 		}
 		if m.prior != before || m.k != 8 {
 			t.Errorf("Set(%s, %v) changed the method", c.name, c.v)
 		}
 	}
-	if err := m.Set("kernel", sim.Choice(KernelPeriodic)); err != nil || !m.prior.Periodic {
+	if err := sim.Set(m, nil, "kernel", sim.Choice(KernelPeriodic)); err != nil || !m.prior.Periodic {
 		t.Fatalf("Set kernel periodic: %v, prior %+v", err, m.prior)
 	}
-	if err := m.Set("period", sim.Num(2)); err != nil || m.prior.Period != 2 {
+	if err := sim.Set(m, nil, "period", sim.Num(2)); err != nil || m.prior.Period != 2 {
 		t.Fatalf("Set period: %v, prior %+v", err, m.prior)
 	}
-	if err := m.Set("prior_fit", sim.Choice(FitNone)); err != nil || m.prior.Lengthscale != 1 || m.prior.Period != 2 {
+	if err := sim.Set(m, nil, "prior_fit", sim.Choice(FitNone)); err != nil || m.prior.Lengthscale != 1 || m.prior.Period != 2 {
 		t.Fatalf("prior_fit none: %v, prior %+v (want the controls)", err, m.prior)
 	}
-	if err := m.Set("particles", sim.Num(12)); err != nil || m.st.k != 12 {
+	if err := sim.Set(m, nil, "particles", sim.Num(12)); err != nil || m.st.k != 12 {
 		t.Fatalf("Set particles: %v, k %d", err, m.st.k)
 	}
-	if err := m.Set("measurement_points", sim.Num(7)); err != nil || m.st.n != len(d.X)+7 {
+	if err := sim.Set(m, nil, "measurement_points", sim.Num(7)); err != nil || m.st.n != len(d.X)+7 {
 		t.Fatalf("Set measurement_points: %v, n %d", err, m.st.n)
 	}
 	if obj := m.Step().Objective; !finite(obj) {
@@ -140,7 +140,7 @@ func TestControls(t *testing.T) {
 	}
 	cls := loadData(t, "gp-classification", 1)
 	mm, _ := New("")
-	if err := mm.Init(cls, nil, numeric.NewRand(1)); !errors.As(err, &fe) {
+	if _, err := sim.Init(mm, cls, nil, numeric.NewRand(1)); !errors.As(err, &fe) {
 		t.Errorf("Init on classification data: %v, want a FieldError", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -80,10 +81,7 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if err := model.CheckData(Name, d); err != nil {
 		return err
 	}
-	cs, err := m.Spec().Resolve(c)
-	if err != nil {
-		return err
-	}
+	cs := maps.Clone(c)
 	m.controls = cs
 	m.x = slices.Clone(d.X)
 	m.y = slices.Clone(d.Y)
@@ -189,13 +187,6 @@ func (m *Method) refit(kernelToo bool) {
 // Set changes a live control from the next step on. It validates v against
 // the spec and changes nothing on error.
 func (m *Method) Set(name string, v sim.Value) error {
-	c, ok := m.Spec().Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s", Name)}
-	}
-	if err := c.Validate(v); err != nil {
-		return err
-	}
 	if !m.ready {
 		return fmt.Errorf("%s: Set before Init", Name)
 	}

@@ -46,7 +46,7 @@ func TestInducingLiveResize(t *testing.T) {
 
 	// Out of range or not whole: FieldError naming [1, N], nothing changes.
 	for _, v := range []sim.Value{sim.Num(21), sim.Num(0), sim.Num(2.5), sim.Num(math.NaN())} {
-		err := m.Set(ctlInducing, v)
+		err := sim.Set(m, d, ctlInducing, v)
 		if v.Num == 21 {
 			wantFieldError(t, err, ctlInducing, "[1, 20]")
 		} else if err == nil {
@@ -58,7 +58,7 @@ func TestInducingLiveResize(t *testing.T) {
 	}
 
 	// Grow: old rows kept, new rows are distinct training inputs with V = 0, log λ = 0.
-	if err := m.Set(ctlInducing, sim.Num(15)); err != nil {
+	if err := sim.Set(m, d, ctlInducing, sim.Num(15)); err != nil {
 		t.Fatal(err)
 	}
 	checkShapes(t, m, arch, 15)
@@ -98,7 +98,7 @@ func TestInducingLiveResize(t *testing.T) {
 
 	// Shrink: the first rows are kept.
 	g = snap(m)
-	if err := m.Set(ctlInducing, sim.Num(6)); err != nil {
+	if err := sim.Set(m, d, ctlInducing, sim.Num(6)); err != nil {
 		t.Fatal(err)
 	}
 	checkShapes(t, m, arch, 6)
@@ -147,21 +147,23 @@ func TestInitControls(t *testing.T) {
 	d := gapData(9, 20)
 	m, _ := New("")
 	// The default 100 is clamped to N; an explicit value above N is rejected.
-	if err := m.Init(d, nil, rand.New(rand.NewPCG(1, 1))); err != nil {
+	if _, err := sim.Init(m, d, nil, rand.New(rand.NewPCG(1, 1))); err != nil {
 		t.Fatal(err)
 	}
 	if g := m.(*Method); g.m != 20 || len(g.arch.Widths) != 4 {
 		t.Errorf("default init: M = %d, arch %v; want 20 and the default BNN", g.m, g.arch.Widths)
 	}
 	m, _ = New("")
-	wantFieldError(t, m.Init(d, sim.Controls{ctlInducing: sim.Num(50)}, rand.New(rand.NewPCG(1, 1))), ctlInducing, "[1, 20]")
+	_, err := sim.Init(m, d, sim.Controls{ctlInducing: sim.Num(50)}, rand.New(rand.NewPCG(1, 1)))
+	wantFieldError(t, err, ctlInducing, "[1, 20]")
 	m, _ = New("")
-	wantFieldError(t, m.Init(d, sim.Controls{ctlPriorScale: sim.Num(20)}, rand.New(rand.NewPCG(1, 1))), ctlPriorScale, "[0.1, 10]")
+	_, err = sim.Init(m, d, sim.Controls{ctlPriorScale: sim.Num(20)}, rand.New(rand.NewPCG(1, 1)))
+	wantFieldError(t, err, ctlPriorScale, "[0.1, 10]")
 	if _, err := New("gp"); err == nil {
 		t.Error("New accepted an unknown model")
 	}
 	lin, _ := New(model.Linear)
-	if err := lin.Init(d, nil, rand.New(rand.NewPCG(1, 1))); err != nil || len(lin.(*Method).arch.Widths) != 2 {
+	if _, err := sim.Init(lin, d, nil, rand.New(rand.NewPCG(1, 1))); err != nil || len(lin.(*Method).arch.Widths) != 2 {
 		t.Errorf("linear model: err %v", err)
 	}
 
@@ -172,7 +174,7 @@ func TestInitControls(t *testing.T) {
 		v    sim.Value
 	}{{ctlPriorScale, sim.Num(0.01)}, {ctlLR, sim.Num(1)}, {ctlMC, sim.Num(33)}, {ctlMC, sim.Num(1.5)}, {"nope", sim.Num(1)}} {
 		before := g.ctl[c.name]
-		if err := g.Set(c.name, c.v); err == nil {
+		if err := sim.Set(g, d, c.name, c.v); err == nil {
 			t.Errorf("Set(%s, %v) accepted", c.name, c.v)
 		}
 		if g.ctl[c.name] != before {
@@ -182,7 +184,7 @@ func TestInitControls(t *testing.T) {
 	if g.scale != 2 || g.mc != 1 || g.adam.Config().LR != 0.01 {
 		t.Error("rejected Sets changed the method")
 	}
-	for _, err := range []error{g.Set(ctlPriorScale, sim.Num(0.5)), g.Set(ctlLR, sim.Num(0.001)), g.Set(ctlMC, sim.Num(4))} {
+	for _, err := range []error{sim.Set(g, d, ctlPriorScale, sim.Num(0.5)), sim.Set(g, d, ctlLR, sim.Num(0.001)), sim.Set(g, d, ctlMC, sim.Num(4))} {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ package gip
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 
@@ -118,18 +119,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if d.Task != "" && d.Task != sim.Regression {
 		return &sim.FieldError{Field: "data", Message: "gip has a Gaussian likelihood and supports regression data only"}
 	}
-	spec := m.Spec()
-	c, err := spec.Resolve(c)
-	if err != nil {
-		return err
-	}
+	c = maps.Clone(c)
 	n := d.N()
-	if ind, _ := spec.Control(ctlInducing); c[ctlInducing].Num == ind.Default.Num && n < int(ind.Default.Num) {
-		c[ctlInducing] = sim.Num(float64(n)) // clamp the default; an explicit M > N fails just below
-	}
-	if err := checkInducing(c[ctlInducing], n); err != nil {
-		return err
-	}
 	if m.requested == "" {
 		name := model.Resolve("", d)
 		arch, ok := model.ArchFor(name)
@@ -155,33 +146,28 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	return nil
 }
 
-func checkInducing(v sim.Value, n int) error {
-	x := v.Num
-	if v.Choice != "" || x != x || x < 1 || x > float64(n) || x != math.Trunc(x) {
-		return &sim.FieldError{Field: ctlInducing, Message: fmt.Sprintf("%s is not a whole number in the allowed range [1, %d] (the number of training points)", v.String(), n)}
+// SpecFor fits the spec to d: at most one inducing point per training
+// point, and the default M clamped to N.
+func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
+	spec := m.Spec()
+	n := float64(d.N())
+	for i := range spec.Controls {
+		if c := &spec.Controls[i]; c.Name == ctlInducing && n >= 1 {
+			c.Max = min(c.Max, n)
+			c.Default = sim.Num(min(c.Default.Num, n))
+			c.Bound = "the number of training points"
+		}
 	}
-	return nil
+	return spec
 }
 
-// Set changes a live control. It validates first and changes nothing on
-// error.
+// Set changes a live control (sim.Set validates it against SpecFor).
 func (m *Method) Set(name string, v sim.Value) error {
-	spec := m.Spec()
-	c, ok := spec.Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method gip (allowed: %s, %s, %s, %s)", ctlPriorScale, ctlInducing, ctlLR, ctlMC)}
-	}
-	if err := c.Validate(v); err != nil {
-		return err
-	}
 	if m.d == nil {
 		return &sim.FieldError{Field: name, Message: "method is not initialised"}
 	}
 	switch name {
 	case ctlInducing:
-		if err := checkInducing(v, m.d.N()); err != nil {
-			return err
-		}
 		m.resize(int(v.Num))
 	case ctlPriorScale:
 		m.scale = v.Num

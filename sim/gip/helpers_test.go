@@ -48,7 +48,7 @@ func newTest(t testing.TB, arch model.Arch, d *sim.Dataset, c sim.Controls, seed
 	if len(arch.Widths) == 2 {
 		m.requested, m.modelName = model.Linear, model.Linear
 	}
-	if err := m.Init(d, c, rand.New(rand.NewPCG(seed, 2))); err != nil {
+	if _, err := sim.Init(m, d, c, rand.New(rand.NewPCG(seed, 2))); err != nil {
 		t.Fatal(err)
 	}
 	return m

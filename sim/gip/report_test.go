@@ -31,7 +31,7 @@ func TestGapReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		m, _ := New("")
-		if err := m.Init(d, nil, numeric.NewRand(seed)); err != nil {
+		if _, err := sim.Init(m, d, nil, numeric.NewRand(seed)); err != nil {
 			t.Fatal(err)
 		}
 		g := m.(*Method)

@@ -49,7 +49,7 @@ func TestSetValidation(t *testing.T) {
 		{"lengthscale", sim.Num(0)}, {"lengthscale", sim.Num(math.NaN())}, {"kernel", sim.Choice("matern")},
 		{"likelihood", sim.Choice(Bernoulli)}, {"expectation", sim.Num(1)}, {"nope", sim.Num(1)}, {"learn_kernel", sim.Num(0.5)},
 	} {
-		err := m.Set(c.name, c.v)
+		err := sim.Set(m, nil, c.name, c.v)
 		var fe *sim.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.name {
 			t.Errorf("Set(%s, %v) = %v, want a FieldError for %s", c.name, c.v, err, c.name)
@@ -59,7 +59,7 @@ func TestSetValidation(t *testing.T) {
 		t.Errorf("rejected Sets changed the trace: %v → %v", before, got)
 	}
 	mm, _ := NewVI("")
-	err := mm.Init(d, sim.Controls{"likelihood": sim.Choice(Bernoulli)}, numeric.NewRand(1))
+	_, err := sim.Init(mm, d, sim.Controls{"likelihood": sim.Choice(Bernoulli)}, numeric.NewRand(1))
 	var fe *sim.FieldError
 	if !errors.As(err, &fe) || fe.Field != "likelihood" {
 		t.Errorf("Init with bernoulli on regression data: %v", err)
@@ -83,7 +83,7 @@ func TestLiveChanges(t *testing.T) {
 		{"likelihood", sim.Choice(Cauchy)}, {"expectation", sim.Choice(MonteCarlo)}, {"mc_samples", sim.Num(3)},
 		{"expectation", sim.Choice(Adaptive)}, {"noise", sim.Num(0.5)}, {"variance", sim.Num(2)},
 	} {
-		if err := m.Set(c.name, c.v); err != nil {
+		if err := sim.Set(m, nil, c.name, c.v); err != nil {
 			t.Fatalf("Set(%s): %v", c.name, err)
 		}
 		for range 20 {
@@ -142,11 +142,11 @@ func TestExactTypeII(t *testing.T) {
 		t.Errorf("fixed gp-exact Step changed the objective: %v → %v", l0, o)
 	}
 	for _, c := range []string{"learn_kernel", "learn_noise"} {
-		if err := e.Set(c, sim.Num(1)); err != nil {
+		if err := sim.Set(e, nil, c, sim.Num(1)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e.Set("lr", sim.Num(0.05))
+	sim.Set(e, nil, "lr", sim.Num(0.05))
 	for range 500 {
 		e.Step()
 	}

@@ -46,17 +46,4 @@ func checkModel(method, name string) error {
 	return &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s is a GP and takes no weight-space model (got %q)", method, name)}
 }
 
-// validate checks v against the named control of spec.
-func validate(spec sim.MethodSpec, method, name string, v sim.Value) error {
-	c, ok := spec.Control(name)
-	if !ok {
-		names := make([]string, len(spec.Controls))
-		for i, c := range spec.Controls {
-			names[i] = c.Name
-		}
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: %v)", method, names)}
-	}
-	return c.Validate(v)
-}
-
 var errNotReady = errors.New("Set before Init")

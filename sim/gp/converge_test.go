@@ -45,7 +45,7 @@ func TestVIConvergesToExactPosterior(t *testing.T) {
 		lr float64
 		n  int
 	}{{0.05, 2000}, {0.01, 1000}} {
-		if err := m.Set("lr", sim.Num(ph.lr)); err != nil {
+		if err := sim.Set(m, nil, "lr", sim.Num(ph.lr)); err != nil {
 			t.Fatal(err)
 		}
 		for range ph.n {

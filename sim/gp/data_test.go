@@ -26,7 +26,7 @@ func train(t testing.TB, m sim.Method, n1, n2 int) {
 		lr float64
 		n  int
 	}{{0.05, n1}, {0.01, n2}} {
-		if err := m.Set("lr", sim.Num(ph.lr)); err != nil {
+		if err := sim.Set(m, nil, "lr", sim.Num(ph.lr)); err != nil {
 			t.Fatal(err)
 		}
 		for range ph.n {

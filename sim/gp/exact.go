@@ -2,6 +2,7 @@ package gp
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 
@@ -75,10 +76,7 @@ func (m *Exact) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if r == nil {
 		return fmt.Errorf("%s: Init needs a random source", ExactName)
 	}
-	cs, err := m.Spec().Resolve(c)
-	if err != nil {
-		return err
-	}
+	cs := maps.Clone(c)
 	n := d.N()
 	m.task, m.n = d.Task, n
 	m.x = append([]float64(nil), d.X...)
@@ -142,9 +140,6 @@ func (m *Exact) apply(name string, v sim.Value) {
 // Set changes a live control (all are live: the posterior is recomputed
 // from the new hyperparameters at once).
 func (m *Exact) Set(name string, v sim.Value) error {
-	if err := validate(m.Spec(), ExactName, name, v); err != nil {
-		return err
-	}
 	if !m.ready {
 		return fmt.Errorf("%s: %w", ExactName, errNotReady)
 	}

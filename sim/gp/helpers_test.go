@@ -38,7 +38,7 @@ func newVI(t testing.TB, d *sim.Dataset, c sim.Controls) *VI {
 		t.Fatal(err)
 	}
 	m := mm.(*VI)
-	if err := m.Init(d, c, numeric.NewRand(3)); err != nil {
+	if _, err := sim.Init(m, d, c, numeric.NewRand(3)); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -51,7 +51,7 @@ func newExact(t testing.TB, d *sim.Dataset, c sim.Controls) *Exact {
 		t.Fatal(err)
 	}
 	m := mm.(*Exact)
-	if err := m.Init(d, c, numeric.NewRand(3)); err != nil {
+	if _, err := sim.Init(m, d, c, numeric.NewRand(3)); err != nil {
 		t.Fatal(err)
 	}
 	return m

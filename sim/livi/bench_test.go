@@ -16,7 +16,7 @@ func benchStep(b *testing.B, m sim.Method, c sim.Controls) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := m.Init(d, c, numeric.NewRand(1)); err != nil {
+	if _, err := sim.Init(m, d, c, numeric.NewRand(1)); err != nil {
 		b.Fatal(err)
 	}
 	m.Step()

@@ -25,7 +25,7 @@ func newLIVI(t testing.TB, d *sim.Dataset, modelName string, c sim.Controls, see
 		t.Fatal(err)
 	}
 	m := mm.(*Method)
-	if err := m.Init(d, c, numeric.NewRand(seed)); err != nil {
+	if _, err := sim.Init(m, d, c, numeric.NewRand(seed)); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -43,7 +43,7 @@ func newPoint(t testing.TB, d *sim.Dataset, ensemble bool, modelName string, c s
 		t.Fatal(err)
 	}
 	p := mm.(*Point)
-	if err := p.Init(d, c, numeric.NewRand(seed)); err != nil {
+	if _, err := sim.Init(p, d, c, numeric.NewRand(seed)); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -158,7 +158,7 @@ func TestTrainingRecoversLinearPosterior(t *testing.T) {
 		m.frozenNoise = true
 		post = newLinearPosterior(d, sigmaY, m.bm.layers[0].PriorStd)
 		for _, lr := range []float64{1e-2, 1e-3, 1e-4} {
-			if err := m.Set("lr", sim.Num(lr)); err != nil {
+			if err := sim.Set(m, nil, "lr", sim.Num(lr)); err != nil {
 				t.Fatal(err)
 			}
 			for range 10000 {

@@ -118,6 +118,15 @@ func (m *Method) defaultNoiseDim() float64 {
 	return 20
 }
 
+// SpecFor is Spec for the model Init will use on d (whose defaults differ:
+// d = 2 on the linear model).
+func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
+	if m.model != "" {
+		return m.Spec()
+	}
+	return (&Method{model: model.Resolve("", d)}).Spec()
+}
+
 // Spec describes the method and its controls.
 func (m *Method) Spec() sim.MethodSpec {
 	return sim.MethodSpec{
@@ -141,13 +150,6 @@ func (m *Method) Spec() sim.MethodSpec {
 // Set changes a live control from the next step on. It validates v against
 // the spec and changes nothing on error.
 func (m *Method) Set(name string, v sim.Value) error {
-	c, ok := m.Spec().Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: objective, noise_dim, output_noise, prior_scale, prior_weight, lr, mc_samples)", Name)}
-	}
-	if err := c.Validate(v); err != nil {
-		return err
-	}
 	if !m.ready {
 		return fmt.Errorf("%s: Set before Init", Name)
 	}

@@ -102,10 +102,10 @@ func TestStepAllocatesNothing(t *testing.T) {
 	m := newLIVI(t, loadData(t, "gap"), "bnn", nil, 1)
 	for _, obj := range []string{objJacobian, objSVBound} {
 		for _, mc := range []float64{1, 3} {
-			if err := m.Set("objective", sim.Choice(obj)); err != nil {
+			if err := sim.Set(m, nil, "objective", sim.Choice(obj)); err != nil {
 				t.Fatal(err)
 			}
-			if err := m.Set("mc_samples", sim.Num(mc)); err != nil {
+			if err := sim.Set(m, nil, "mc_samples", sim.Num(mc)); err != nil {
 				t.Fatal(err)
 			}
 			m.Step()
@@ -182,7 +182,7 @@ func TestSet(t *testing.T) {
 		v    sim.Value
 	}{{"objective", sim.Choice("exact")}, {"objective", sim.Num(1)}, {"noise_dim", sim.Num(1)}, {"noise_dim", sim.Num(2.5)},
 		{"output_noise", sim.Num(0.5)}, {"prior_scale", sim.Num(math.NaN())}, {"prior_weight", sim.Num(0)}, {"lr", sim.Num(1)}, {"mc_samples", sim.Num(0)}, {"nope", sim.Num(1)}} {
-		err := m.Set(bad.name, bad.v)
+		err := sim.Set(m, nil, bad.name, bad.v)
 		var fe *sim.FieldError
 		if !errors.As(err, &fe) || fe.Field != bad.name {
 			t.Errorf("Set(%s, %v) = %v, want a *sim.FieldError for %s", bad.name, bad.v, err, bad.name)
@@ -192,7 +192,7 @@ func TestSet(t *testing.T) {
 		t.Fatalf("a rejected Set changed the method")
 	}
 	for name, v := range map[string]sim.Value{"objective": sim.Choice(objSVBound), "output_noise": sim.Num(0.003), "prior_scale": sim.Num(1), "prior_weight": sim.Num(0.1), "lr": sim.Num(0.002), "mc_samples": sim.Num(2)} {
-		if err := m.Set(name, v); err != nil {
+		if err := sim.Set(m, nil, name, v); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -202,7 +202,7 @@ func TestSet(t *testing.T) {
 	// noise_dim: the first min(d, d') columns of W₁ are kept, training goes on.
 	for _, nd := range []int{8, 30} {
 		old, od := append([]float64(nil), m.gen.w1...), m.gen.d
-		if err := m.Set("noise_dim", sim.Num(float64(nd))); err != nil {
+		if err := sim.Set(m, nil, "noise_dim", sim.Num(float64(nd))); err != nil {
 			t.Fatal(err)
 		}
 		if m.gen.d != nd || len(m.work.z) != nd || m.controls["noise_dim"].Num != float64(nd) {
@@ -249,11 +249,11 @@ func TestSpecAndErrors(t *testing.T) {
 		t.Errorf("New(gp) = %v", err)
 	}
 	m, _ := New("")
-	if err := m.Init(&sim.Dataset{X: []float64{0, math.NaN()}, Y: []float64{1, 2}}, nil, numeric.NewRand(1)); err == nil {
+	if _, err := sim.Init(m, &sim.Dataset{X: []float64{0, math.NaN()}, Y: []float64{1, 2}}, nil, numeric.NewRand(1)); err == nil {
 		t.Error("Init accepted NaN data")
 	}
 	var fe *sim.FieldError
-	if err := m.Init(loadData(t, "gap"), sim.Controls{"noise_dim": sim.Num(500)}, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "noise_dim" {
+	if _, err := sim.Init(m, loadData(t, "gap"), sim.Controls{"noise_dim": sim.Num(500)}, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "noise_dim" {
 		t.Errorf("Init with noise_dim 500: %v", err)
 	}
 	lin := newLIVI(t, loadData(t, "linreg"), "", nil, 1)

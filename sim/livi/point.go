@@ -3,6 +3,7 @@ package livi
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 
@@ -105,13 +106,8 @@ func (p *Point) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	old := p.model
 	p.model = bm.name
-	cs, err := p.Spec().Resolve(c)
-	if err != nil {
-		p.model = old
-		return err
-	}
+	cs := maps.Clone(c)
 	p.bm = bm
 	p.evalRng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
 	p.rng = r
@@ -155,13 +151,6 @@ func (p *Point) resize(k int) {
 // Set changes a live control from the next step on; it validates v and
 // changes nothing on error.
 func (p *Point) Set(name string, v sim.Value) error {
-	c, ok := p.Spec().Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: %v)", p.name, controlNames(p.Spec()))}
-	}
-	if err := c.Validate(v); err != nil {
-		return err
-	}
 	if !p.ready {
 		return fmt.Errorf("%s: Set before Init", p.name)
 	}
@@ -178,14 +167,6 @@ func (p *Point) Set(name string, v sim.Value) error {
 	}
 	p.controls[name] = v
 	return nil
-}
-
-func controlNames(s sim.MethodSpec) []string {
-	out := make([]string, len(s.Controls))
-	for i, c := range s.Controls {
-		out[i] = c.Name
-	}
-	return out
 }
 
 // Step takes one Adam step on −(log p(y|θ) + log p(θ))/N for every member.

@@ -59,7 +59,7 @@ func TestMAPConvergesToStationaryPoint(t *testing.T) {
 	for range 20000 {
 		p.Step()
 	}
-	if err := p.Set("lr", sim.Num(1e-3)); err != nil {
+	if err := sim.Set(p, nil, "lr", sim.Num(1e-3)); err != nil {
 		t.Fatal(err)
 	}
 	for range 5000 {
@@ -154,13 +154,13 @@ func TestPointSetAndSpec(t *testing.T) {
 		v    sim.Value
 	}{{"members", sim.Num(1)}, {"members", sim.Num(11)}, {"members", sim.Num(2.5)}, {"lr", sim.Num(0)}, {"prior_scale", sim.Choice("x")}, {"noise_dim", sim.Num(3)}} {
 		var fe *sim.FieldError
-		if err := e.Set(bad.name, bad.v); !errors.As(err, &fe) || fe.Field != bad.name {
+		if err := sim.Set(e, nil, bad.name, bad.v); !errors.As(err, &fe) || fe.Field != bad.name {
 			t.Errorf("Set(%s, %v) = %v", bad.name, bad.v, err)
 		}
 	}
 	first := e.members[0]
 	for _, k := range []float64{3, 7} {
-		if err := e.Set("members", sim.Num(k)); err != nil {
+		if err := sim.Set(e, nil, "members", sim.Num(k)); err != nil {
 			t.Fatal(err)
 		}
 		if len(e.members) != int(k) || math.IsNaN(e.Step().Objective) {
@@ -170,10 +170,10 @@ func TestPointSetAndSpec(t *testing.T) {
 	if e.members[0] != first {
 		t.Fatal("resizing replaced the first member")
 	}
-	if err := e.Set("prior_scale", sim.Num(1)); err != nil || e.bm.layers[1].PriorStd != 1/math.Sqrt(51) {
+	if err := sim.Set(e, nil, "prior_scale", sim.Num(1)); err != nil || e.bm.layers[1].PriorStd != 1/math.Sqrt(51) {
 		t.Fatalf("prior_scale: %v", err)
 	}
-	if err := e.Set("lr", sim.Num(0.003)); err != nil || e.members[6].adam.Config().LR != 0.003 {
+	if err := sim.Set(e, nil, "lr", sim.Num(0.003)); err != nil || e.members[6].adam.Config().LR != 0.003 {
 		t.Fatalf("lr: %v", err)
 	}
 	ms, _ := NewMAP("")
@@ -190,7 +190,7 @@ func TestPointSetAndSpec(t *testing.T) {
 	if _, err := NewMAP("gp"); err == nil {
 		t.Error("NewMAP(gp) accepted")
 	}
-	if err := ms.Init(&sim.Dataset{}, nil, numeric.NewRand(1)); err == nil {
+	if _, err := sim.Init(ms, &sim.Dataset{}, nil, numeric.NewRand(1)); err == nil {
 		t.Error("Init accepted an empty data set")
 	}
 }

@@ -2,6 +2,7 @@ package livi
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 
@@ -24,13 +25,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	old := m.model
 	m.model = bm.name
-	cs, err := m.Spec().Resolve(c)
-	if err != nil {
-		m.model = old
-		return err
-	}
+	cs := maps.Clone(c)
 	m.bm = bm
 	m.evalRng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
 	m.rng = r

@@ -15,7 +15,7 @@ import (
 func benchGrad(b *testing.B, data, modelName string) {
 	d := loadData(b, data)
 	m := newSampler(b, kindHMC, modelName)
-	if err := m.Init(d, sim.Controls{"chains": sim.Num(1)}, newTestRand()); err != nil {
+	if _, err := sim.Init(m, d, sim.Controls{"chains": sim.Num(1)}, newTestRand()); err != nil {
 		b.Fatal(err)
 	}
 	c := m.chains[0]
@@ -43,7 +43,7 @@ func BenchmarkTransition(b *testing.B) {
 			b.Run(data+"/"+k.name(), func(b *testing.B) {
 				d := loadData(b, data)
 				m := newSampler(b, k, d.DefaultModel)
-				if err := m.Init(d, sim.Controls{"chains": sim.Num(1), "warmup": sim.Num(1_000_000)}, numeric.NewRand(1)); err != nil {
+				if _, err := sim.Init(m, d, sim.Controls{"chains": sim.Num(1), "warmup": sim.Num(1_000_000)}, numeric.NewRand(1)); err != nil {
 					b.Fatal(err)
 				}
 				for range 20 {
@@ -72,7 +72,7 @@ func BenchmarkESS(b *testing.B) {
 			var ess, secs, grads, rhat float64
 			for i := range b.N {
 				m := newSampler(b, k, "linear")
-				if err := m.Init(d, sim.Controls{"warmup": sim.Num(1000)}, numeric.NewRand(uint64(i+1))); err != nil {
+				if _, err := sim.Init(m, d, sim.Controls{"warmup": sim.Num(1000)}, numeric.NewRand(uint64(i+1))); err != nil {
 					b.Fatal(err)
 				}
 				start := time.Now()

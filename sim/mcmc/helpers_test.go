@@ -33,7 +33,7 @@ func loadData(t testing.TB, name string) *sim.Dataset {
 // takes steps transitions.
 func run(t testing.TB, m *Method, d *sim.Dataset, c sim.Controls, seed uint64, steps int) {
 	t.Helper()
-	if err := m.Init(d, c, numeric.NewRand(seed)); err != nil {
+	if _, err := sim.Init(m, d, c, numeric.NewRand(seed)); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })

@@ -3,6 +3,7 @@ package mcmc
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -33,11 +34,7 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	}
 	old := m.model
 	m.model = modelName
-	cs, err := m.Spec().Resolve(c)
-	if err != nil {
-		m.model = old
-		return err
-	}
+	cs := maps.Clone(c)
 	var prob problem
 	switch modelName {
 	case model.Linear:

@@ -177,19 +177,17 @@ func traceNames(params []string) []string {
 	return append(out, "accept_rate", "step_size", "divergences")
 }
 
-// Set changes a live control from the next Step on. It validates v and
-// changes nothing on error.
+// SpecFor is Spec for the model Init will use on d (the data set's default
+// when none was asked for).
+func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
+	if m.model != "" {
+		return m.Spec()
+	}
+	return (&Method{kind: m.kind, model: model.Resolve("", d)}).Spec()
+}
+
+// Set changes a live control from the next Step on (sim.Set validates it).
 func (m *Method) Set(name string, v sim.Value) error {
-	c, ok := m.Spec().Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s", m.kind.name())}
-	}
-	if err := c.Validate(v); err != nil {
-		return err
-	}
-	if !c.Live {
-		return &sim.FieldError{Field: name, Message: "not a live control: change it with a reset"}
-	}
 	if !m.ready {
 		return fmt.Errorf("%s: Set before Init", m.kind.name())
 	}

@@ -44,14 +44,14 @@ func TestConstructors(t *testing.T) {
 
 func TestInitErrors(t *testing.T) {
 	m := newSampler(t, kindHMC, "linear")
-	if err := m.Init(nil, nil, numeric.NewRand(1)); err == nil {
+	if _, err := sim.Init(m, nil, nil, numeric.NewRand(1)); err == nil {
 		t.Error("Init without data succeeded")
 	}
 	var fe *sim.FieldError
-	if err := m.Init(loadData(t, "gp-classification"), nil, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "model" {
+	if _, err := sim.Init(m, loadData(t, "gp-classification"), nil, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "model" {
 		t.Errorf("linear model on classification data: %v", err)
 	}
-	if err := m.Init(loadData(t, "linreg"), sim.Controls{"chains": sim.Num(9)}, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "chains" {
+	if _, err := sim.Init(m, loadData(t, "linreg"), sim.Controls{"chains": sim.Num(9)}, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "chains" {
 		t.Errorf("chains 9: %v", err)
 	}
 	if m.Step().Objective == m.Step().Objective {
@@ -177,10 +177,10 @@ func TestSetLive(t *testing.T) {
 	d := loadData(t, "linreg")
 	m := newSampler(t, kindHMC, "linear")
 	run(t, m, d, sim.Controls{"warmup": sim.Num(100)}, 1, 150)
-	if err := m.Set("step", sim.Num(0.123)); err != nil {
+	if err := sim.Set(m, nil, "step", sim.Num(0.123)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Set("leapfrog_steps", sim.Num(7)); err != nil {
+	if err := sim.Set(m, nil, "leapfrog_steps", sim.Num(7)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range m.chains {
@@ -196,7 +196,7 @@ func TestSetLive(t *testing.T) {
 	}
 	var fe *sim.FieldError
 	for name, v := range map[string]sim.Value{"step": sim.Num(-1), "leapfrog_steps": sim.Num(2.5), "chains": sim.Num(2), "adapt": sim.Num(0), "nope": sim.Num(1)} {
-		if err := m.Set(name, v); !errors.As(err, &fe) || fe.Field != name {
+		if err := sim.Set(m, nil, name, v); !errors.As(err, &fe) || fe.Field != name {
 			t.Errorf("Set(%s, %v) = %v", name, v, err)
 		}
 	}
@@ -207,7 +207,7 @@ func TestSetLive(t *testing.T) {
 	b := newSampler(t, kindMetropolis, "bnn")
 	run(t, b, loadData(t, "gap"), sim.Controls{"chains": sim.Num(1)}, 1, 2)
 	lp := b.chains[0].logp
-	if err := b.Set("prior_scale", sim.Num(1)); err != nil {
+	if err := sim.Set(b, nil, "prior_scale", sim.Num(1)); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := b.chains[0].logp, b.chains[0].dens.logp(b.chains[0].theta); got == lp || got != want {
@@ -243,7 +243,7 @@ func TestWorkersStop(t *testing.T) {
 	d := loadData(t, "linreg")
 	base := runtime.NumGoroutine()
 	m := newSampler(t, kindHMC, "linear")
-	if err := m.Init(d, sim.Controls{"chains": sim.Num(8)}, numeric.NewRand(1)); err != nil {
+	if _, err := sim.Init(m, d, sim.Controls{"chains": sim.Num(8)}, numeric.NewRand(1)); err != nil {
 		t.Fatal(err)
 	}
 	m.Step()
@@ -288,7 +288,7 @@ func TestStepNoAlloc(t *testing.T) {
 			if k == kindSGLD {
 				c["batch"] = sim.Num(10)
 			}
-			if err := m.Init(d, c, numeric.NewRand(1)); err != nil {
+			if _, err := sim.Init(m, d, c, numeric.NewRand(1)); err != nil {
 				t.Fatal(err)
 			}
 			for _, ch := range m.chains {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/datasets"
 )
@@ -16,7 +17,7 @@ func BenchmarkStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := &Method{}
-	if err := m.Init(d, nil, numeric.NewRand(1)); err != nil {
+	if _, err := sim.Init(m, d, nil, numeric.NewRand(1)); err != nil {
 		b.Fatal(err)
 	}
 	m.Step()

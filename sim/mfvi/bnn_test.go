@@ -121,7 +121,7 @@ func TestSet(t *testing.T) {
 		name string
 		v    sim.Value
 	}{{"prior_scale", sim.Num(20)}, {"prior_scale", sim.Num(math.NaN())}, {"mc_samples", sim.Num(2.5)}, {"lr", sim.Choice("fast")}, {"kl_weight", sim.Num(-0.1)}, {"nope", sim.Num(1)}} {
-		err := m.Set(bad.name, bad.v)
+		err := sim.Set(m, nil, bad.name, bad.v)
 		var fe *sim.FieldError
 		if !errors.As(err, &fe) || fe.Field != bad.name {
 			t.Errorf("Set(%s, %v) = %v, want a *sim.FieldError for %s", bad.name, bad.v, err, bad.name)
@@ -134,7 +134,7 @@ func TestSet(t *testing.T) {
 		t.Fatalf("controls changed: %v", m.controls)
 	}
 	// A new prior scale changes the KL to the closed form with the new prior.
-	if err := m.Set("prior_scale", sim.Num(0.5)); err != nil {
+	if err := sim.Set(m, nil, "prior_scale", sim.Num(0.5)); err != nil {
 		t.Fatal(err)
 	}
 	var want float64
@@ -150,7 +150,7 @@ func TestSet(t *testing.T) {
 		t.Fatalf("KL after prior_scale 0.5: %v, closed form %v (before %v)", got, want, kl0)
 	}
 	for name, v := range map[string]float64{"lr": 0.05, "mc_samples": 3, "kl_weight": 0.25} {
-		if err := m.Set(name, sim.Num(v)); err != nil {
+		if err := sim.Set(m, nil, name, sim.Num(v)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -192,7 +192,7 @@ func TestDeterminism(t *testing.T) {
 func TestStepAllocatesNothing(t *testing.T) {
 	m := newMethod(t, loadData(t, "gap"), "bnn", nil, 1)
 	for _, mc := range []float64{1, 4} {
-		if err := m.Set("mc_samples", sim.Num(mc)); err != nil {
+		if err := sim.Set(m, nil, "mc_samples", sim.Num(mc)); err != nil {
 			t.Fatal(err)
 		}
 		m.Step()
@@ -224,15 +224,15 @@ func TestNewAndInitErrors(t *testing.T) {
 		"lengths":      {X: []float64{0, 1}, Y: []float64{0}},
 	} {
 		m, _ := New("")
-		if err := m.Init(d, nil, numeric.NewRand(1)); err == nil {
+		if _, err := sim.Init(m, d, nil, numeric.NewRand(1)); err == nil {
 			t.Errorf("%s: Init accepted the data set", name)
 		}
 	}
 	m, _ := New("")
-	if err := m.Init(good, sim.Controls{"lr": sim.Num(1)}, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "lr" {
+	if _, err := sim.Init(m, good, sim.Controls{"lr": sim.Num(1)}, numeric.NewRand(1)); !errors.As(err, &fe) || fe.Field != "lr" {
 		t.Errorf("Init with lr 1: %v", err)
 	}
-	if err := m.Init(good, nil, numeric.NewRand(1)); err != nil {
+	if _, err := sim.Init(m, good, nil, numeric.NewRand(1)); err != nil {
 		t.Fatal(err)
 	}
 	if m.(*Method).model != "linear" || len(m.Trace()) != len(m.Spec().Traces) {

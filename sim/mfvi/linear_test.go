@@ -115,10 +115,10 @@ func TestLinearTrainingConverges(t *testing.T) {
 		mc    float64
 		steps int
 	}{{0.01, 8, 6000}, {1e-3, 32, 3000}, {1e-4, 32, 2000}} {
-		if err := m.Set("lr", sim.Num(phase.lr)); err != nil {
+		if err := sim.Set(m, nil, "lr", sim.Num(phase.lr)); err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Set("mc_samples", sim.Num(phase.mc)); err != nil {
+		if err := sim.Set(m, nil, "mc_samples", sim.Num(phase.mc)); err != nil {
 			t.Fatal(err)
 		}
 		for range phase.steps {

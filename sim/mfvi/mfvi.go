@@ -112,16 +112,8 @@ func (m *Method) Spec() sim.MethodSpec {
 	}
 }
 
-// Set changes a live control from the next step on. It validates v against
-// the spec and changes nothing on error.
+// Set changes a live control from the next step on (sim.Set validates it).
 func (m *Method) Set(name string, v sim.Value) error {
-	c, ok := m.Spec().Control(name)
-	if !ok {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown control for method %s (allowed: prior_scale, lr, mc_samples, kl_weight)", Name)}
-	}
-	if err := c.Validate(v); err != nil {
-		return err
-	}
 	if !m.ready {
 		return fmt.Errorf("%s: Set before Init", Name)
 	}

@@ -3,6 +3,7 @@ package mfvi
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 
@@ -36,13 +37,8 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	default:
 		return fmt.Errorf("mfvi: unsupported task %q", task)
 	}
-	old := m.model
 	m.model = name
-	cs, err := m.Spec().Resolve(c)
-	if err != nil {
-		m.model = old
-		return err
-	}
+	cs := maps.Clone(c)
 
 	m.arch, m.task = arch, task
 	m.x = append([]float64(nil), d.X...)
