@@ -38,7 +38,7 @@ type Method struct {
 	layers []model.Layer // model.DefaultArch's
 
 	controls sim.Controls
-	prior    gp.Kernel // the zero-mean GP prior p(f) in use (ALGORITHMS.md §4.3)
+	prior    gp.Kernel // the zero-mean GP prior p(f) in use
 	k        int       // particles
 	mRand    int       // random measurement points per step
 
