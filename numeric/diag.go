@@ -10,7 +10,20 @@ import (
 // MCMC convergence diagnostics: rank-normalised split R-hat and bulk and tail
 // effective sample sizes of Vehtari et al. (2021), computed exactly as ArviZ
 // 0.x (arviz/stats/diagnostics.py: _rhat_rank, _ess_bulk, _ess_tail, _ess,
-// the last release before arviz-stats). ALGORITHMS.md §6.6 states the steps.
+// the last release before arviz-stats):
+//
+//   - split: each chain's first and last ⌊n/2⌋ draws become two chains;
+//   - R-hat of C' chains of n' draws: √(((n'−1)/n'·W + B/n')/W), W the mean
+//     within-chain variance, B/n' the variance of the chain means (ddof 1);
+//   - rank normalisation: pooled average ranks r of S draws mapped to
+//     Φ⁻¹((r − 3/8)/(S + 1/4)); reported R-hat is the larger of the bulk
+//     (rank-normalised split chains) and tail (the same on the folded draws
+//     |θ − median θ|) values;
+//   - ESS = C'n'/τ̂, τ̂ = −1 + 2Σρ̂_t (+ ρ̂ of the next lag when the last
+//     even one was positive) from FFT autocovariances, summed over Geyer's
+//     initial positive, monotone pairs and capped below at 1/log₁₀(C'n');
+//     bulk ESS is that of the rank-normalised split chains, tail ESS the
+//     smaller of those of the indicators θ ≤ q₀.₀₅ and θ ≤ q₀.₉₅.
 //
 // Draws come as chains[c][i]: C chains of n draws each. Chains of unequal
 // length are a programming error and panic. Fewer than 4 draws per chain, no

@@ -163,7 +163,7 @@ func TestDiagnosticsHandChecked(t *testing.T) {
 // TestESSBulkAR1: for AR(1) the integrated autocorrelation time is
 // (1+φ)/(1−φ), so ESS ≈ Cn(1−φ)/(1+φ) = 80000·0.1/1.9 ≈ 4211 for φ = 0.9 and
 // 4 × 20000 draws. Over 30 seeds (0–29) the ratio ESSBulk/that had mean 0.995
-// and sd 0.050 (range 0.889–1.115; ALGORITHMS.md saw 0.94–1.07 over 5); a
+// and sd 0.050 (range 0.889–1.115; an independent check saw 0.94–1.07 over 5); a
 // relative sd near √(4M/N) ≈ 0.05 for a Geyer window M ≈ 50 lags is what the
 // estimator's own variance predicts. So each repetition must lie in
 // [0.85, 1.15] (3 sd) and the mean of 4 in [0.92, 1.08] (3 sd of a mean of 4).

@@ -14,8 +14,8 @@ func NormalLogPDF(x, mu, sigma float64) float64 {
 
 // CauchyLogPDF returns the log density of Cauchy(loc, scale) at x,
 // −log(π·scale) − log(1+z²) with z = (x−loc)/scale. The density is
-// 1/(π·scale·(1+z²)); the OA seed multiplies by π·scale instead
-// (ALGORITHMS.md §5.2).
+// 1/(π·scale·(1+z²)); the Opper–Archambeau notebook multiplies by π·scale
+// instead.
 func CauchyLogPDF(x, loc, scale float64) float64 {
 	z := (x - loc) / scale
 	return -math.Log(math.Pi*scale) - math.Log1p(z*z)

@@ -14,7 +14,7 @@ import (
 var ErrSingularFactor = errors.New("numeric: singular or non-finite covariance factor")
 
 // KLDiagNormal returns KL(N(mu, diag sigma²) ‖ N(0, priorSigma² I)), the
-// mean-field term of ALGORITHMS.md §0:
+// mean-field VI's KL term:
 // ½ Σᵢ [σᵢ²/s² + μᵢ²/s² − 1 + log s² − log σᵢ²].
 // It panics if mu and sigma differ in length.
 func KLDiagNormal(mu, sigma []float64, priorSigma float64) float64 {

@@ -10,7 +10,7 @@ import (
 )
 
 // Multivariate normals held by a triangular factor, never by a covariance or
-// its inverse (ALGORITHMS.md §0). A covariance factor L means Σ = L Lᵀ, a
+// its inverse. A covariance factor L means Σ = L Lᵀ, a
 // precision factor Lp means Σ⁻¹ = Lp Lpᵀ; both are normally lower triangular
 // (mat.Cholesky.LTo), though any triangular factor with that product works.
 // Note that mat.Cholesky.UTo returns U with Σ = UᵀU, which is the factor Uᵀ

@@ -51,7 +51,7 @@ type SSGEOptions struct {
 // SSGE is the spectral Stein gradient estimator (Shi, Sun & Zhu 2018): it
 // estimates the score ∇ log q at M samples of an unknown density q on R^p
 // from the samples alone, by expanding the score in the leading Nyström
-// eigenfunctions of an RBF kernel (ALGORITHMS.md §4.2).
+// eigenfunctions of an RBF kernel (steps: Score).
 //
 // An SSGE holds reusable buffers: after the first call at a given (M, p),
 // Score allocates nothing (the eigendecomposition goes through
@@ -105,7 +105,7 @@ func (s *SSGE) resize(m, p int) {
 // eigendecomposition fails; it panics if dst's shape differs from
 // samples'.
 //
-// Steps (ALGORITHMS.md §4.2): bandwidths by the median heuristic; K_ab =
+// Steps: bandwidths by the median heuristic; K_ab =
 // exp(−½ Σ_j (x_aj − x_bj)²/w_j²) (+ηI); K = U diag(λ) Uᵀ; keep the top J
 // eigenpairs; at the samples ψ_j(x_a) = √M·(λ_j − η)/λ_j·U_aj (√M U_aj for
 // η = 0) and β_j = −(√M/λ_j) Σ_m U_mj G_m with G_m = (1/M) Σ_a ∇₁k(x_a, x_m),

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// ssgeDense is ALGORITHMS.md §4.2 written out literally and independently
+// ssgeDense is SSGE's steps (SSGE.Score's doc) written out literally and independently
 // of SSGE.Score: the median over all M² ordered pairs by a full sort, the
 // eigendecomposition by mat.EigenSym, the Nyström eigenfunctions and their
 // gradients from the kernel, β_j = −(1/M) Σ_a ∇ψ_j(x_a), ĝ = Σ_j β_j ψ_j.
@@ -278,8 +278,8 @@ func gaussianScoreError(t *testing.T, m, reps int, mu [2]float64, l [3]float64, 
 // pooled over 6 sample sets. The error is mostly bias, not Monte Carlo
 // noise: the score is expanded in a handful of smooth eigenfunctions (J ≈
 // 7–13) of an RBF kernel whose width (≈1.35 sd) does not shrink with M, which
-// flattens the linear score toward the edges (ALGORITHMS.md §4.6: "errors of
-// tens of percent"). Measured relative RMS error over 5 seeds, 6 sets each:
+// flattens the linear score toward the edges (errors of tens of percent
+// there). Measured relative RMS error over 5 seeds, 6 sets each:
 // diag M=100 0.53–0.65, M=400 0.29–0.40; corr M=100 0.34–0.53, M=400
 // 0.21–0.29; with 10 sets of M=1000, 0.23 and 0.18. The bounds sit above
 // the worst seed at M=400 and require the error to shrink from M=100.
@@ -339,7 +339,7 @@ func entropySurrogateGrad(t *testing.T, s *SSGE, r interface{ NormFloat64() floa
 	return ds
 }
 
-// ALGORITHMS.md §4.6 item 2: the entropy surrogate's gradient with respect
+// The entropy surrogate's gradient with respect
 // to s estimates dH/ds = p/s, and with respect to μ it is ≈ 0. Over R = 20
 // sample sets the Monte Carlo standard error of the mean ratio is ≈ 0.004
 // (p = 2) and ≈ 0.005 (p = 10); the rest of the gap is SSGE's bias, which

@@ -54,7 +54,7 @@ func twoClusters(r *rand.Rand, n int, a, b float64) (x []float64, mid float64) {
 
 func cube(x float64) float64 { return x * x * x }
 
-// gap is the GIP notebook's cubic (§1.5).
+// gap is the GIP notebook's cubic.
 func gap(r *rand.Rand) (*sim.Dataset, error) {
 	xu, mid := twoClusters(r, 50, 2, 4)
 	d := standardised(xu, withNoise(r, xu, cube, 3), cube)
@@ -63,12 +63,12 @@ func gap(r *rand.Rand) (*sim.Dataset, error) {
 	return d, nil
 }
 
-// sinusoid is the LIVI toy's truth (§3.6, without its 1e-6 offsets).
+// sinusoid is the LIVI toy's truth (without its 1e-6 offsets).
 func sinusoid(x float64) float64 {
 	return x + 0.8*math.Sin(2*math.Pi*x) + 0.8*math.Sin(4*math.Pi*x)
 }
 
-// sinusoidGap is the LIVI toy (§3.6): deterministic inputs, x divided by
+// sinusoidGap is the LIVI toy: deterministic inputs, x divided by
 // 1.28, y as is.
 func sinusoidGap(r *rand.Rand) (*sim.Dataset, error) {
 	xu := append(linspace(-1.28, -0.61, 38), linspace(0.61, 1.28, 32)...)
@@ -83,7 +83,7 @@ func sinusoidGap(r *rand.Rand) (*sim.Dataset, error) {
 	}, nil
 }
 
-// linreg is the MCMC blog's regression (§6.5), in its own units.
+// linreg is the MCMC blog's regression, in its own units.
 func linreg(r *rand.Rand) (*sim.Dataset, error) {
 	line := func(x float64) float64 { return -1 + 2*x }
 	x := uniform(r, 30, -1, 1)
@@ -94,7 +94,7 @@ func linreg(r *rand.Rand) (*sim.Dataset, error) {
 	}, nil
 }
 
-// periodic is the fBNN sine toy (§4.4); its grid is three times the data's
+// periodic is the fBNN sine toy; its grid is three times the data's
 // half-width each side, so extrapolation shows.
 func periodic(r *rand.Rand) (*sim.Dataset, error) {
 	f := func(x float64) float64 { return 2 * math.Sin(4*x) }
@@ -107,7 +107,7 @@ func periodic(r *rand.Rand) (*sim.Dataset, error) {
 	return d, nil
 }
 
-// GP data (§5.3): a sample on a 400-point grid of [−5, 5], observed at
+// GP data (Opper–Archambeau notebook): a sample on a 400-point grid of [−5, 5], observed at
 // distinct grid points.
 const (
 	gpGridPoints = 400

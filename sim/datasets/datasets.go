@@ -1,11 +1,3 @@
-// Package datasets provides Posterior Playground's built-in data sets
-// (ALGORITHMS.md §P.1) and loads a user's CSV file.
-//
-// Every built-in data set is deterministic for a seed: it draws from its own
-// PCG stream, rand.NewPCG(seed, stream), with a stream constant per data set.
-// Data, truth and grid are in model units (standardised where §P.1 says so);
-// the Dataset's XScale and YScale map them back to the user's units, and
-// InUserUnits does that for a whole data set.
 package datasets
 
 import (

@@ -1,52 +1,3 @@
-// Package fbnn is functional variational inference for Bayesian neural
-// networks (fBNN; Sun, Zhang, Shi & Grosse 2019, ALGORITHMS.md §4): a
-// mean-field Gaussian distribution over the weights of the shared network
-// (model.DefaultArch), trained not on the weight-space ELBO but on the
-// functional one,
-//
-//	Σ_n E_q log p(y_n | f(x_n)) − KL[q(f^X) ‖ p(f^X)],
-//
-// with a zero-mean GP prior p(f) (rbf or periodic kernel) and, every step,
-// fresh measurement points X = the training inputs (a random batch of them
-// for large data) ∪ M points drawn uniformly over the data set's plotting
-// range, which is wider than the data. Because the KL acts on function
-// values there, the GP prior shapes q where there are no data: with a
-// periodic kernel the network carries the pattern beyond the training range,
-// where weight-space mean-field VI does not.
-//
-// The KL gradient comes from two surrogate losses evaluated on k function
-// samples f̃_i = f_i(X) + σ_inj·ξ_i (the reference's injected noise):
-//
-//   - entropy: S_H = (1/k) Σ_i stopgrad(−ĝ_i)ᵀ f̃_i, where ĝ_i ≈ ∇ log q(f̃_i) is
-//     the spectral Stein gradient estimate (numeric.SSGE) from the k samples
-//     alone; its gradient estimates ∇_φ H[q(f^X)] because E_q ∇_φ log q_φ = 0;
-//   - cross-entropy: CE = −(1/k) Σ_i log N(f̃_i; 0, K_XX + σ_inj²I), analytic,
-//     through a float64 Cholesky factor;
-//
-// and Adam minimises [−Σ_n E log p(y_n|f) + CE − S_H]/N.
-//
-// As in the reference, the kernel's hyperparameters are by default fitted
-// to the data by GP marginal likelihood before training and then held
-// fixed, and the observation noise is fixed, not learned: at the GP fit's
-// noise std (the reference toy fixes it at the true noise, which a Dataset
-// does not know). Learning it, as mfvi does, let the periodic prior's
-// cross-entropy flatten the network while the noise grew to explain the
-// data away (σ → 1, f ≡ 0 on `periodic`).
-//
-// Two settings differ from the reference, which trains a 5×500 network for
-// 50 000 epochs: the injected noise defaults to 0.1 (reference 0.01) and the
-// first layer's hinges are spread over the measurement box at Init (see
-// initWeights). Against the periodic kernel, whose spectrum beyond the first
-// few harmonics lies far below 0.01², the 2×50 ReLU network can only match
-// the prior to within about 0.1; with σ_inj = 0.01 the cross-entropy's
-// gradient then dominates and collapses the network to a constant.
-//
-// The method does not implement sim.Bounds: the entropy of q(f^X) is only
-// available through its gradient, so there is no ELBO value to report.
-//
-// As in package mfvi, forward and backward passes are model.Net's
-// hand-written BLAS passes (one Net per particle), and a step allocates
-// nothing after warm-up.
 package fbnn
 
 import (
@@ -87,7 +38,7 @@ type Method struct {
 	layers []model.Layer // model.DefaultArch's
 
 	controls sim.Controls
-	prior    gp.Kernel // the zero-mean GP prior p(f) in use (ALGORITHMS.md §4.3)
+	prior    gp.Kernel // the zero-mean GP prior p(f) in use
 	k        int       // particles
 	mRand    int       // random measurement points per step
 

@@ -13,11 +13,11 @@ import (
 )
 
 // Type-II maximum likelihood for the prior's hyperparameters, as the
-// reference does before BNN training (ALGORITHMS.md §4.3: "the kernel
-// parameters are fitted by GP marginal likelihood on the normalised training
-// data"). The GP's noise std is fitted alongside and becomes the BNN's
-// fixed observation noise: the reference toy fixes the noise at its true
-// value, which a Dataset does not know.
+// reference does before BNN training (it fits the kernel parameters by GP
+// marginal likelihood on the normalised training data). The GP's noise std
+// is fitted alongside and becomes the BNN's fixed observation noise: the
+// reference toy fixes the noise at its true value, which a Dataset does not
+// know.
 const (
 	fitMaxPoints = 50   // larger data sets are thinned to this many points
 	fitSteps     = 500  // Adam steps per start

@@ -17,7 +17,7 @@ var testPriors = []gp.Kernel{
 	{Periodic: true, Variance: 2.3, Lengthscale: 0.8, Period: 1.3},
 }
 
-// denseKernel writes §4.3's kernel formulas out again, independently of
+// denseKernel writes the kernel formulas (gp.Kernel's doc) out again, independently of
 // gp.Kernel.
 func denseKernel(k gp.Kernel, x, xp float64) float64 {
 	if k.Periodic {
@@ -101,7 +101,7 @@ func TestCrossEntropyDense(t *testing.T) {
 	}
 }
 
-// ALGORITHMS.md §4.6 item 4: when q(f^X) equals the prior, the KL
+// Consistency: when q(f^X) equals the prior, the KL
 // surrogate's gradient is ≈ 0. With f = μ + s·Lε (L L' = A, the prior with
 // injected noise) at μ = 0, s = 1, dCE/ds = (1/k) Σ ε_iᵀε_i ≈ n exactly as
 // the analytic cross-entropy gives it, and d(−S_H)/ds = (1/k) Σ ĝ_iᵀLε_i

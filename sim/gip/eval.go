@@ -207,7 +207,7 @@ func (m *Method) evaluatorFor(cache **evaluator, r int) *evaluator {
 func (m *Method) dataEvaluator() *evaluator { return m.evaluatorFor(&m.ev, m.d.N()) }
 
 // ELBO returns a fresh single-sample estimate of the ELBO with analytic KL
-// (§1.4), whole data set, nats.
+// (package documentation), whole data set, nats.
 func (m *Method) ELBO() float64 {
 	ev := m.dataEvaluator()
 	r := m.pass(ev, m.d.X, nil, true)
@@ -218,7 +218,7 @@ func (m *Method) ELBO() float64 {
 }
 
 // IWBO returns one estimate of the importance-weighted bound with k samples
-// (§2): logsumexp_k(log p(Y|W_k) + log p(W_k) − log q(W_k)) − log k.
+// logsumexp_k(log p(Y|W_k) + log p(W_k) − log q(W_k)) − log k.
 func (m *Method) IWBO(k int) float64 {
 	if k < 1 {
 		return math.NaN()

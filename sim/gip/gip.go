@@ -1,15 +1,3 @@
-// Package gip implements global inducing point variational inference for
-// Bayesian neural networks (Ober & Aitchison 2021), as specified in
-// ALGORITHMS.md §1: learned inducing inputs are pushed through the network
-// with the same weight sample as the data, and each layer's weights, given
-// the layers below, are the Gaussian posterior of a linear model observing
-// learned pseudo-outputs with learned pseudo-precisions.
-//
-// Training runs on the numeric tape. The evaluation paths (ELBO, IWBO,
-// Predict) are plain float64 forward passes on BLAS and LAPACK with their own
-// buffers, because they need no gradients. Every layer samples through the
-// Cholesky factor of its precision P = σ_l⁻²I + ΦᵀΛΦ, which is at least
-// σ_l⁻²I, so no jitter is added and no matrix is inverted.
 package gip
 
 import (

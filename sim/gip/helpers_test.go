@@ -9,7 +9,7 @@ import (
 	"github.com/posterior-playground/playground/sim/model"
 )
 
-// gapData builds a standardised gap-like data set (§1.5) with n points.
+// gapData builds a standardised gap-like data set (as datasets' gap) with n points.
 func gapData(seed uint64, n int) *sim.Dataset {
 	r := rand.New(rand.NewPCG(seed, 1))
 	x := make([]float64, n)

@@ -86,7 +86,7 @@ func (m *Method) record(tr *trainer, vs *vars) (loss, elbo, kl numeric.Var) {
 	return loss, elbo, kl
 }
 
-// recordSample records one single-sample ELBO (§1.4) with noise eps and
+// recordSample records one single-sample ELBO (package doc) with noise eps and
 // returns it with its KL.
 //
 // The inducing rows U and the data rows F are propagated as two products

@@ -58,7 +58,7 @@ func newExact(t testing.TB, d *sim.Dataset, c sim.Controls) *Exact {
 }
 
 // setExactOptimum puts gpvi (Gaussian likelihood, noise σ) at the exact
-// posterior: α = (K + εI + σ²I)⁻¹y, λ = 1/σ (ALGORITHMS.md §5.4).
+// posterior: α = (K + εI + σ²I)⁻¹y, λ = 1/σ (the package documentation).
 func setExactOptimum(t *testing.T, m *VI, e *Exact) {
 	t.Helper()
 	alpha, lam, err := e.alphaLambda()

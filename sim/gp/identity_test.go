@@ -13,7 +13,7 @@ import (
 var gaussFixed = sim.Controls{"likelihood": sim.Choice(Gaussian), "noise": sim.Num(0.3), "learn_noise": sim.Num(0)}
 
 // At α = (K+σ²I)⁻¹y, λ² = 1/σ², q is the exact posterior and F equals
-// log N(y; 0, K+σ²I) (ALGORITHMS.md §5.4). Both sides are O(10) sums of
+// log N(y; 0, K+σ²I) (the package documentation). Both sides are O(10) sums of
 // terms computed from Cholesky factors of matrices with condition number
 // below ~1e3 here, so rounding is ~1e-13; 1e-9 is "machine precision" with
 // room to spare but would catch any missing ½ or term.

@@ -11,18 +11,19 @@ const (
 // Jitter is added to the diagonal of every kernel matrix on the model's own
 // inputs (training points and prediction points alike), so the prior
 // covariance is K + Jitter·I: a tiny white-noise kernel, GPflow's default
-// (ALGORITHMS.md §0). The variational computations never factor K itself
-// (they factor A = I + ΛK with eigenvalues ≥ 1), so the jitter is there for
-// the Cholesky factors of prior and predictive covariances that sampling,
-// the IWBO and the exact GP need: it bounds their smallest eigenvalue below
-// by 1e-6 (a Schur complement of a matrix ≥ εI is ≥ εI), far above the
-// ~1e-16·‖K‖ rounding of the matrices on these small problems, and it
-// changes no prediction by more than about 1e-6.
+// (the reference notebooks use 1e-5 to 1e-9). The variational computations
+// never factor K itself (they factor A = I + ΛK with eigenvalues ≥ 1), so
+// the jitter is there for the Cholesky factors of prior and predictive
+// covariances that sampling, the IWBO and the exact GP need: it bounds their
+// smallest eigenvalue below by 1e-6 (a Schur complement of a matrix ≥ εI is
+// ≥ εI), far above the ~1e-16·‖K‖ rounding of the matrices on these small
+// problems, and it changes no prediction by more than about 1e-6.
 const Jitter = 1e-6
 
 // Kernel is an exponentiated-quadratic (rbf) or periodic covariance
 // function with its parameters on their natural scale, in the forms of
-// ALGORITHMS.md §4.3 (GPflow-Slim; §5.3's EQ is the rbf case):
+// GPflow-Slim, which fBNN uses (the Opper–Archambeau notebook's EQ is the
+// rbf case):
 //
 //	rbf:      k(x,x') = c² exp(−(x−x')²/(2ℓ²))
 //	periodic: k(x,x') = c² exp(−½ (sin(π(x−x')/p)/ℓ)²)

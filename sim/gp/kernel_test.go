@@ -13,7 +13,7 @@ var testKernels = []Kernel{
 	{Periodic: true, Variance: 2.3, Lengthscale: 0.8, Period: 1.3},
 }
 
-// Exact special cases of §4.3's forms: k(x,x) = c²; rbf at lag ℓ is
+// Exact special cases of the kernels' forms (Kernel): k(x,x) = c²; rbf at lag ℓ is
 // c² e^{−1/2}; periodic at lag p/2 is c² e^{−1/(2ℓ²)} (the ½ form: MacKay's
 // would give e^{−2/ℓ²}) and at lag p is c² again. The only error is rounding
 // of πd/p and of sin near π (≈1e-16), so the tolerance is 1e-14 relative.

@@ -46,7 +46,7 @@ func factorA(k *kernel, x, lam []float64) (l blas64.Triangular, kxx []float64, e
 //
 // computed as K** + εI − WᵀW with W = L⁻¹ diag(λ) KX*, since
 // (K + Λ⁻²)⁻¹ = Λ A⁻¹ Λ for A = I + ΛKΛ = LLᵀ: no λ⁻² and no K⁻¹ appears,
-// so tiny or huge λ stay harmless (ALGORITHMS.md §5.2 item 6).
+// so tiny or huge λ stay harmless.
 //
 // With same set, xs are the training inputs themselves and K*X is the
 // jittered K, so the result is q(z) = N((K+εI)α, Σ) exactly as the free

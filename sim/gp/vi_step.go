@@ -38,7 +38,7 @@ func (m *VI) Step() sim.StepStats {
 	return sim.StepStats{Objective: fe}
 }
 
-// evaluate computes the free energy (ALGORITHMS.md §5.2, GPflow's form)
+// evaluate computes the free energy (GPflow's form; package documentation)
 //
 //	A = I + ΛKΛ with Λ = diag(λ), L = chol(A),
 //	m = Kα,  Σ_nn = (1 − (A⁻¹)_nn)/λ_n²,  (A⁻¹)_nn = Σ_k (L⁻¹)_kn²,

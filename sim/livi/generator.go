@@ -178,7 +178,7 @@ func (g *generator) entropyTerm(w *genWork, sigma2 float64, objective string, co
 }
 
 // backJ adds the gradient that flows from d loss/dJ = J·B (or c·(Jv)vᵀ) into
-// gr and w.ga, by §3.5: with J = W₂M, M = diag(s)W₁, s = elu'(a),
+// gr and w.ga (package documentation): with J = W₂M, M = diag(s)W₁, s = elu'(a),
 //
 //	∇W₂ += (JB)Mᵀ, i.e. ∇W₂ᵀ += (MBᵀ)Jᵀ,  ∇M = W₂ᵀ(JB) = (W₂ᵀJ)B,
 //	∇W₁ += diag(s)∇M,  ∇a += elu''(a) ⊙ rowsum(∇M ⊙ W₁).

@@ -41,7 +41,7 @@ func exactGaussianEntropy(t *testing.T, at []float64, D, d int, sigma float64) f
 	return 0.5 * (float64(D)*(1+math.Log(2*math.Pi)) + ch.LogDet())
 }
 
-// §3.9 item 1: for a linear generator g(z) = Az + b, q = N(b, AAᵀ + σ²I)
+// For a linear generator g(z) = Az + b, q = N(b, AAᵀ + σ²I)
 // exactly, and constant + ½ log det(AᵀA + σ²I_d) equals its entropy
 // ½ log|2πe(AAᵀ + σ²I_D)| by Sylvester's identity, for any σ and any d
 // (also d > D). The two sides are computed by different factorisations, so
@@ -133,7 +133,7 @@ func entropyAt(g *generator, w *genWork, sigma2 float64, objective string) float
 	return v
 }
 
-// The §3.5 gradients of the entropy term with respect to W₁, b₁, W₂ (and
+// The hand-written gradients of the entropy term with respect to W₁, b₁, W₂ (and
 // zero for b₂), for both objectives, against central differences at every
 // entry. h = 1e-6: the term is O(10) with curvature O(1/σ²) = O(100), so
 // truncation ≈ h²·100 and rounding ≈ 1e-16·10/h ≈ 1e-9; tolerance 1e-6
@@ -176,7 +176,7 @@ func TestEntropyGradientFiniteDifferences(t *testing.T) {
 	}
 }
 
-// §3.9 item 3: (d/2) log(s_min² + σ²) ≤ ½ log det(JᵀJ + σ²I) at every J:
+// The sv-bound is a lower bound: (d/2) log(s_min² + σ²) ≤ ½ log det(JᵀJ + σ²I) at every J:
 // 2000 random Jacobians of random shapes and scales, some nearly rank
 // deficient (one column a near copy of another), with equality only when all
 // singular values are equal. Both sides are exact float64 computations, so

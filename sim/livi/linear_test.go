@@ -65,7 +65,7 @@ func newLinearPosterior(d *sim.Dataset, sigma, sp float64) linearPosterior {
 	return linearPosterior{mean: []float64{m.AtVec(0), m.AtVec(1)}, cov: &cov, logZ: logZ}
 }
 
-// §3.9 item 4, end to end: when the generator produces exactly the
+// Conjugate recovery, end to end: when the generator produces exactly the
 // posterior, the LIVI objective is log p(y) (the KL to the posterior is 0
 // and the linearised entropy is exact for a linear generator). The
 // generator is put in its linear regime (b₁ = 50, so elu is the identity)
@@ -127,7 +127,7 @@ func TestELBOIsLogEvidenceAtExactPosterior(t *testing.T) {
 	}
 }
 
-// §3.9 item 4 by training: on the linear model with the noise held at its
+// Conjugate recovery by training: on the linear model with the noise held at its
 // true value, d = D = 2 and prior weight 1, maximising the LIVI objective
 // must recover the exact Gaussian posterior. For each of four training seeds
 // Adam runs 10000 steps at each of lr 1e-2, 1e-3 and 1e-4, and q's mean and

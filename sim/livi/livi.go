@@ -1,36 +1,3 @@
-// Package livi is linearised implicit variational inference (LIVI, Uppal et
-// al., NeurIPS 2023) for the playground's weight-space models, and the two
-// point-estimate baselines the LIVI paper compares with: maximum a
-// posteriori (MAP) networks and deep ensembles.
-//
-// LIVI's posterior is implicit: θ = g(z) + σε with z ~ N(0, I_d), ε ~ N(0,
-// I_D) and a one-hidden-layer ELU generator g(z) = W₂·elu(W₁z + b₁) + b₂
-// that outputs all D weights of the shared BNN (model.DefaultArch, prior std
-// prior_scale/√(fan-in+1), the same model as mfvi), or the two weights of
-// the linear model. Its entropy has no closed form; LIVI linearises g at the
-// sampled z (ALGORITHMS.md §3.3):
-//
-//	H[q] ≈ D/2·(1 + log 2π) + (D−d)/2·log σ² + E_z[½ log det(JᵀJ + σ²I_d)],
-//
-// with J = ∂g/∂z = W₂ diag(elu'(a)) W₁ computed exactly. The objective is
-// E[log p(y|θ)] + E[log p(θ)] + that entropy (prior weight 1), or, with
-// objective "sv-bound", the entropy's lower bound (d/2)·log(s_min² + σ²)
-// through the smallest singular value of J. Gradients through J are written
-// by hand (§3.5) and added to the backpropagated likelihood and prior
-// gradients. Both are approximations of the ELBO, not strict bounds: the
-// linearisation is exact only for a linear generator.
-//
-// LIVI is a sim.ELBOEstimator (a single-draw estimate of that
-// approximation) but not a sim.Bounds: an importance-weighted bound needs
-// log q(θ), which an implicit q does not have. MAP and ensembles have
-// neither.
-//
-// The BNN forward and backward passes are model.Net's hand-written BLAS
-// passes, shared with mfvi, so a step allocates nothing.
-//
-// Weight layout (WeightSamples, traces): the flat θ holds the layers in
-// order; layer l is an (N_{l−1}+1)×N_l matrix stored row-major, its last row
-// the biases. Index i of layer l at row r, column c is off_l + r·N_l + c.
 package livi
 
 import (

@@ -50,7 +50,7 @@ func TestMAPGradientFiniteDifferences(t *testing.T) {
 // MAP on the linear model with learned noise converges to a stationary
 // point of log p(y|w, σ) + log p(w): there, w is the ridge solution
 // (X̃ᵀX̃/σ² + I/sp²)⁻¹X̃ᵀy/σ² for the learned σ (the exact posterior mean of
-// §6.5 at that σ) and σ² = RSS(w)/N. 20000 Adam steps at lr 0.01, then
+// the Gaussian linear model at that σ) and σ² = RSS(w)/N. 20000 Adam steps at lr 0.01, then
 // 5000 at 1e-3; the tolerances (1e-5) are far above what the last steps
 // move and far below the distance from any other point.
 func TestMAPConvergesToStationaryPoint(t *testing.T) {

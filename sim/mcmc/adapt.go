@@ -6,7 +6,7 @@ import "math"
 // (Hoffman & Gelman 2014, §3.2.1) and a diagonal inverse metric estimated
 // from the draws in doubling windows (Stan's windowed adaptation).
 
-// Dual-averaging constants (ALGORITHMS.md §6.3, Stan's defaults).
+// Dual-averaging constants (Hoffman & Gelman 2014; Stan's defaults).
 const (
 	targetAccept = 0.8
 	daGamma      = 0.05

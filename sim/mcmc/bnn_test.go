@@ -159,7 +159,7 @@ func TestBNNGradNoAlloc(t *testing.T) {
 // mean std at the training inputs, as package experiment computes it) must
 // exceed 1. A short run (2 chains, 150 warm-up, 150 kept transitions of 20
 // leapfrog steps) already gives a ratio of several; mean-field VI on the
-// same model gives about 0.5 (ALGORITHMS.md §P.3).
+// same model gives about 0.5 (see package mfvi).
 func TestGapInbetween(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 12 000 BNN gradients")

@@ -123,7 +123,7 @@ func TestSGLDSmallStepVariance(t *testing.T) {
 	}
 }
 
-// TestSGLDStationaryVariance checks ALGORITHMS.md §6.4's ULA formula at a
+// TestSGLDStationaryVariance checks the ULA formula (package doc) at a
 // larger step: on N(0, 0.5²) with ε = 0.04 and noise std τ = √ε the
 // stationary variance is τ²/(1 − (1 − ε/(2s²))²) = 0.2604, not the target
 // 0.25 (and not the blog's 0.0104 with τ = ε). The estimate must be within 4

@@ -42,7 +42,7 @@ func run(t testing.TB, m *Method, d *sim.Dataset, c sim.Controls, seed uint64, s
 	}
 }
 
-// moments of the exact linear-regression posterior (ALGORITHMS.md §6.5)
+// moments of the exact linear-regression posterior (package documentation)
 // under flat priors on b0, b and σ > 0: β | y is Student-t with ν = N−3
 // degrees of freedom, centre β̂ and scale S/ν·(XᵀX)⁻¹, so its covariance is
 // S/(N−5)·(XᵀX)⁻¹; σ² | y ~ Inv-Gamma(a = (N−3)/2, b = S/2), so

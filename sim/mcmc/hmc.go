@@ -6,7 +6,7 @@ import "math"
 // divergent (Stan, Pyro and TFP use 1000).
 const maxDeltaH = 1000
 
-// hmc is Hamiltonian Monte Carlo (Neal 2011; ALGORITHMS.md §6.2): momentum
+// hmc is Hamiltonian Monte Carlo (Neal 2011): momentum
 // p ~ N(0, M) with a diagonal mass matrix, L leapfrog steps of size ε, then
 // a Metropolis correction with probability min(1, exp(H₀ − H*)).
 //

@@ -56,7 +56,7 @@ func TestLinearGradient(t *testing.T) {
 // TestExactLinearByQuadrature checks the closed-form moments used below
 // against a direct 3-D quadrature of exp(log π) of the sampled target, i.e.
 // it checks that sampling log σ with its Jacobian e^s gives the posterior of
-// a flat prior on σ > 0, and the Inv-Gamma((N−3)/2, S/2) shape of §6.5.
+// a flat prior on σ > 0, and the Inv-Gamma((N−3)/2, S/2) shape of the package documentation.
 func TestExactLinearByQuadrature(t *testing.T) {
 	d := loadData(t, "linreg")
 	ex := exactLinear(d.X, d.Y)

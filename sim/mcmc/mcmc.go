@@ -1,22 +1,3 @@
-// Package mcmc holds the playground's samplers: random-walk Metropolis,
-// stochastic-gradient Langevin dynamics (SGLD), Hamiltonian Monte Carlo
-// (HMC) and the no-U-turn sampler (NUTS), each a sim.Method on the `linear`
-// model (flat priors on b0, b and σ > 0, sampled as log σ with its
-// Jacobian) and on the shared Bayesian neural network of package model.
-//
-// A method runs `chains` chains (default 4) in parallel, one persistent
-// goroutine per chain beyond the first, each with its own random stream
-// derived from the stream handed to Init; one Step is one transition of
-// every chain. The first `warmup` Steps are warm-up: their draws are
-// discarded (HMC and NUTS adapt there). Retained draws live in bounded
-// memory: at most 100 000 per chain of the summarised parameters
-// (Params), thinned by 2 whenever full, and about 4 MB per chain of full
-// parameter vectors for Predict. Workers stop when Close is called or, as a
-// backstop, when the method is garbage collected.
-//
-// Mathematics: ALGORITHMS.md §6. Gradients of the BNN come from model.Net's
-// forward and backward passes and model.LogLik, as in package mfvi; those
-// of the linear model are written by hand.
 package mcmc
 
 import (

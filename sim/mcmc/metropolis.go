@@ -2,7 +2,7 @@ package mcmc
 
 import "math"
 
-// metropolis is Gaussian random-walk Metropolis (ALGORITHMS.md §6.1):
+// metropolis is Gaussian random-walk Metropolis:
 // propose θ* = θ + τξ, ξ ~ N(0, I), with τ the `step` control (a standard
 // deviation, as the blog's code uses it), and accept with probability
 // min(1, π(θ*)/π(θ)). No adaptation.

@@ -3,7 +3,7 @@ package mcmc
 import "math"
 
 // nuts is the no-U-turn sampler as Stan implements it (Hoffman & Gelman
-// 2014 with Betancourt's 2017 changes; ALGORITHMS.md §6.3): the trajectory
+// 2014 with Betancourt's 2017 changes): the trajectory
 // doubles in a random direction until the generalised U-turn criterion
 // (on sums of momenta, with the diagonal metric, checked on every subtree
 // and across each pair of merged subtrees) fails, an energy error exceeds

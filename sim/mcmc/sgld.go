@@ -2,8 +2,7 @@ package mcmc
 
 import "math"
 
-// sgld is stochastic-gradient Langevin dynamics (Welling & Teh 2011;
-// ALGORITHMS.md §6.4):
+// sgld is stochastic-gradient Langevin dynamics (Welling & Teh 2011):
 //
 //	θ ← θ + (ε/2)(∇log p(θ) + (N/n) Σ_{i∈S} ∇log p(y_i|θ)) + η,  η ~ N(0, εI),
 //

@@ -47,7 +47,7 @@ type problem interface {
 //
 //	log π(θ) = −N(½ log 2π + s) − ½ e^{−2s} Σ r_i² + s,  r_i = y_i − b0 − b x_i.
 //
-// Its exact posterior is ALGORITHMS.md §6.5's Student-t / inverse-gamma.
+// Its exact posterior is a Student-t / inverse-gamma (package documentation).
 // Gradients are written by hand (checked against finite differences).
 type linear struct{ x, y []float64 }
 

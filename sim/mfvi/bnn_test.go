@@ -85,7 +85,7 @@ func predStd(p sim.Predictive) []float64 {
 	return out
 }
 
-// The in-between pathology (ALGORITHMS.md §P.3): mean-field VI on the gap
+// The in-between pathology (package documentation): mean-field VI on the gap
 // data is *less* uncertain in the gap than on the data. ratio = std of f at
 // the gap centre / mean std of f at the training inputs. With 400 function
 // samples each std has a relative standard error of about 1/√800 ≈ 3.5%, so

@@ -32,7 +32,7 @@ func (m *Method) ELBO() float64 {
 
 // IWBO returns one estimate of the importance-weighted bound with k weight
 // samples: logsumexp_k[log p(y|W_k) + log p(W_k) − log q(W_k)] − log k, in
-// float64 (ALGORITHMS.md §2).
+// float64.
 func (m *Method) IWBO(k int) float64 {
 	if !m.ready || k < 1 {
 		return math.NaN()

@@ -1,21 +1,3 @@
-// Package mfvi is mean-field Gaussian variational inference ("Bayes by
-// backprop", Blundell et al. 2015) for the playground's two weight-space
-// models: the shared Bayesian neural network (model.DefaultArch) and the
-// linear model y = b0 + b·x + σε, which is the same network with no hidden
-// layer.
-//
-// The posterior over every weight w_i is q(w_i) = N(μ_i, exp(ℓ_i)²), fitted by
-// Adam on −ELBO/N with reparameterised samples w = μ + exp(ℓ)·ε and the KL to
-// the prior N(0, σ_l²) in closed form. The observation noise σ (regression)
-// is a point estimate, learned by type-II maximum likelihood as the GIP
-// notebook learns it. Classification data use a Bernoulli-logit likelihood.
-//
-// Forward and backward passes are written by hand on gonum's BLAS rather
-// than on the numeric tape: a network this small is dominated by three GEMMs
-// per pass, and the hand-written pass writes the ReLU output straight into a
-// buffer whose last column is a permanent column of ones, so a step copies
-// nothing and allocates nothing. Finite-difference tests check the
-// gradients.
 package mfvi
 
 import (

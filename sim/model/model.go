@@ -1,7 +1,3 @@
-// Package model holds what every method on the same model must share, so
-// their fits are comparable: the Bayesian neural network's architecture and
-// prior, the names of the models, and Net, a hand-written forward and
-// backward pass of the network for hot loops that skip the tape.
 package model
 
 import (

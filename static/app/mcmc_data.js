@@ -95,7 +95,7 @@ export function range(cols) {
 }
 
 // exactLinear is the exact posterior of the linear model y = b0 + b·x + σε
-// under flat priors on b0, b and σ > 0 (ALGORITHMS.md §6.5): with X = [1, x],
+// under flat priors on b0, b and σ > 0 (sim/mcmc's package documentation): with X = [1, x],
 // β̂ the least-squares fit, S its residual sum of squares and ν = N − 3,
 // β | y is Student-t_ν with centre β̂ and scale S/ν·(XᵀX)⁻¹, and
 // σ² | y ~ Inv-Gamma(ν/2, S/2). Returns {b0, b, sigma: {mean, sd}}, or null

@@ -1,0 +1,99 @@
+// Package mcmc holds the playground's samplers: random-walk Metropolis,
+// stochastic-gradient Langevin dynamics (SGLD), Hamiltonian Monte Carlo
+// (HMC) and the no-U-turn sampler (NUTS), each a sim.Method on the `linear`
+// model and on the shared Bayesian neural network of package model.
+//
+// # Targets
+//
+// Every sampler draws from π(θ) ∝ exp(−U(θ)), U = −log p(y | θ) − log p(θ);
+// a Step's objective is the chains' mean log π.
+//
+// linear: y = b0 + b·x + σε with flat priors on b0, b and σ > 0 (the MCMC
+// blog's model), sampled as θ = (b0, b, s = log σ); the Jacobian dσ/ds = e^s
+// turns the flat prior on σ into p(s) ∝ e^s, so
+//
+//	log π(θ) = −N(½ log 2π + s) − ½ e^{−2s} Σ r_i² + s,   r_i = y_i − b0 − b·x_i.
+//
+// Its posterior is known: with X = [1, x], β̂ = (XᵀX)⁻¹Xᵀy and
+// S = ‖y − Xβ̂‖², σ² | y ~ Inv-Gamma((N−3)/2, S/2) and (b0, b) | y is a
+// bivariate Student-t with N−3 degrees of freedom, centre β̂ and scale
+// S/(N−3)·(XᵀX)⁻¹. Chains start at b0, b ~ N(0, 1), σ = 1, as the blog.
+// prior_scale has no effect on this model. It needs at least 4 points.
+//
+// bnn: the weights carry package model's prior N(0, σ_l²),
+// σ_l = prior_scale/√(fan-in+1); regression adds log σ to θ with the prior
+// log σ ~ N(−2, 1). A proper prior on σ is needed: the 2×50 network can
+// interpolate 100 points, so a flat prior on log σ would give an improper
+// posterior; N(−2, 1) is centred on the VI methods' initial noise and its
+// central 95% covers σ ∈ [0.019, 0.96] in standardised units. Classification
+// uses the Bernoulli-logit likelihood. Chains start from He-normal weights
+// and log σ = −2. Gradients come from model.Net's forward and backward
+// passes and model.LogLik, as in package mfvi; those of the linear model are
+// written by hand.
+//
+// # Samplers
+//
+// metropolis: propose θ* = θ + τξ, ξ ~ N(0, I), τ = `step` (a standard
+// deviation, as the blog's code uses it), accept with probability
+// min(1, π(θ*)/π(θ)). No adaptation.
+//
+// sgld (Welling & Teh 2011):
+//
+//	θ ← θ + (ε/2)(∇log p(θ) + (N/n) Σ_{i∈S} ∇log p(y_i|θ)) + η,   η ~ N(0, εI),
+//
+// S a minibatch of n = `batch` points (clamped to N) drawn without
+// replacement each step. The noise variance is ε (std √ε); the blog's code
+// uses std ε, which samples at temperature ε. There is no accept/reject
+// step, so with a constant ε the chain is biased by O(ε): with n = N it is
+// the unadjusted Langevin algorithm, whose stationary variance on N(μ, s²)
+// is ε/(1 − (1 − ε/(2s²))²) rather than s².
+//
+// hmc (Neal 2011): momentum p ~ N(0, M) with a diagonal mass matrix, L =
+// leapfrog_steps leapfrog steps of size ε, then acceptance with probability
+// min(1, exp(H₀ − H*)), H = U(θ) + ½ pᵀM⁻¹p. A trajectory whose energy error
+// exceeds 1000 is a divergence. With adapt = 1 (the default) warm-up tunes ε
+// and M as NUTS does, starting from `step`; after warm-up ε is jittered by
+// ±10% per transition so a fixed L cannot lock onto a period of the target.
+//
+// nuts: the no-U-turn sampler as Stan implements it (Hoffman & Gelman 2014
+// with Betancourt's 2017 changes): the trajectory doubles in a random
+// direction until the generalised U-turn criterion (on sums of momenta, with
+// the diagonal metric, checked on every subtree and across each pair of
+// merged subtrees) fails, an energy error exceeds 1000 (a divergence) or the
+// depth reaches max_depth (at most 2^max_depth leapfrog steps); the next
+// state is drawn with multinomial weights e^−H, biased towards the newest
+// subtree at the top level.
+//
+// Warm-up adaptation (HMC with adapt, NUTS): ε starts from the
+// "reasonable ε" heuristic (double or halve until one leapfrog step's
+// acceptance probability crosses 0.5) and follows dual averaging towards a
+// mean acceptance statistic of 0.8 (γ = 0.05, t₀ = 10, κ = 0.75,
+// μ = log 10ε₀), using the averaged ε̄ after warm-up; the diagonal inverse
+// metric is estimated from the draws in Stan's doubling windows (initial
+// buffer 75, windows 25, 50, 100, …, terminal buffer 50; warm-ups under 150
+// use 15% / 75% / 10%, and under 20 the metric is not adapted).
+//
+// # Chains and diagnostics
+//
+// A method runs `chains` chains (default 4) in parallel, one persistent
+// goroutine per chain beyond the first, each with its own random stream
+// derived from the stream handed to Init; one Step is one transition of
+// every chain. The first `warmup` Steps are warm-up: their draws are
+// discarded (HMC and NUTS adapt there). Retained draws live in bounded
+// memory: at most 100 000 per chain of the summarised parameters
+// (Params), thinned by 2 whenever full, and about 4 MB per chain of full
+// parameter vectors for Predict. Workers stop when Close is called or, as a
+// backstop, when the method is garbage collected. Convergence diagnostics
+// (rank-normalised split R-hat, bulk and tail ESS, as ArviZ computes them)
+// are package numeric's.
+//
+// # Checks
+//
+// Tests hold every sampler's posterior mean and sd of b0, b and σ on linreg
+// to the exact values above within 4 Monte Carlo standard errors (from the
+// bulk ESS), and check those closed forms against a 3-D quadrature of log π;
+// check a correlated 2-D Gaussian's mean and covariance, SGLD's stationary
+// variance against the ULA formula, leapfrog's O(ε²) energy error and
+// reversibility, the dual-averaging and window schedules, and that HMC's
+// band on gap widens in the gap.
+package mcmc
