@@ -47,10 +47,11 @@ fuzz:
 		echo "fuzz $$p $$t"; \
 		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 10s -fuzzminimizetime 2s $$p || exit 1; done; done
 
-## lint: formatting, vet, and generated files up to date
+## lint: formatting, vet, staticcheck (a tool dependency in go.mod), and generated files up to date
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
 	$(GO) tool templ generate
 	@git diff --exit-code -- '*_templ.go' || (echo 'templ generate changed generated files: commit them'; exit 1)
 

@@ -4,10 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -113,6 +119,10 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{[]string{"sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale", "--values", "logspace:0:1:3"}, []string{"values"}},
 		{[]string{"sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale", "--values", "0.01"}, []string{"prior_scale", "[0.1, 10]"}},
 		{[]string{"frobnicate"}, []string{"command", "serve, run, sweep"}},
+		{[]string{"help", "frobnicate"}, []string{"command", "serve, run, sweep"}},
+		{[]string{"run", "--method", "nope", "--help"}, []string{"method", "mfvi"}},
+		{[]string{"help", "run", "--method", "nope"}, []string{"method", "mfvi"}},
+		{[]string{"run", "--method", "gip", "--model", "cnn", "--help"}, []string{"model", "bnn", "linear"}},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
 		if code != 2 {
@@ -157,5 +167,121 @@ func TestSweepJSON(t *testing.T) {
 				t.Errorf("point %v lacks %s", p, k)
 			}
 		}
+	}
+}
+
+// Every way of asking for help prints it on stdout, nothing on stderr, and
+// exits 0.
+func TestHelpForms(t *testing.T) {
+	var methods, data []string
+	for _, s := range catalog.Specs() {
+		methods = append(methods, s.Name, s.Label)
+	}
+	for _, d := range datasets.Infos() {
+		data = append(data, d.Name, d.Label)
+	}
+	top := []string{"playground run", "playground sweep", "playground help", "--method NAME --help"}
+	runHelp := append([]string{"playground run", "--steps N", "--data NAME", "--json"}, append(methods, data...)...)
+	sweepHelp := append([]string{"playground sweep", "--param CONTROL", "--values LIST", "--seeds K"}, methods...)
+	serveHelp := []string{"playground [serve]", "--addr ADDR", "--allow-origin URL"}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, top},
+		{[]string{"-h"}, top},
+		{[]string{"help"}, top},
+		{[]string{"help", "--help"}, top},
+		{[]string{"help", "run"}, runHelp},
+		{[]string{"run", "--help"}, runHelp},
+		{[]string{"run", "-h", "--data", "gap"}, runHelp},
+		{[]string{"help", "sweep"}, sweepHelp},
+		{[]string{"sweep", "--help"}, sweepHelp},
+		{[]string{"help", "serve"}, serveHelp},
+		{[]string{"serve", "--help"}, serveHelp},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != 0 || errs != "" {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", tc.args, code, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: stdout does not mention %q:\n%s", tc.args, w, out)
+			}
+		}
+	}
+}
+
+// cells splits a row of a tabwriter table (padding 2, so at least two
+// spaces between cells; no cell holds two spaces in a row).
+var cells = regexp.MustCompile(`\s{2,}`)
+
+// `run --method M --help` lists every control of M's spec, one row each with
+// its range or options, default, type and whether it acts live, and M's
+// models. The expected rows are built from the catalog's spec, so a control
+// added there is checked here too.
+func TestHelpListsMethodControls(t *testing.T) {
+	for _, spec := range catalog.Specs() {
+		code, out, errs := runCLI(t, "run", "--method", spec.Name, "--help")
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", spec.Name, code, errs)
+		}
+		rows := map[string][]string{}
+		for _, line := range strings.Split(out, "\n") {
+			c := cells.Split(strings.TrimSpace(line), -1)
+			if len(c) == 6 {
+				rows[c[0]] = c
+			}
+		}
+		for _, c := range spec.Controls {
+			rng := fmt.Sprintf("[%g, %g]", c.Min, c.Max)
+			if len(c.Options) > 0 {
+				rng = "one of " + strings.Join(c.Options, "|")
+			}
+			acts := "on restart"
+			if c.Live {
+				acts = "live"
+			}
+			typ := map[[3]bool]string{ // choice, integer, log
+				{true, false, false}: "choice", {false, false, false}: "real", {false, false, true}: "real, log",
+				{false, true, false}: "integer", {false, true, true}: "integer, log",
+			}[[3]bool{len(c.Options) > 0, c.Integer, c.Log}]
+			want := []string{c.Name, c.Label, rng, c.Default.String(), typ, acts}
+			if got := rows[c.Name]; strings.Join(got, "\t") != strings.Join(want, "\t") {
+				t.Errorf("%s: row %q, want %q", spec.Name, got, want)
+			}
+		}
+		if len(spec.Models) > 0 && !strings.Contains(out, "models: "+spec.Models[0]+" (default)") {
+			t.Errorf("%s: the default model %s is not listed:\n%s", spec.Name, spec.Models[0], out)
+		}
+	}
+}
+
+// The gip listing, spelled out: the inducing-point count is an integer in
+// [1, max], 100 by default, and acts live; `help run --method gip` prints
+// the same.
+func TestHelpGIP(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "--method", "gip", "--help")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	m, err := catalog.NewMethod("gip", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := m.Spec().Control("inducing")
+	if !ok || !c.Live || !c.Integer || c.Min != 1 || c.Default != sim.Num(100) {
+		t.Fatalf("gip's inducing control is %+v; this test expects a live integer from 1, 100 by default", c)
+	}
+	row := regexp.MustCompile(fmt.Sprintf(`(?m)^  inducing +Inducing points +\[1, %g\] +100 +integer +live$`, c.Max))
+	if !row.MatchString(out) {
+		t.Errorf("no inducing row matching %s in:\n%s", row, out)
+	}
+	if !strings.Contains(out, "models: bnn (default), linear") {
+		t.Errorf("gip's models are not listed:\n%s", out)
+	}
+	_, viaHelp, _ := runCLI(t, "help", "run", "--method", "gip")
+	if viaHelp != out {
+		t.Errorf("help run --method gip prints\n%s\nwhich differs from run --method gip --help", viaHelp)
 	}
 }

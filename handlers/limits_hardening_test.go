@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -228,7 +229,7 @@ func TestLimitsPlayPagePanels(t *testing.T) {
 	}
 	q := url.Values{"methods": {strings.Join(names[:MaxPanels+1], ",")}}
 	_, err := parsePlay(q, catalogSource())
-	fe, ok := err.(*sim.FieldError)
+	fe, ok := errors.AsType[*sim.FieldError](err)
 	if !ok || fe.Field != "methods" || !strings.Contains(fe.Message, fmt.Sprintf("1 to %d methods", MaxPanels)) {
 		t.Fatalf("%d methods: %v", MaxPanels+1, err)
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -150,7 +151,7 @@ func parsePanel(q url.Values, name, data string, src methodSource) (PanelConfig,
 	m, err := src.new(name, p.Model)
 	if err != nil {
 		msg := err.Error()
-		if fe, ok := err.(*sim.FieldError); ok {
+		if fe, ok := errors.AsType[*sim.FieldError](err); ok {
 			msg = fe.Message
 		}
 		return p, &sim.FieldError{Field: name + ".model", Message: msg}
@@ -193,7 +194,7 @@ func parsePanel(q url.Values, name, data string, src methodSource) (PanelConfig,
 
 // scoped names a method's control in full ("gip.prior_scale").
 func scoped(prefix string, err error) error {
-	if fe, ok := err.(*sim.FieldError); ok {
+	if fe, ok := errors.AsType[*sim.FieldError](err); ok {
 		return &sim.FieldError{Field: prefix + fe.Field, Message: fe.Message}
 	}
 	return err

@@ -59,7 +59,7 @@ type wsConn struct {
 // serveStream upgrades GET /api/runs/{id}/stream to a websocket.
 func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 	if !a.checkOrigin(r) {
-		writeError(w, a.log, http.StatusForbidden, "origin", "this origin may not open a stream (allowed: the page's own origin and --allowed-origins)")
+		writeError(w, a.log, http.StatusForbidden, "origin", "this origin may not open a stream (allowed: the page's own origin and --allow-origin)")
 		return
 	}
 	run, release, err := a.reg.Watch(chi.URLParam(r, "id"))

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -252,7 +253,7 @@ func TestStreamBadValuesNameTheirField(t *testing.T) {
 		{`{"op":"step","n":"3"}`, "n"},
 	} {
 		_, err := parseOp([]byte(m.msg))
-		fe, ok := err.(*sim.FieldError)
+		fe, ok := errors.AsType[*sim.FieldError](err)
 		if !ok || fe.Field != m.field || fe.Message == "" {
 			t.Errorf("%s: %#v, want a field error naming %q", m.msg, err, m.field)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/posterior-playground/playground/sim"
@@ -33,7 +34,7 @@ func parseOp(b []byte) (opMessage, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		err = jsonFieldError(err, "op, n, name, value")
-		if fe, ok := err.(*sim.FieldError); ok && fe.Field == "controls" {
+		if fe, ok := errors.AsType[*sim.FieldError](err); ok && fe.Field == "controls" {
 			fe.Field = "value" // a value neither a number nor a string: name the message's field
 		}
 		return m, err

@@ -2,8 +2,10 @@ package handlers
 
 import (
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,6 +173,10 @@ func TestStreamOrigins(t *testing.T) {
 		_, res, err := websocket.DefaultDialer.Dial(e.wsURL(id), http.Header{"Origin": {o}})
 		if !errors.Is(err, websocket.ErrBadHandshake) || res.StatusCode != http.StatusForbidden {
 			t.Fatalf("origin %s: %v %v", o, err, res)
+		}
+		// The refusal names the serve flag that allows more origins.
+		if body, _ := io.ReadAll(res.Body); !strings.Contains(string(body), "--allow-origin)") {
+			t.Fatalf("origin %s: refusal %q does not name --allow-origin", o, body)
 		}
 	}
 	for _, o := range []string{e.srv.URL, "https://lab.example:8443"} {

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,9 +40,9 @@ func (l *lockedBuffer) String() string {
 // buildBinary builds the playground command into a temporary directory.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
+	goBin, err := exec.LookPath("go") // go test puts its own GOROOT/bin first on PATH
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("no go command on PATH: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "playground")
 	cmd := exec.Command(goBin, "build", "-o", bin, ".")

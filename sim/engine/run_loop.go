@@ -4,6 +4,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -286,7 +287,7 @@ func (r *Run) set(name string, v sim.Value) error {
 }
 
 func asFieldError(name string, err error) error {
-	if _, ok := err.(*sim.FieldError); ok {
+	if _, ok := errors.AsType[*sim.FieldError](err); ok {
 		return err
 	}
 	return &sim.FieldError{Field: name, Message: err.Error()}

@@ -113,7 +113,7 @@ func NewMethod(d *sim.Dataset, method, modelName string, given sim.Controls, use
 	}
 	m, err := catalog.NewMethod(method, modelName)
 	if err != nil {
-		if _, ok := err.(*sim.FieldError); !ok {
+		if _, ok := errors.AsType[*sim.FieldError](err); !ok {
 			err = &sim.FieldError{Field: "model", Message: err.Error()}
 		}
 		return nil, nil, "", nil, err

@@ -118,9 +118,6 @@ func (k *kernel) natural() Kernel {
 	return Kernel{Periodic: k.periodic, Variance: k.variance(), Lengthscale: k.lengthscale(), Period: k.period()}
 }
 
-// eval returns k(x, x') without jitter.
-func (k *kernel) eval(x, xp float64) float64 { return k.natural().Eval(x, xp) }
-
 // fill writes K(a, b) into dst (row-major len(a)×len(b)), adding Jitter on
 // the diagonal when sym is set (a and b are then the same inputs).
 func (k *kernel) fill(dst, a, b []float64, sym bool) {

@@ -34,7 +34,7 @@ func factorA(k *kernel, x, lam []float64) (l blas64.Triangular, kxx []float64, e
 	}
 	sym := blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: a}
 	if _, ok := lapack64.Potrf(sym); !ok {
-		return l, nil, errors.New("A = I + ΛKΛ is not positive definite (λ not finite?)")
+		return l, nil, errors.New("the matrix A = I + ΛKΛ is not positive definite (λ not finite?)")
 	}
 	return blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: n, Data: a}, kxx, nil
 }

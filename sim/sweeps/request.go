@@ -6,6 +6,7 @@
 package sweeps
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -133,7 +134,7 @@ func check(r Request, l Limits) (*plan, error) {
 	for _, v := range values {
 		if err := spec.Validate(sim.Num(v)); err != nil {
 			msg := err.Error()
-			if fe, ok := err.(*sim.FieldError); ok {
+			if fe, ok := errors.AsType[*sim.FieldError](err); ok {
 				msg = fe.Message
 			}
 			return nil, bad("values", "%s = %g: %s", r.Param, v, msg)
@@ -145,7 +146,7 @@ func check(r Request, l Limits) (*plan, error) {
 // controlsField names a control error by its place in the request
 // ("controls.lr"); other fields keep their names.
 func controlsField(err error) error {
-	fe, ok := err.(*sim.FieldError)
+	fe, ok := errors.AsType[*sim.FieldError](err)
 	if !ok {
 		return err
 	}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/posterior-playground/playground/sim"
+)
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // parse reports errors itself, in one line
+	return fs
+}
+
+// parse parses args and turns the flag package's errors into one-line field
+// errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil {
+		if fs.NArg() > 0 {
+			return &sim.FieldError{Field: "arguments", Message: fmt.Sprintf("unexpected %q", fs.Arg(0))}
+		}
+		return nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, "--"+f.Name) })
+		return &sim.FieldError{Field: name, Message: fmt.Sprintf("unknown flag (allowed: %s)", strings.Join(known, ", "))}
+	}
+	// "invalid value "abc" for flag -steps: parse error"
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if value, flagPart, ok := strings.Cut(rest, " for flag -"); ok {
+			name, why, _ := strings.Cut(flagPart, ": ")
+			return &sim.FieldError{Field: name, Message: fmt.Sprintf("%s is not valid (%s)", value, why)}
+		}
+	}
+	return &sim.FieldError{Field: "flags", Message: msg}
+}
+
+// flagValue finds --name V or --name=V in args before parsing.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

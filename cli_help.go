@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
+)
+
+const usage = `usage:
+  playground [serve] [--addr :8080] [--allow-origin URL ...]
+  playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N]
+                   [--seed S] [--data-seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
+  playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST
+                   [--steps N] [--seed S] [--data-seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
+  playground help [serve|run|sweep]     a command's flags, methods and data sets
+  playground run --method NAME --help   the method's controls: ranges, defaults, live or not
+LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".
+`
+
+// synopses are the first lines of each command's help.
+var synopses = map[string]string{
+	"serve": "usage: playground [serve] [--addr :8080] [--allow-origin URL ...]\n" +
+		"Serves the live dashboard until interrupted.\n",
+	"run": "usage: playground run --data NAME|--data-file F --method NAME [flags] [--<control> VALUE ...]\n" +
+		"Trains one method headless and prints its summary.\n",
+	"sweep": "usage: playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST [flags]\n" +
+		"Runs one method for each value of one numeric control and prints both bounds per value.\n" +
+		`LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".` + "\n",
+}
+
+// wantsHelp reports whether args ask for help as the flag package
+// understands it (-h, --help, -help=x, ... before any "--"), which run and
+// sweep must know before they look for --method.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if strings.HasPrefix(a, "-") && (name == "h" || name == "help") {
+			return true
+		}
+	}
+	return false
+}
+
+// commandHelp prints cmd's help: with --method in args, that method's
+// controls; otherwise the flags of fs, the methods and the data sets. An
+// unknown method or model gives the same field error a run would.
+func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error {
+	if name := flagValue(args, "method"); name != "" && cmd != "serve" {
+		m, err := catalog.NewMethod(name, flagValue(args, "model"))
+		if err != nil {
+			if _, ok := errors.AsType[*sim.FieldError](err); !ok {
+				err = &sim.FieldError{Field: "model", Message: err.Error()}
+			}
+			return err
+		}
+		printMethod(w, cmd, m.Spec())
+		return nil
+	}
+	fmt.Fprint(w, synopses[cmd])
+	fmt.Fprintln(w, "\nflags:")
+	printFlags(w, fs)
+	if cmd == "serve" {
+		return nil
+	}
+	fmt.Fprintf(w, "\nmethods (playground %s --method NAME --help lists a method's controls):\n", cmd)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tLABEL\tFAMILY\tMODELS")
+	for _, s := range catalog.Specs() {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", s.Name, s.Label, s.Family, models(s))
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nbuilt-in data sets (--data NAME):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tLABEL\tPOINTS\tTASK\tMODEL")
+	for _, d := range datasets.Infos() {
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", d.Name, d.Label, d.N, d.Task, d.DefaultModel)
+	}
+	return tw.Flush()
+}
+
+// printFlags lists fs's flags, one a line, in the --name VALUE form the
+// usage uses (the flag package's own listing writes -name).
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, text := flag.UnquoteUsage(f)
+		name := "--" + f.Name
+		if arg != "" {
+			name += " " + arg
+		}
+		if d := f.DefValue; d != "" && d != "0" && d != "false" && !strings.Contains(text, "(default") {
+			text += " (default " + d + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", name, text)
+	})
+	tw.Flush()
+}
+
+// printMethod lists a method's models and controls from its spec.
+func printMethod(w io.Writer, cmd string, s sim.MethodSpec) {
+	fmt.Fprintf(w, "%s: %s (family %s)\n", s.Name, s.Label, s.Family)
+	fmt.Fprintf(w, "models: %s\n", models(s))
+	if len(s.Controls) == 0 {
+		fmt.Fprintln(w, "no controls")
+		return
+	}
+	fmt.Fprintf(w, "\ncontrols, each given as --NAME VALUE to playground %s:\n", cmd)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tLABEL\tRANGE\tDEFAULT\tTYPE\tACTS")
+	for _, c := range s.Controls {
+		rng := fmt.Sprintf("[%g, %g]", c.Min, c.Max)
+		if len(c.Options) > 0 {
+			rng = "one of " + strings.Join(c.Options, "|")
+		}
+		acts := "on restart"
+		if c.Live {
+			acts = "live"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Label, rng, c.Default, kind(c), acts)
+	}
+	tw.Flush()
+	fmt.Fprint(w, "ACTS: live, the dashboard applies a change to the running optimiser or chain;\n"+
+		"on restart, a change in the dashboard starts the run again.\n\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range s.Controls {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.Help)
+	}
+	tw.Flush()
+}
+
+// kind names a control's type as the TYPE column shows it.
+func kind(c sim.ControlSpec) string {
+	if len(c.Options) > 0 {
+		return "choice"
+	}
+	k := "real"
+	if c.Integer {
+		k = "integer"
+	}
+	if c.Log {
+		k += ", log"
+	}
+	return k
+}
+
+// models lists the models a method supports, marking the default (the
+// first).
+func models(s sim.MethodSpec) string {
+	if len(s.Models) == 0 {
+		return "none: a GP in function space (--model does not apply)"
+	}
+	out := slices.Clone(s.Models)
+	out[0] += " (default)"
+	return strings.Join(out, ", ")
+}

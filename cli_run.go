@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/experiment"
+)
+
+// experimentFlags registers the flags run and sweep share.
+func experimentFlags(fs *flag.FlagSet, cfg *experiment.Config) {
+	fs.StringVar(&cfg.Data, "data", "", "built-in data set `NAME` (listed below)")
+	fs.StringVar(&cfg.DataFile, "data-file", "", "CSV `FILE` with header x,y")
+	fs.StringVar(&cfg.Method, "method", "", "`NAME` of the method (listed below)")
+	fs.StringVar(&cfg.Model, "model", "", "`NAME` of the model (default: the data set's)")
+	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "`N` training steps")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "training `SEED`")
+	fs.Int64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "the data set's `SEED` (default: --seed)")
+	fs.IntVar(&cfg.EvalReps, "eval-reps", cfg.EvalReps, "`R` ELBO evaluations and IWBO repetitions")
+	fs.IntVar(&cfg.IWBOSamples, "iwbo-samples", cfg.IWBOSamples, "`K` importance samples per IWBO")
+}
+
+// controlFlags registers one flag per control of the method named in args,
+// so that `--prior_scale 3` reaches the method and a typo is caught. A bad
+// value's *sim.FieldError is kept in *bad, since the flag package flattens
+// the errors it returns into text.
+func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *error) error {
+	name := flagValue(args, "method")
+	if name == "" {
+		return &sim.FieldError{Field: "method", Message: fmt.Sprintf("give --method (allowed: %s)", strings.Join(catalog.MethodNames(), ", "))}
+	}
+	m, err := catalog.NewMethod(name, "")
+	if err != nil {
+		return err
+	}
+	cfg.Controls = sim.Controls{}
+	for _, c := range m.Spec().Controls {
+		fs.Func(c.Name, c.Label, func(s string) error {
+			v := sim.Choice(s)
+			if len(c.Options) == 0 {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					*bad = &sim.FieldError{Field: c.Name, Message: fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)}
+					return *bad
+				}
+				v = sim.Num(f)
+			}
+			if err := c.Validate(v); err != nil {
+				*bad = err
+				return err
+			}
+			cfg.Controls[c.Name] = v
+			return nil
+		})
+	}
+	return nil
+}
+
+func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := experiment.DefaultConfig()
+	fs := newFlagSet("run")
+	experimentFlags(fs, &cfg)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if wantsHelp(args) {
+		return commandHelp(stdout, "run", fs, args)
+	}
+	var bad error
+	if err := controlFlags(fs, args, &cfg, &bad); err != nil {
+		return err
+	}
+	if err := parse(fs, args); err != nil {
+		if bad != nil {
+			return bad
+		}
+		return err
+	}
+	bar := newProgress(stderr, "steps")
+	s, err := experiment.Run(ctx, cfg, bar.update)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(s)
+	}
+	printSummary(stdout, s)
+	return nil
+}
+
+func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := experiment.DefaultConfig()
+	fs := newFlagSet("sweep")
+	experimentFlags(fs, &cfg)
+	param := fs.String("param", "", "the numeric `CONTROL` to sweep")
+	list := fs.String("values", "", "the `LIST` of values: \"1,2,5\", \"linspace:a:b:n\" or \"logspace:a:b:n\"")
+	seeds := fs.Int("seeds", 1, "`K` training seeds per value")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if wantsHelp(args) {
+		return commandHelp(stdout, "sweep", fs, args)
+	}
+	var bad error
+	if err := controlFlags(fs, args, &cfg, &bad); err != nil {
+		return err
+	}
+	if err := parse(fs, args); err != nil {
+		if bad != nil {
+			return bad
+		}
+		return err
+	}
+	if *param == "" {
+		return &sim.FieldError{Field: "param", Message: "give --param, the control to sweep"}
+	}
+	values, err := experiment.ParseValues(*list)
+	if err != nil {
+		return err
+	}
+	bar := newProgress(stderr, "runs")
+	points, err := experiment.Sweep(ctx, cfg, *param, values, *seeds, 0, func(done, total int, _ *experiment.SweepPoint) {
+		bar.update(done, total)
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(map[string]any{
+			"method": cfg.Method, "data": cfg.Data + cfg.DataFile, "param": *param,
+			"steps": cfg.Steps, "seed": cfg.Seed, "data_seed": cfg.DataSeedUsed(), "seeds": *seeds, "points": points,
+		})
+	}
+	fmt.Fprintf(stdout, "%-12s %20s %20s\n", *param, "ELBO ± 2se", "IWBO ± 2se")
+	for _, p := range points {
+		fmt.Fprintf(stdout, "%-12.4g %11.3f ± %6.3f %11.3f ± %6.3f\n", p.Value, p.ELBOMean, 2*p.ELBOSE, p.IWBOMean, 2*p.IWBOSE)
+	}
+	return nil
+}
+
+func printSummary(w io.Writer, s *experiment.Summary) {
+	num := func(p *float64) string {
+		if p == nil {
+			return "—"
+		}
+		return strconv.FormatFloat(*p, 'f', 3, 64)
+	}
+	fmt.Fprintf(w, "%s (%s) on %s, seed %d, %d steps at %.0f steps/s\n", s.Method, s.Model, s.Data, s.Seed, s.Steps, s.StepsPerSec)
+	pm := func(m, se *float64) string {
+		if m == nil {
+			return "—"
+		}
+		return num(m) + " ± " + strconv.FormatFloat(2**se, 'f', 3, 64)
+	}
+	fmt.Fprintf(w, "  ELBO             %s\n  IWBO             %s\n", pm(s.ELBOMean, s.ELBOSE), pm(s.IWBOMean, s.IWBOSE))
+	fmt.Fprintf(w, "  noise std        %s\n  RMSE to truth    %s\n  in-between ratio %s\n", num(s.NoiseStd), num(s.RMSETruth), num(s.InbetweenRatio))
+}
