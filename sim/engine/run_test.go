@@ -399,7 +399,7 @@ func testRunFrameRateBounded(t *testing.T) {
 	seq0 := r.Latest().Seq
 	start := time.Now()
 	r.Play(bg())
-	time.Sleep(300 * time.Millisecond) // fake time: 3000 steps of 0.1 ms
+	time.Sleep(300 * time.Millisecond) // fake time, moved by the fake's 0.1 ms steps
 	frames := r.Latest().Seq - seq0
 	// A frame is due 50 ms after the last and goes out at the end of the
 	// batch (≤ BatchTime = 10 ms) in which it falls due: at least one per
