@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -102,19 +103,26 @@ func (e *sweepEnv) info(id string) sweeps.Info {
 	return in
 }
 
-// waitInfo polls GET /api/sweeps/{id} until ok holds.
+// waitInfo reads GET /api/sweeps/{id} until ok holds, again after each of
+// the sweep's events (every change of its Info records one).
 func (e *sweepEnv) waitInfo(id string, d time.Duration, ok func(sweeps.Info) bool) sweeps.Info {
 	e.t.Helper()
-	deadline := time.Now().Add(d)
+	s, err := e.sweeps.Get(id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	deadline := time.After(d)
 	for {
+		_, changed, _ := s.Events(math.MaxInt) // before the read: no event slips between
 		in := e.info(id)
 		if ok(in) {
 			return in
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-changed:
+		case <-deadline:
 			e.t.Fatalf("after %v the sweep is %+v", d, in)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -348,8 +356,10 @@ func TestSweepCancel(t *testing.T) {
 	default:
 		t.Fatal("DELETE answered before the sweep's workers stopped")
 	}
-	// No progress after the cancel: the state stays as DELETE left it.
-	time.Sleep(1500 * time.Millisecond) // longer than one value's run
+	// No progress after the cancel: the state stays as DELETE left it. The
+	// sweep's Done is closed, so experiment.Sweep has returned after
+	// waiting for its workers, the only callers of progress: the state read
+	// now is final, without waiting for a run that might have been in flight.
 	after := e.info(id)
 	if after.Status != sweeps.Cancelled || after.Finished != out.Finished || len(after.Points) != len(out.Points) || after.Finished == after.Total {
 		t.Errorf("after the cancel %+v, at the cancel %+v", after, out)

@@ -63,11 +63,12 @@ func TestAPIRunLifecycle(t *testing.T) {
 	if code, _ := e.do("POST", "/api/runs/"+created.ID+"/ops", "application/json", `{"op":"step","n":5}`, nil); code != http.StatusNoContent {
 		t.Fatalf("step: %d", code)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for info.Step != 5 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-		e.do("GET", "/api/runs/"+created.ID, "", "", &info)
+	run, err := e.reg.Get(created.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
+	waitRun(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Step == 5 })
+	e.do("GET", "/api/runs/"+created.ID, "", "", &info)
 	// Five steps from x = 0 towards k = 2 at rate 0.1: x = 2(1 − 0.9⁵).
 	x := 2 * (1 - 0.59049)
 	if want := -(x-2)*(x-2) - 0.6931471805599453; info.Step != 5 || info.Summary.Objective == nil || abs(*info.Summary.Objective-want) > 1e-12 {

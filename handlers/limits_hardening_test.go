@@ -116,14 +116,8 @@ func TestLimitsAnsweredWithFieldErrors(t *testing.T) {
 		{name: "steps per run", client: "A", setup: func() {
 			call(e, "A", "POST", "/api/runs/"+a1+"/ops", "application/json", `{"op":"step","n":100}`)
 			run, _ := e.reg.Get(a1)
-			deadline := time.Now().Add(10 * time.Second)
-			for run.Latest().Status != engine.StatusDone {
-				if time.Now().After(deadline) {
-					t.Fatalf("the run did not stop at its budget: %+v", run.Latest())
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			if s := run.Latest().Step; s != 50 {
+			// The run did not stop at its budget, if this times out.
+			if s := waitRun(t, run, 10*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusDone }).Step; s != 50 {
 				t.Fatalf("stopped at step %d, budget 50", s)
 			}
 		}, path0: func() (string, string) { return "/api/runs/" + a1 + "/ops", `{"op":"play"}` },

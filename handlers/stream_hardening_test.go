@@ -231,13 +231,7 @@ func TestStreamReadLimit(t *testing.T) {
 		}
 	}
 	run, _ := e.reg.Get(id)
-	deadline := time.Now().Add(5 * time.Second)
-	for run.Viewers() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the closed viewer is still counted")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, "the closed viewer is still counted", func() bool { return run.Viewers() == 0 })
 	// The same limit guards POST /ops.
 	e.wantError("POST", "/api/runs/"+id+"/ops", `{"op":"play","x":"`+strings.Repeat("x", limit)+`"}`, http.StatusBadRequest, "body")
 }
@@ -286,10 +280,10 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	}
 	rate := func(d time.Duration) float64 {
 		s0, t0 := run.Latest().Step, time.Now()
-		time.Sleep(d)
+		time.Sleep(d) // a measurement window: wall time must pass
 		return float64(run.Latest().Step-s0) / time.Since(t0).Seconds()
 	}
-	time.Sleep(100 * time.Millisecond)
+	waitRun(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
 	before := max(rate(250*time.Millisecond), rate(250*time.Millisecond))
 
 	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
@@ -307,7 +301,10 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 		}
 		stalled = append(stalled, c) // never read
 	}
-	time.Sleep(300 * time.Millisecond) // the buffers fill, the writers block
+	waitFor(t, 5*time.Second, "3 viewers attached", func() bool { return run.Viewers() == 3 })
+	// The socket buffers fill and the writers block: nothing signals it, and
+	// at 100 frames a second 300 ms of frames is far more than 2 KiB of buffers.
+	time.Sleep(300 * time.Millisecond)
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
@@ -325,7 +322,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	for _, c := range stalled {
 		c.Close()
 	}
-	time.Sleep(100 * time.Millisecond) // the three handlers finish
+	waitFor(t, 5*time.Second, "the three stalled handlers finish", func() bool { return run.Viewers() == 0 })
 	after := max(rate(250*time.Millisecond), rate(250*time.Millisecond))
 	t.Logf("steps/s: %.0f before, %.0f with 3 stalled viewers, %.0f after; heap in use %+.2f MiB while stalled",
 		before, during, after, (float64(heap1)-float64(heap0))/(1<<20))

@@ -305,13 +305,7 @@ func TestStreamDropsViewerThatCannotKeepUp(t *testing.T) {
 	run, _ := e.reg.Get(id)
 	next(t, c)
 	send(t, c, `{"op":"play"}`) // then never read again
-	deadline := time.Now().Add(10 * time.Second)
-	for run.Viewers() > 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the stalled viewer was not dropped")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, 10*time.Second, "the stalled viewer was not dropped", func() bool { return run.Viewers() == 0 })
 	if f := run.Latest(); f.Status != engine.StatusRunning || f.Step == 0 {
 		t.Fatalf("the run: %s at step %d", f.Status, f.Step)
 	}

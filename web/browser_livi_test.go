@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -24,9 +25,10 @@ func TestBrowserImplicitVsMeanField(t *testing.T) {
 	b.wait(`(() => { const l = playground.panels.find(p => p.method === "livi"), m = playground.panels.find(p => p.method === "mfvi");
 		return l.step > 500 && l.weights?.w?.kind === "samples" && l.weights.w.index === 2699 && l.weights.w.step > 0 &&
 			m.weights?.w?.kind === "gaussian" && m.weights.w.index === 2699; })()`, 60*time.Second)
-	time.Sleep(1200 * time.Millisecond)
+	plots := []string{`#panel-livi [data-plot="weights"] canvas`, `#panel-mfvi [data-plot="weights"] canvas`, `#panel-livi [data-plot=predictive] canvas`}
+	b.settle(inked(300, plots...), 10*time.Second)
 	b.shot("livi-1-playing")
-	for _, sel := range []string{`#panel-livi [data-plot="weights"] canvas`, `#panel-mfvi [data-plot="weights"] canvas`, `#panel-livi [data-plot=predictive] canvas`} {
+	for _, sel := range plots {
 		if n := b.ink(sel); n < 300 {
 			t.Errorf("%s has %d coloured pixels; the plot looks blank", sel, n)
 		}
@@ -50,7 +52,10 @@ func TestBrowserImplicitVsMeanField(t *testing.T) {
 	// Out of range: refused with the range, the shown weight unchanged.
 	b.do(chromedp.Evaluate[chromedp.Void](`playground.panels[0].send({op: "weight", n: 5000})`))
 	b.wait(`document.querySelector('#panel-livi [data-role="error"]')?.textContent.includes("[0, 2700]")`, 10*time.Second)
-	time.Sleep(600 * time.Millisecond)
+	// Frames published after the refusal (the run answers commands in
+	// order) would carry a changed weight.
+	frames := b.evalInt(`playground.panels[0].frames`)
+	b.wait(fmt.Sprintf(`playground.panels[0].frames >= %d`, frames+3), 10*time.Second)
 	b.elementShot("livi-4-weight-120", `#panel-livi [data-plot="weights"]`)
 	if i := b.evalInt(`playground.panels[0].weights.w.index`); i != 120 {
 		t.Errorf("after a refused index the panel shows weight %d, want 120", i)

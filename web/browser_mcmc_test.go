@@ -30,19 +30,20 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 		return p.status === "running" && s && ["b0", "b", "sigma"].every(k => Number.isFinite(s[k]?.rhat) && Number.isFinite(s[k]?.ess_bulk)) &&
 			document.querySelectorAll('#panel-hmc [data-role=param-stats] td.rhat').length === 3; })()`, 40*time.Second)
 	b.wait(`playground.panels.every(p => p.band && p.step > 300)`, 30*time.Second)
-	time.Sleep(1500 * time.Millisecond) // a few more draw sets: the histogram fills
+	plots := []string{
+		`#panel-hmc [data-plot="mcmc-trace-b0"] canvas`, `#panel-hmc [data-plot="mcmc-trace-b"] canvas`,
+		`#panel-hmc [data-plot="mcmc-scatter"] canvas`, `#panel-hmc [data-plot="mcmc-hist"] canvas`,
+		`#panel-hmc [data-plot="mcmc-rank-b"] canvas`, `#panel-hmc [data-plot="mcmc-step-size"] canvas`,
+		`#panel-hmc [data-plot=predictive] canvas`,
+	}
+	b.settle(inked(300, plots...), 10*time.Second) // a few more draw sets: the histogram fills
 	b.shot("mcmc-1-playing")
 	b.elementShot("mcmc-2-hmc-panel", "#panel-hmc")
 	rhat := b.eval(`document.querySelector('#panel-hmc [data-role=param-stats] tr[data-param="b"] td.rhat').textContent`)
 	ess := b.eval(`document.querySelector('#panel-hmc [data-role=param-stats] tr[data-param="b"] td.ess-bulk').textContent`)
 	t.Logf("HMC on linreg: slope R-hat %s, bulk ESS %s; %s", rhat, ess,
 		b.eval(`playground.panels.map(p => p.method + " step " + p.step).join(", ")`))
-	for _, sel := range []string{
-		`#panel-hmc [data-plot="mcmc-trace-b0"] canvas`, `#panel-hmc [data-plot="mcmc-trace-b"] canvas`,
-		`#panel-hmc [data-plot="mcmc-scatter"] canvas`, `#panel-hmc [data-plot="mcmc-hist"] canvas`,
-		`#panel-hmc [data-plot="mcmc-rank-b"] canvas`, `#panel-hmc [data-plot="mcmc-step-size"] canvas`,
-		`#panel-hmc [data-plot=predictive] canvas`,
-	} {
+	for _, sel := range plots {
 		if n := b.ink(sel); n < 300 {
 			t.Errorf("%s has %d coloured pixels; the plot looks blank", sel, n)
 		}
@@ -96,7 +97,7 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	b.openScenario("gp-classification", "gpvi", 1, "")
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels[0].step > 300 && playground.panels[0].band`, 30*time.Second)
-	time.Sleep(500 * time.Millisecond)
+	b.settle(inked(500, "#panel-gpvi [data-plot=predictive] canvas"), 10*time.Second)
 	b.shot("gp-1-classification")
 	b.elementShot("gp-2-classification-predictive", "#panel-gpvi [data-plot=predictive]")
 	band := b.band("gpvi")
@@ -119,7 +120,7 @@ func TestBrowserSamplersAndGPs(t *testing.T) {
 	b.openScenario("robust-gp", "gp-exact", 2, "")
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	b.wait(`playground.panels.every(p => p.step > 300 && p.band)`, 30*time.Second)
-	time.Sleep(500 * time.Millisecond)
+	b.settle(inked(300, "#panel-gp-exact [data-plot=predictive] canvas", "#panel-gpvi [data-plot=predictive] canvas"), 10*time.Second) // for the screenshots
 	b.shot("gp-3-robust")
 	b.elementShot("gp-4-robust-panels", "section.panels")
 	b.elementShot("gp-5-gpvi-explain", "#panel-gpvi details.explain")

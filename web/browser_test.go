@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -235,6 +236,22 @@ func (b *browser) wait(cond string, d time.Duration) {
 		b.shot("failed")
 		b.t.Fatalf("waiting %v for %s: %v\npanels: %s", d, cond, err, b.eval(`JSON.stringify((window.playground?.panels ?? []).map(p => ({method: p.method, status: p.status, step: p.step, frames: p.frames, error: p.el.querySelector("[data-role=error]").textContent})))`))
 	}
+}
+
+// settle polls a JavaScript condition for up to d and reports whether it
+// held, without failing: the assertions after it say what is wrong. It
+// replaces a pause "for the plots to draw" by waiting for the ink itself.
+func (b *browser) settle(cond string, d time.Duration) bool {
+	b.t.Helper()
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(d), chromedp.WithPollingInterval(50*time.Millisecond)))
+	return err == nil
+}
+
+// inked is a JavaScript condition: every canvas matched by sels has at
+// least n coloured pixels.
+func inked(n int, sels ...string) string {
+	q, _ := json.Marshal(sels)
+	return fmt.Sprintf(`%s.every(s => playground.ink(document.querySelector(s)) >= %d)`, q, n)
 }
 
 func (b *browser) waitString(cond string, d time.Duration) string {

@@ -23,6 +23,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/posterior-playground/playground/sim/cputime"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // Load test parameters: a classroom of 20 panels, each watched by 5
@@ -150,10 +151,18 @@ func TestLoad(t *testing.T) {
 		return total
 	}
 
-	// Without viewers.
-	time.Sleep(300 * time.Millisecond) // warm-up: first batches, first bands
+	// Without viewers, after the warm-up: every run's first batches (a
+	// running frame past step 0) and its first band drawn while running.
+	for _, id := range ids {
+		run, err := s.Registry().Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := waitRunFrame(t, run, 30*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
+		waitRunFrame(t, run, 30*time.Second, func(f *engine.Frame) bool { return f.Predictive != first.Predictive })
+	}
 	s0, t0, c0 := steps(), time.Now(), cputime.Process()
-	time.Sleep(baseWindow)
+	time.Sleep(baseWindow) // the measurement window: wall time must pass
 	s1, t1, c1 := steps(), time.Now(), cputime.Process()
 	rateAlone := rate(s0, s1, t1.Sub(t0))
 	phase("measured without viewers")
@@ -226,9 +235,11 @@ func TestLoad(t *testing.T) {
 		return out
 	}
 	phase("viewers connected")
-	time.Sleep(300 * time.Millisecond) // every viewer has its first, full frame
+	waitFor(t, 30*time.Second, "every viewer has its first, full frame", func() bool {
+		return !slices.Contains(counts(), 0)
+	})
 	f0, s2, t2, c2 := counts(), steps(), time.Now(), cputime.Process()
-	time.Sleep(window)
+	time.Sleep(window) // the measurement window: wall time must pass
 	f1, s3, t3, c3 := counts(), steps(), time.Now(), cputime.Process()
 	rateViewed := rate(s2, s3, t3.Sub(t2))
 	stopSampler()
@@ -302,7 +313,8 @@ func TestLoad(t *testing.T) {
 
 // settledGoroutines waits up to wait for the goroutine count to fall to
 // want or below, and returns the last count; with wait 0 it waits for the
-// count to stop changing for a moment.
+// count to stop changing for a moment. It polls: nothing signals a
+// goroutine's exit.
 func settledGoroutines(want int, wait time.Duration) int {
 	if wait == 0 {
 		last := runtime.NumGoroutine()

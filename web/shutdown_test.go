@@ -251,6 +251,8 @@ func TestShutdownWithStalledViewer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Let the server's writer to the stalled viewer run into its full
+	// buffers and block: nothing signals a write that blocks.
 	time.Sleep(200 * time.Millisecond)
 	start := time.Now()
 	cancel()

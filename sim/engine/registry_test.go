@@ -6,16 +6,20 @@ import (
 	"errors"
 	"log/slog"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // fakeFactory builds fake runs; data "bad" gives a FieldError, data
-// "noinit" an Init failure.
+// "noinit" an Init failure, data "slow" steps of 0.1 ms.
 func fakeFactory(cfg RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 	if cfg.Data == "bad" {
 		return nil, nil, nil, &sim.FieldError{Field: "data", Message: "unknown data set"}
 	}
 	f := &fakeMethod{}
+	if cfg.Data == "slow" {
+		f.stepDelay = 100 * time.Microsecond // moves a bubble's fake clock while the run steps
+	}
 	if cfg.Data == "noinit" {
 		f.initErr = func(sim.Controls) error { return errors.New("no") }
 	}
@@ -113,8 +117,12 @@ func TestRegistryStepBudget(t *testing.T) {
 }
 
 func TestRegistryPausesUnwatchedRuns(t *testing.T) {
+	synctest.Test(t, testRegistryPausesUnwatchedRuns)
+}
+
+func testRegistryPausesUnwatchedRuns(t *testing.T) {
 	g := newRegistry(t, RegistryConfig{IdleTimeout: 40 * time.Millisecond})
-	r, err := g.Create(RunConfig{Data: "d"}, "a")
+	r, err := g.Create(RunConfig{Data: "slow"}, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,19 +131,29 @@ func TestRegistryPausesUnwatchedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Play(bg())
-	time.Sleep(150 * time.Millisecond) // several idle timeouts, but watched
+	time.Sleep(150 * time.Millisecond) // fake time (run_test.go): several idle timeouts, but watched
 	if s := r.Latest().Status; s != StatusRunning {
 		t.Fatalf("a watched run is %s", s)
 	}
+	left := time.Now()
 	release()
 	release() // idempotent
 	if r.Viewers() != 0 {
 		t.Fatalf("%d viewers", r.Viewers())
 	}
-	waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })
+	f := waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })
+	// On the fake clock: not before the idle timeout, and within it plus a
+	// janitor period (10 ms), a batch (10 ms) and a frame interval (5 ms).
+	if d := f.Time.Sub(left); d < 40*time.Millisecond || d > 65*time.Millisecond {
+		t.Fatalf("paused %v after the last viewer left; idle timeout 40ms", d)
+	}
 }
 
 func TestRegistryExpiresAbandonedRuns(t *testing.T) {
+	synctest.Test(t, testRegistryExpiresAbandonedRuns)
+}
+
+func testRegistryExpiresAbandonedRuns(t *testing.T) {
 	g := newRegistry(t, RegistryConfig{IdleTimeout: 20 * time.Millisecond, ExpireAfter: 60 * time.Millisecond})
 	r, err := g.Create(RunConfig{Data: "d"}, "a")
 	if err != nil {

@@ -40,14 +40,16 @@ func TestHMCDrawSetOnLinreg(t *testing.T) {
 	if err := r.Play(ctx); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	var f *engine.Frame
-	for time.Now().Before(deadline) {
-		f = r.Latest()
-		if f.Status == engine.StatusDone && f.Draws != nil && f.Draws.Retained == 2700 {
-			break
+	deadline := time.After(20 * time.Second)
+	var cur engine.Cursor
+	f, changed := r.Read(&cur)
+	for !(f.Status == engine.StatusDone && f.Draws != nil && f.Draws.Retained == 2700) {
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("no final frame after 20s: status %s step %d", f.Status, f.Step)
 		}
-		time.Sleep(20 * time.Millisecond)
+		f, changed = r.Read(&cur)
 	}
 	ds := f.Draws
 	if ds == nil || ds.Retained != 2700 {

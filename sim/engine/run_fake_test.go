@@ -21,7 +21,8 @@ type fakeMethod struct {
 
 	nanAt, panicAt int64 // step at which Step returns NaN or panics; 0 never
 	panicPredict   bool
-	predictDelay   time.Duration
+	stepDelay      time.Duration // a step's cost: inside a synctest bubble it is what moves the fake clock while the run steps
+	predictDelay   time.Duration // a band's cost
 	predicts       int
 	traceBuf       []float64 // when set, Trace fills it instead of allocating
 	initErr        func(sim.Controls) error
@@ -55,6 +56,9 @@ func (f *fakeMethod) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 
 func (f *fakeMethod) Step() sim.StepStats {
 	f.steps++
+	if f.stepDelay > 0 {
+		time.Sleep(f.stepDelay) // stands for work; in a bubble the fake clock advances by exactly this
+	}
 	if f.steps == f.panicAt {
 		panic("fake step exploded")
 	}
@@ -93,7 +97,9 @@ func (f *fakeMethod) Predict(xs []float64, samples int) sim.Predictive {
 		panic("fake predict exploded")
 	}
 	f.predicts++
-	time.Sleep(f.predictDelay)
+	if f.predictDelay > 0 {
+		time.Sleep(f.predictDelay) // stands for work, as stepDelay
+	}
 	p := sim.Predictive{X: xs, Samples: make([][]float64, samples)}
 	for s := range p.Samples {
 		p.Samples[s] = make([]float64, len(xs))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -67,8 +68,19 @@ func waitFrame(t testing.TB, r *Run, ok func(*Frame) bool) *Frame {
 
 func bg() context.Context { return context.Background() }
 
+// Tests about timing (frame rate, speed cap, band and weight budgets, idle
+// pauses) run inside a synctest bubble: the clock is fake and moves only
+// when every goroutine of the bubble is blocked, so a time.Sleep there
+// lets fake time pass at once and the counts are the same on a loaded
+// machine. A run that steps never blocks, so its method must: give the
+// fake a stepDelay, or the clock stops while it steps.
+
 func TestRunStartsPausedAndPlays(t *testing.T) {
-	r := startRun(t, &fakeMethod{}, RunOptions{})
+	synctest.Test(t, testRunStartsPausedAndPlays)
+}
+
+func testRunStartsPausedAndPlays(t *testing.T) {
+	r := startRun(t, &fakeMethod{stepDelay: time.Millisecond}, RunOptions{})
 	f := r.Latest()
 	if f.Status != StatusPaused || f.Step != 0 || f.Predictive == nil {
 		t.Fatalf("first frame: %+v", f)
@@ -81,7 +93,7 @@ func TestRunStartsPausedAndPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	f = waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })
-	time.Sleep(30 * time.Millisecond)
+	time.Sleep(30 * time.Millisecond) // fake time: six frame intervals in which a paused run must not move
 	if g := r.Latest(); g.Step != f.Step || g.StepsPerSec != 0 {
 		t.Fatalf("paused at step %d but now at %d (%g steps/s)", f.Step, g.Step, g.StepsPerSec)
 	}
@@ -93,7 +105,9 @@ func TestRunStartsPausedAndPlays(t *testing.T) {
 	}
 }
 
-func TestRunStepN(t *testing.T) {
+func TestRunStepN(t *testing.T) { synctest.Test(t, testRunStepN) }
+
+func testRunStepN(t *testing.T) {
 	r := startRun(t, &fakeMethod{}, RunOptions{})
 	if err := r.Step(bg(), 7); err != nil {
 		t.Fatal(err)
@@ -108,7 +122,7 @@ func TestRunStepN(t *testing.T) {
 			t.Fatalf("Step(%d) = %v, want a FieldError for n", n, err)
 		}
 	}
-	time.Sleep(20 * time.Millisecond)
+	time.Sleep(20 * time.Millisecond) // fake time: four frame intervals in which nothing may move
 	if s := r.Latest().Step; s != 7 {
 		t.Fatalf("rejected steps moved the run to %d", s)
 	}
@@ -353,7 +367,9 @@ func TestRunBandInUserUnits(t *testing.T) {
 	}
 }
 
-func TestRunSpeedCap(t *testing.T) {
+func TestRunSpeedCap(t *testing.T) { synctest.Test(t, testRunSpeedCap) }
+
+func testRunSpeedCap(t *testing.T) {
 	r := startRun(t, &fakeMethod{}, RunOptions{})
 	if err := r.SetSpeed(bg(), 100); err != nil {
 		t.Fatal(err)
@@ -363,25 +379,32 @@ func TestRunSpeedCap(t *testing.T) {
 	}
 	start := time.Now()
 	r.Play(bg())
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond) // fake time: the capped run waits on its timer
 	r.Pause(bg())
 	elapsed := time.Since(start).Seconds()
 	f := waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })
-	// At most one step per 10 ms, plus the one allowed at once.
-	if f.Step < 1 || float64(f.Step) > 100*elapsed+2 {
+	// At most one step per 10 ms, plus the one allowed at once. On the fake
+	// clock the run is never starved, so it also takes every step it is
+	// allowed, less the one due at each end of the window.
+	if f.Step < 1 || float64(f.Step) > 100*elapsed+2 || float64(f.Step) < 100*elapsed-2 {
 		t.Fatalf("%d steps in %.3fs at 100 steps/s", f.Step, elapsed)
 	}
 }
 
 // Frames go out at most FrameRate times a second however fast the method is.
-func TestRunFrameRateBounded(t *testing.T) {
-	r := startRun(t, &fakeMethod{}, RunOptions{FrameRate: 20})
+func TestRunFrameRateBounded(t *testing.T) { synctest.Test(t, testRunFrameRateBounded) }
+
+func testRunFrameRateBounded(t *testing.T) {
+	r := startRun(t, &fakeMethod{stepDelay: 100 * time.Microsecond}, RunOptions{FrameRate: 20})
 	seq0 := r.Latest().Seq
 	start := time.Now()
 	r.Play(bg())
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // fake time, moved by the fake's 0.1 ms steps
 	frames := r.Latest().Seq - seq0
-	if limit := 20*time.Since(start).Seconds() + 2; float64(frames) > limit || frames < 1 {
+	// A frame is due 50 ms after the last and goes out at the end of the
+	// batch (≤ BatchTime = 10 ms) in which it falls due: at least one per
+	// 60 ms on the fake clock, which never starves the run.
+	if limit := 20*time.Since(start).Seconds() + 2; float64(frames) > limit || frames < 1 || float64(frames) < time.Since(start).Seconds()/0.060-1 {
 		t.Fatalf("%d frames in %v at 20/s", frames, time.Since(start))
 	}
 }
@@ -476,8 +499,10 @@ func TestRunReadDuringReset(t *testing.T) {
 
 // A slow Predict is not called on every frame while the run steps: bands
 // take at most about 1/bandCostShare of the time, frames still go out.
-func TestRunBandBudget(t *testing.T) {
-	fm := &fakeMethod{predictDelay: 20 * time.Millisecond}
+func TestRunBandBudget(t *testing.T) { synctest.Test(t, testRunBandBudget) }
+
+func testRunBandBudget(t *testing.T) {
+	fm := &fakeMethod{stepDelay: 100 * time.Microsecond, predictDelay: 20 * time.Millisecond}
 	r := startRun(t, fm, RunOptions{FrameRate: 100})
 	seq0, p0 := r.Latest().Seq, fm.predicts // the run is paused: no race
 	start := time.Now()
@@ -485,7 +510,7 @@ func TestRunBandBudget(t *testing.T) {
 	// bandCostShare) = 200 ms: five such gaps hold at least four bands.
 	gap := max(minBandInterval, fm.predictDelay*bandCostShare)
 	r.Play(bg())
-	time.Sleep(5 * gap)
+	time.Sleep(5 * gap) // fake time
 	r.Pause(bg())
 	elapsed := time.Since(start)
 	f := waitFrame(t, r, func(f *Frame) bool { return f.Status == StatusPaused })

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -112,8 +113,10 @@ func TestRunWeightsSetValidated(t *testing.T) {
 }
 
 // While stepping, marginals are drawn at most every weightsInterval.
-func TestRunWeightsRateBounded(t *testing.T) {
-	w := &weightFake{er: rand.New(rand.NewPCG(1, 2))}
+func TestRunWeightsRateBounded(t *testing.T) { synctest.Test(t, testRunWeightsRateBounded) }
+
+func testRunWeightsRateBounded(t *testing.T) {
+	w := &weightFake{fakeMethod: fakeMethod{stepDelay: 100 * time.Microsecond}, er: rand.New(rand.NewPCG(1, 2))}
 	r := startMethodRun(t, w)
 	waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil })
 	c0 := w.calls.Load()
@@ -121,7 +124,7 @@ func TestRunWeightsRateBounded(t *testing.T) {
 	if err := r.Play(bg()); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(1200 * time.Millisecond) // fake time (run_test.go)
 	r.Pause(bg())
 	el := time.Since(start)
 	calls := w.calls.Load() - c0

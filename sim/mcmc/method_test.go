@@ -257,6 +257,9 @@ func TestWorkersStop(t *testing.T) {
 	waitGoroutines(t, base)
 }
 
+// waitGoroutines polls the goroutine count, collecting garbage each time:
+// nothing signals a goroutine's exit, and the workers of a dropped method
+// stop only once the collector has run its cleanup.
 func waitGoroutines(t *testing.T, want int) {
 	t.Helper()
 	for range 100 {
