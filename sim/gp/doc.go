@@ -2,9 +2,15 @@
 // one-dimensional inputs: two sim.Methods over a zero-mean GP prior
 // z ~ N(0, K + εI) with an exponentiated-quadratic or periodic kernel.
 //
-//   - gpvi (NewVI): Opper–Archambeau Gaussian variational inference in
-//     GPflow's parameterisation, with a Gaussian, Cauchy or Bernoulli-logit
-//     likelihood.
+//   - gpvi (NewVI): Opper–Archambeau Gaussian variational inference
+//     in GPflow's parameterisation, q(z) = N(Kα,
+//     (K⁻¹ + diag(λ²))⁻¹) with 2N parameters α and log λ, computed through
+//     A = I + ΛKΛ without any inverse of K. The expected log-likelihoods are
+//     closed form (Gaussian) or 20-point Gauss–Hermite (Cauchy,
+//     Bernoulli-logit), or reparameterised Monte Carlo on request. F (the
+//     ELBO) is maximised by damped Newton steps on the mean, whose rate does
+//     not depend on K's conditioning, and Adam steps on −F/N for log λ and
+//     any learned hyperparameters.
 //   - gp-exact (NewExact): conjugate regression with Gaussian noise, the
 //     reference: closed-form posterior and log marginal likelihood.
 //

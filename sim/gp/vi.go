@@ -42,9 +42,11 @@ type VI struct {
 	// of the loss −F/N with respect to them.
 	alpha, rho, hyp, logScale     *mat.Dense
 	gAlpha, gRho, gHyp, gLogScale *mat.Dense
-	adamVar, adamHyp, adamNoise   *numeric.Adam
-	pVar, dVar                    []*mat.Dense
+	lr                            float64 // α's damped Newton step (newtonMean)
+	adamRho, adamHyp, adamNoise   *numeric.Adam
+	pRho, dRho                    []*mat.Dense
 	pHyp, dHyp, pNoise, dNoise    []*mat.Dense
+	resid, sqrtT, solve, chol     []float64 // newtonMean's buffers: N, N, N, N×N
 
 	tape *numeric.Tape
 	k    *mat.Dense // K + Jitter·I on the training inputs (a tape Param)
@@ -76,7 +78,7 @@ func (m *VI) Spec() sim.MethodSpec {
 		sim.ControlSpec{Name: "likelihood", Label: "Likelihood", Help: "p(y|f): auto is bernoulli for classification data and gaussian for regression", Default: sim.Choice(Auto), Options: []string{Auto, Gaussian, Cauchy, Bernoulli}, Live: true},
 		sim.ControlSpec{Name: "expectation", Label: "Expectation", Help: "E_q[log p(y|f)] by 20-point Gauss–Hermite (GPflow's default), adaptive Gauss–Legendre panels (accurate to ~1e-10 even for a Cauchy much narrower than q), or reparameterised Monte Carlo", Default: sim.Choice(GaussHermite), Options: []string{GaussHermite, Adaptive, MonteCarlo}, Live: true},
 		sim.ControlSpec{Name: "mc_samples", Label: "MC samples", Help: "draws per data point when expectation is monte-carlo", Min: 1, Max: 64, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
-		sim.ControlSpec{Name: "lr", Label: "Learning rate", Help: "Adam step size on −F/N", Min: 1e-4, Max: 0.5, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
+		sim.ControlSpec{Name: "lr", Label: "Learning rate", Help: "step size: the fraction of a Newton step the mean takes, and Adam's step size on −F/N for log λ and the learned kernel and noise", Min: 1e-4, Max: 0.5, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
 	)
 	return sim.MethodSpec{
 		Name:     VIName,
@@ -118,11 +120,11 @@ func (m *VI) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.hyp, m.logScale = mat.NewDense(1, 3, nil), mat.NewDense(1, 1, nil)
 	m.gAlpha, m.gRho = mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
 	m.gHyp, m.gLogScale = mat.NewDense(1, 3, nil), mat.NewDense(1, 1, nil)
-	m.pVar, m.dVar = []*mat.Dense{m.alpha, m.rho}, []*mat.Dense{m.gAlpha, m.gRho}
+	m.pRho, m.dRho = []*mat.Dense{m.rho}, []*mat.Dense{m.gRho}
 	m.pHyp, m.dHyp = []*mat.Dense{m.hyp}, []*mat.Dense{m.gHyp}
 	m.pNoise, m.dNoise = []*mat.Dense{m.logScale}, []*mat.Dense{m.gLogScale}
 	lr := cs["lr"].Num
-	m.adamVar = numeric.NewAdam(numeric.DefaultAdam(lr))
+	m.adamRho = numeric.NewAdam(numeric.DefaultAdam(lr))
 	m.adamHyp = numeric.NewAdam(numeric.DefaultAdam(lr))
 	m.adamNoise = numeric.NewAdam(numeric.DefaultAdam(lr))
 
@@ -133,6 +135,8 @@ func (m *VI) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 		m.eye.Set(i, i, 1)
 	}
 	m.gm, m.gv = mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	m.resid, m.sqrtT, m.solve = make([]float64, n), make([]float64, n), make([]float64, n)
+	m.chol = make([]float64, n*n)
 	m.mean, m.vars = make([]float64, n), make([]float64, n)
 
 	m.controls = cs
@@ -204,7 +208,8 @@ func (m *VI) apply(name string, v sim.Value) {
 		}
 		m.learnNoise = on
 	case "lr":
-		m.adamVar.SetLR(v.Num)
+		m.lr = v.Num
+		m.adamRho.SetLR(v.Num)
 		m.adamHyp.SetLR(v.Num)
 		m.adamNoise.SetLR(v.Num)
 	}
