@@ -45,3 +45,16 @@ type WeightGaussian interface {
 type WeightNamer interface {
 	WeightName(index int) string
 }
+
+// Views is implemented by methods that send data of their own with their
+// frames, for a view the browser keeps under the same key
+// (static/app/views.js): GIP's inducing inputs, say. Adding a view is this
+// method and one browser module.
+type Views interface {
+	// Views returns the method's view data by key: plain lower-case names,
+	// none of a frame's own keys nor the engine's "draws" and "weights".
+	// Each value must encode with encoding/json and is encoded at once; the
+	// method may reuse it afterwards. The engine asks between steps, a few
+	// times a second at most.
+	Views() map[string]any
+}
