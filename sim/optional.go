@@ -1,5 +1,7 @@
 package sim
 
+import "log/slog"
+
 // Optional interfaces: a method implements those that fit it, and the
 // engine, the experiment runner and the views use them when present.
 
@@ -57,4 +59,11 @@ type Views interface {
 	// method may reuse it afterwards. The engine asks between steps, a few
 	// times a second at most.
 	Views() map[string]any
+}
+
+// Logger is implemented by methods that log (a skipped step, a failed
+// fit). The engine hands them its run's logger before Init, so their lines
+// carry the run's id; without one they log to slog.Default().
+type Logger interface {
+	SetLogger(l *slog.Logger)
 }

@@ -182,6 +182,9 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {
 		return nil, err
 	}
+	if l, ok := m.(sim.Logger); ok {
+		l.SetLogger(r.log) // the method's lines carry the run's id
+	}
 	r.traceNames = append([]string(nil), r.spec.Traces...)
 	r.row = make([]float64, 1+len(r.traceNames))
 	r.hist = numeric.NewHistory(opt.HistoryCap, len(r.row))

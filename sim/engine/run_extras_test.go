@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -69,4 +72,28 @@ func TestRunCarriesMethodViews(t *testing.T) {
 			t.Fatalf("extras %v", last.Extras)
 		}
 	})
+}
+
+// loggingFake logs through the logger the engine hands it (sim.Logger).
+type loggingFake struct {
+	fakeMethod
+	log *slog.Logger
+}
+
+func (l *loggingFake) SetLogger(lg *slog.Logger) { l.log = lg }
+
+// A method's log lines carry its run's id.
+func TestRunHandsMethodItsLogger(t *testing.T) {
+	var buf bytes.Buffer
+	f := &loggingFake{}
+	if _, err := NewRun("run-42", f, fakeDataset(), fakeControls(), 7, RunOptions{Log: slog.New(slog.NewTextHandler(&buf, nil))}); err != nil {
+		t.Fatal(err)
+	}
+	if f.log == nil {
+		t.Fatal("the run gave the method no logger")
+	}
+	f.log.Warn("step skipped")
+	if !strings.Contains(buf.String(), "run=run-42") || !strings.Contains(buf.String(), "step skipped") {
+		t.Fatalf("log line %q lacks the run's id", buf.String())
+	}
 }
