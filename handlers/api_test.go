@@ -10,6 +10,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -68,7 +69,7 @@ func TestAPIRunLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitRun(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Step == 5 })
+	enginetest.WaitFrame(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Step == 5 })
 	e.do("GET", "/api/runs/"+created.ID, "", "", &info)
 	// Five steps from x = 0 towards k = 2 at rate 0.1: x = 2(1 − 0.9⁵).
 	x := 2 * (1 - 0.59049)

@@ -16,6 +16,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -118,7 +119,7 @@ func TestLimitsAnsweredWithFieldErrors(t *testing.T) {
 			call(e, "A", "POST", "/api/runs/"+a1+"/ops", "application/json", `{"op":"step","n":100}`)
 			run, _ := e.reg.Get(a1)
 			// The run did not stop at its budget, if this times out.
-			if s := waitRun(t, run, 10*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusDone }).Step; s != 50 {
+			if s := enginetest.WaitFrame(t, run, 10*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusDone }).Step; s != 50 {
 				t.Fatalf("stopped at step %d, budget 50", s)
 			}
 		}, path0: func() (string, string) { return "/api/runs/" + a1 + "/ops", `{"op":"play"}` },

@@ -18,6 +18,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 )
 
 // faultFake is streamFake that returns NaN at step nanAt or panics at step
@@ -231,7 +232,7 @@ func TestStreamReadLimit(t *testing.T) {
 		}
 	}
 	run, _ := e.reg.Get(id)
-	waitFor(t, 5*time.Second, "the closed viewer is still counted", func() bool { return run.Viewers() == 0 })
+	enginetest.Poll(t, 5*time.Second, "the closed viewer is still counted", func() bool { return run.Viewers() == 0 })
 	// The same limit guards POST /ops.
 	e.wantError("POST", "/api/runs/"+id+"/ops", `{"op":"play","x":"`+strings.Repeat("x", limit)+`"}`, http.StatusBadRequest, "body")
 }
@@ -283,7 +284,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 		time.Sleep(d) // a measurement window: wall time must pass
 		return float64(run.Latest().Step-s0) / time.Since(t0).Seconds()
 	}
-	waitRun(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
+	enginetest.WaitFrame(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
 	before := max(rate(250*time.Millisecond), rate(250*time.Millisecond))
 
 	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
@@ -301,7 +302,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 		}
 		stalled = append(stalled, c) // never read
 	}
-	waitFor(t, 5*time.Second, "3 viewers attached", func() bool { return run.Viewers() == 3 })
+	enginetest.Poll(t, 5*time.Second, "3 viewers attached", func() bool { return run.Viewers() == 3 })
 	// The socket buffers fill and the writers block: nothing signals it, and
 	// at 100 frames a second 300 ms of frames is far more than 2 KiB of buffers.
 	time.Sleep(300 * time.Millisecond)
@@ -322,7 +323,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	for _, c := range stalled {
 		c.Close()
 	}
-	waitFor(t, 5*time.Second, "the three stalled handlers finish", func() bool { return run.Viewers() == 0 })
+	enginetest.Poll(t, 5*time.Second, "the three stalled handlers finish", func() bool { return run.Viewers() == 0 })
 	after := max(rate(250*time.Millisecond), rate(250*time.Millisecond))
 	t.Logf("steps/s: %.0f before, %.0f with 3 stalled viewers, %.0f after; heap in use %+.2f MiB while stalled",
 		before, during, after, (float64(heap1)-float64(heap0))/(1<<20))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -306,7 +307,7 @@ func TestStreamDropsViewerThatCannotKeepUp(t *testing.T) {
 	run, _ := e.reg.Get(id)
 	next(t, c)
 	send(t, c, `{"op":"play"}`) // then never read again
-	waitFor(t, 10*time.Second, "the stalled viewer was not dropped", func() bool { return run.Viewers() == 0 })
+	enginetest.Poll(t, 10*time.Second, "the stalled viewer was not dropped", func() bool { return run.Viewers() == 0 })
 	if f := run.Latest(); f.Status != engine.StatusRunning || f.Step == 0 {
 		t.Fatalf("the run: %s at step %d", f.Status, f.Step)
 	}

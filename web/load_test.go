@@ -24,6 +24,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 )
 
 // Load test parameters: a classroom of 20 panels, each watched by 5
@@ -158,8 +159,8 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first := waitRunFrame(t, run, 30*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
-		waitRunFrame(t, run, 30*time.Second, func(f *engine.Frame) bool { return f.Predictive != first.Predictive })
+		first := enginetest.WaitFrame(t, run, 30*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
+		enginetest.WaitFrame(t, run, 30*time.Second, func(f *engine.Frame) bool { return f.Predictive != first.Predictive })
 	}
 	s0, t0, c0 := steps(), time.Now(), cputime.Process()
 	time.Sleep(baseWindow) // the measurement window: wall time must pass
@@ -235,7 +236,7 @@ func TestLoad(t *testing.T) {
 		return out
 	}
 	phase("viewers connected")
-	waitFor(t, 30*time.Second, "every viewer has its first, full frame", func() bool {
+	enginetest.Poll(t, 30*time.Second, "every viewer has its first, full frame", func() bool {
 		return !slices.Contains(counts(), 0)
 	})
 	f0, s2, t2, c2 := counts(), steps(), time.Now(), cputime.Process()

@@ -85,21 +85,9 @@ func (d *DrawSet) encode() []byte {
 		b = append(b, ':')
 		b = appendRows(b, d.Values[p])
 	}
-	b = append(b, `},"divergent":[`...)
-	for c, idx := range d.Divergent {
-		if c > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for i, v := range idx {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(v), 10)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `],"stats_draws":`...)
+	b = append(b, `},"divergent":`...)
+	b = appendIntRows(b, d.Divergent)
+	b = append(b, `,"stats_draws":`...)
 	b = strconv.AppendInt(b, int64(d.StatsDraws), 10)
 	b = append(b, `,"stats_step":`...)
 	b = strconv.AppendInt(b, d.StatsStep, 10)
@@ -129,21 +117,9 @@ func (d *DrawSet) encode() []byte {
 			b = append(b, '"', ':')
 			b = appendFloat(b, f.v)
 		}
-		b = append(b, `,"ranks":[`...)
-		for c, row := range s.Ranks {
-			if c > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			for i, v := range row {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = strconv.AppendInt(b, int64(v), 10)
-			}
-			b = append(b, ']')
-		}
-		b = append(b, ']', '}')
+		b = append(b, `,"ranks":`...)
+		b = appendIntRows(b, s.Ranks)
+		b = append(b, '}')
 	}
 	return append(b, '}', '}')
 }
@@ -160,6 +136,24 @@ func appendRows(b []byte, rows [][]float64) []byte {
 				b = append(b, ',')
 			}
 			b = appendFloat(b, v)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func appendIntRows(b []byte, rows [][]int) []byte {
+	b = append(b, '[')
+	for c, row := range rows {
+		if c > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for i, v := range row {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(v), 10)
 		}
 		b = append(b, ']')
 	}
