@@ -97,7 +97,8 @@ type Band struct {
 	Hi      []float64   `json:"hi"`
 	Samples [][]float64 `json:"samples"`
 
-	enc []byte // the JSON, encoded once by the run (drawBand); viewers share it
+	enc       []byte  // the JSON, encoded once by the run (drawBand); viewers share it
+	inbetween float64 // the in-between ratio from the band's samples; NaN without a gap
 }
 
 // MarshalJSON returns the encoding made when the band was drawn, so every

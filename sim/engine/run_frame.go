@@ -67,6 +67,7 @@ func (r *Run) drawBand() {
 		return
 	}
 	if b := makeBand(p, r.d, r.opt.ShownSamples); b != nil {
+		b.inbetween = bandInbetween(p, r.d)
 		b.enc, _ = b.MarshalJSON() // once here, not once per viewer; b is immutable from now on
 		r.band = b
 	}
@@ -142,6 +143,9 @@ func (r *Run) diagnostics() map[string]float64 {
 	out := make(map[string]float64)
 	if finite(r.lastObj) {
 		out["objective"] = r.lastObj
+	}
+	if r.band != nil && finite(r.band.inbetween) { // data with a gap (run_inbetween.go)
+		out["inbetween_ratio"] = r.band.inbetween
 	}
 	if r.status == StatusDiverged {
 		return out
