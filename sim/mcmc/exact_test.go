@@ -29,7 +29,7 @@ func TestExactLinearByHand(t *testing.T) {
 	}
 	eSigma := math.Sqrt(S/2) * 2 / (2.5 * 1.5 * 0.5 * math.Sqrt(math.Pi)) // Γ(3) = 2, Γ(3.5) = 2.5·1.5·0.5·√π
 	for _, c := range []struct {
-		name     string
+		name      string
 		got, want float64
 	}{
 		{"b0 mean", m["b0"].Mean, 1},
