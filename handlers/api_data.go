@@ -14,6 +14,7 @@ import (
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/experiment"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // UploadPrefix starts the data name of an uploaded CSV data set.
@@ -66,12 +67,6 @@ func (u *Uploads) Get(name string) (*sim.Dataset, bool) {
 	return d, ok
 }
 
-// uploadResponse is POST /api/data's answer.
-type uploadResponse struct {
-	Data string `json:"data"`
-	N    int    `json:"n"`
-}
-
 // upload handles POST /api/data: the body is CSV text with columns x and y.
 func (a *API) upload(w http.ResponseWriter, r *http.Request) {
 	// LoadCSV reads at most MaxCSVBytes+1 and names the limit when over it.
@@ -90,7 +85,7 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) {
 	if d.Label == "" {
 		d.Label = "Uploaded CSV"
 	}
-	writeJSON(w, a.log, http.StatusCreated, uploadResponse{Data: name, N: d.N()})
+	writeJSON(w, a.log, http.StatusCreated, wire.Upload{Data: name, N: d.N()})
 }
 
 // NewFactory returns the factory of real runs: methods from the catalog,

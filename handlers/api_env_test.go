@@ -20,6 +20,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -174,9 +175,9 @@ func (e *env) create() string {
 }
 
 // wantError checks an error answer's status and field.
-func (e *env) wantError(method, path, body string, status int, field string) apiError {
+func (e *env) wantError(method, path, body string, status int, field string) wire.APIError {
 	e.t.Helper()
-	var got apiError
+	var got wire.APIError
 	code, h := e.do(method, path, "application/json", body, &got)
 	if code != status || got.Field != field || got.Message == "" {
 		e.t.Fatalf("%s %s %s: %d %+v, want %d naming %q", method, path, body, code, got, status, field)

@@ -16,33 +16,13 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 const maxJSONBody = 64 << 10
 
-// createRequest is the body of POST /api/runs.
-type createRequest struct {
-	Data     string       `json:"data"`
-	Method   string       `json:"method"`
-	Model    string       `json:"model"`
-	Seed     *uint64      `json:"seed"` // default 1, as on the command line
-	Controls sim.Controls `json:"controls"`
-}
-
-// runCreated is POST /api/runs's answer.
-type runCreated struct {
-	ID       string       `json:"id"`
-	Stream   string       `json:"stream"`
-	Data     string       `json:"data"`
-	Method   string       `json:"method"`
-	Model    string       `json:"model,omitempty"`
-	Seed     uint64       `json:"seed"`
-	Controls sim.Controls `json:"controls"`
-	Traces   []string     `json:"traces"`
-}
-
 func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
-	var req createRequest
+	var req wire.CreateRun
 	if err := decodeJSON(w, r, &req, "data, method, model, seed, controls"); err != nil {
 		writeErr(w, r, a.log, err)
 		return
@@ -58,38 +38,8 @@ func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	}
 	c := run.Config()
 	w.Header().Set("Location", "/api/runs/"+run.ID())
-	writeJSON(w, a.log, http.StatusCreated, runCreated{ID: run.ID(), Stream: "/api/runs/" + run.ID() + "/stream",
+	writeJSON(w, a.log, http.StatusCreated, wire.RunCreated{ID: run.ID(), Stream: "/api/runs/" + run.ID() + "/stream",
 		Data: c.Data, Method: c.Method, Model: c.Model, Seed: c.Seed, Controls: c.Controls, Traces: run.TraceNames()})
-}
-
-// runInfo is GET /api/runs/{id}'s answer.
-type runInfo struct {
-	ID       string           `json:"id"`
-	Config   engine.RunConfig `json:"config"`
-	Method   string           `json:"method"`
-	Data     runData          `json:"data"`
-	Status   engine.Status    `json:"status"`
-	Message  string           `json:"message,omitempty"`
-	Step     int64            `json:"step"`
-	Epoch    uint64           `json:"epoch"`
-	Controls sim.Controls     `json:"controls"`
-	Speed    float64          `json:"speed"`
-	Viewers  int              `json:"viewers"`
-	Traces   []string         `json:"traces"`
-	Summary  runSummary       `json:"summary"`
-	Spec     sim.MethodSpec   `json:"spec"`
-}
-
-// runData is the data set by name with its points in the user's units.
-type runData struct {
-	Name string `json:"name"`
-	*engine.DataPoints
-}
-
-type runSummary struct {
-	Objective   *float64           `json:"objective"` // null before the first step
-	StepsPerSec float64            `json:"steps_per_sec"`
-	Diagnostics map[string]float64 `json:"diagnostics"`
 }
 
 func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
@@ -99,10 +49,10 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f, c := run.Latest(), run.Config()
-	info := runInfo{ID: run.ID(), Config: c, Method: c.Method, Data: runData{c.Data, run.Data()},
-		Status: f.Status, Message: f.Message, Step: f.Step, Epoch: f.Epoch, Controls: f.Controls, Speed: f.Speed,
+	info := wire.RunInfo{ID: run.ID(), Config: c, Method: c.Method, Data: wire.RunData{Name: c.Data, DataPoints: run.Data()},
+		Status: string(f.Status), Message: f.Message, Step: f.Step, Epoch: f.Epoch, Controls: f.Controls, Speed: f.Speed,
 		Viewers: run.Viewers(), Traces: run.TraceNames(), Spec: run.Spec(),
-		Summary: runSummary{StepsPerSec: f.StepsPerSec, Diagnostics: f.Diagnostics}}
+		Summary: wire.RunSummary{StepsPerSec: f.StepsPerSec, Diagnostics: f.Diagnostics}}
 	if !math.IsNaN(f.Objective) {
 		info.Summary.Objective = &f.Objective
 	}
@@ -133,7 +83,7 @@ func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
 	op, err := parseOp(body)
 	if err == nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-		err = op.apply(ctx, run)
+		err = applyOp(ctx, op, run)
 		cancel()
 	}
 	if err != nil {

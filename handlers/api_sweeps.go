@@ -16,6 +16,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/sweeps"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // Sweeps in the browser: POST /api/sweeps starts one, GET /api/sweeps/{id}
@@ -32,34 +33,7 @@ import (
 // lifts the read deadline while the handler runs), and the stream ends when
 // the API's streams close at shutdown, so Shutdown need not wait for it.
 
-// sweepRequest is the body of POST /api/sweeps; numbers left out take the
-// defaults (sweeps.DefaultSteps and friends, seed 1).
-type sweepRequest struct {
-	Data        string       `json:"data"`
-	Method      string       `json:"method"`
-	Model       string       `json:"model"`
-	Param       string       `json:"param"`
-	Values      string       `json:"values"`
-	Steps       *int         `json:"steps"`
-	Seeds       *int         `json:"seeds"`
-	EvalReps    *int         `json:"eval_reps"`
-	IWBOSamples *int         `json:"iwbo_samples"`
-	Seed        *uint64      `json:"seed"`
-	Controls    sim.Controls `json:"controls"`
-}
-
 const sweepFields = "data, method, model, param, values, steps, seeds, eval_reps, iwbo_samples, seed, controls"
-
-// sweepCreated is POST /api/sweeps's answer.
-type sweepCreated struct {
-	ID      string    `json:"id"`
-	Stream  string    `json:"stream"`
-	Total   int       `json:"total"`
-	Param   string    `json:"param"`
-	Values  []float64 `json:"values"`
-	LogX    bool      `json:"log_x"`
-	Workers int       `json:"workers"`
-}
 
 // sweepRoutes registers the sweep routes when the API has a registry: the
 // event stream outside middleware.Timeout (it lives as long as the sweep).
@@ -77,7 +51,7 @@ func (a *API) sweepRoutes(r chi.Router) {
 }
 
 func (a *API) createSweep(w http.ResponseWriter, r *http.Request) {
-	var in sweepRequest
+	var in wire.CreateSweep
 	if err := decodeJSON(w, r, &in, sweepFields); err != nil {
 		a.writeSweepErr(w, r, err)
 		return
@@ -100,7 +74,7 @@ func (a *API) createSweep(w http.ResponseWriter, r *http.Request) {
 	}
 	info := s.Info()
 	w.Header().Set("Location", "/api/sweeps/"+s.ID())
-	writeJSON(w, a.log, http.StatusCreated, sweepCreated{ID: s.ID(), Stream: "/api/sweeps/" + s.ID() + "/stream",
+	writeJSON(w, a.log, http.StatusCreated, wire.SweepCreated{ID: s.ID(), Stream: "/api/sweeps/" + s.ID() + "/stream",
 		Total: info.Total, Param: info.Param, Values: info.Values, LogX: info.LogX, Workers: info.Workers})
 }
 

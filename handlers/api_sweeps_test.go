@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/posterior-playground/playground/sim/sweeps"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // sweepEnv is the API with a sweep registry on an httptest server. The
@@ -64,7 +65,7 @@ func newEnvWith(t *testing.T, cfg APIConfig, serverTimeout time.Duration) *env {
 // post starts a sweep as client and returns its id.
 func (e *sweepEnv) post(client, body string) string {
 	e.t.Helper()
-	var out sweepCreated
+	var out wire.SweepCreated
 	code, _ := e.doAs(client, "POST", "/api/sweeps", body, &out)
 	if code != http.StatusCreated || out.ID == "" {
 		e.t.Fatalf("POST /api/sweeps %s: %d %+v", body, code, out)
@@ -213,7 +214,7 @@ func TestSweepCreateRejectsBadInput(t *testing.T) {
 		{with("controls", map[string]any{"lr": 5}), "controls.lr"},
 		{with("controls", map[string]any{"colour": 1}), "controls.colour"},
 	} {
-		var got apiError
+		var got wire.APIError
 		code, _ := e.doAs("a", "POST", "/api/sweeps", c.body, &got)
 		if code != http.StatusBadRequest || got.Field != c.field || got.Message == "" {
 			t.Errorf("%s: %d %+v, want 400 naming %q", c.body, code, got, c.field)
@@ -229,7 +230,7 @@ func TestSweepCaps(t *testing.T) {
 	checkLeaks(t)
 	e := newSweepEnv(t, sweeps.Config{MaxSweeps: 2, MaxPerClient: 1, Workers: 1}, 0)
 	first := e.post("a", slow)
-	var got apiError
+	var got wire.APIError
 	code, h := e.doAs("a", "POST", "/api/sweeps", slow, &got)
 	if code != http.StatusTooManyRequests || got.Field != "sweeps" || h.Get("Retry-After") == "" {
 		t.Errorf("a second sweep of one client: %d %+v, want 429 naming sweeps with Retry-After", code, got)

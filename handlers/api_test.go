@@ -10,6 +10,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 func TestAPIMethodsAndDatasets(t *testing.T) {
@@ -34,7 +35,7 @@ func TestAPIMethodsAndDatasets(t *testing.T) {
 func TestAPIRunLifecycle(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, envOptions{})
-	var created runCreated
+	var created wire.RunCreated
 	code, h := e.do("POST", "/api/runs", "application/json", `{"data":"d","method":"fake","seed":3,"controls":{"prior_scale":2}}`, &created)
 	if code != http.StatusCreated || h.Get("Location") != "/api/runs/"+created.ID || created.Stream != "/api/runs/"+created.ID+"/stream" {
 		t.Fatalf("create: %d %v %+v", code, h, created)
@@ -134,7 +135,7 @@ func TestAPIRealFactoryAndUploads(t *testing.T) {
 	}
 	checkLeaks(t)
 	e := newEnv(t, envOptions{factory: NewFactory, api: APIConfig{Specs: catalog.Specs}})
-	var created runCreated
+	var created wire.RunCreated
 	if code, _ := e.do("POST", "/api/runs", "application/json", `{"data":"gap","method":"mfvi","seed":1}`, &created); code != 201 {
 		t.Fatalf("mfvi on gap: %d", code)
 	}
@@ -145,7 +146,7 @@ func TestAPIRealFactoryAndUploads(t *testing.T) {
 	e.wantError("POST", "/api/runs", `{"data":"gap","method":"mfvi","controls":{"nope":1}}`, 400, "nope")
 	e.wantError("POST", "/api/runs", `{"data":"upload:0123","method":"mfvi"}`, 400, "data")
 
-	var up uploadResponse
+	var up wire.Upload
 	if code, _ := e.do("POST", "/api/data", "text/csv", "x,y\n1,2\n2,3\n3,5\n", &up); code != 201 || !strings.HasPrefix(up.Data, "upload:") || up.N != 3 {
 		t.Fatalf("upload: %d %+v", code, up)
 	}

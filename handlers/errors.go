@@ -8,14 +8,8 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
-
-// apiError is the body of every JSON error: the field at fault (empty when
-// none) and what is wrong or allowed.
-type apiError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
 
 // writeJSON writes v with status; an encoding failure is logged (the status
 // line has gone out by then).
@@ -33,7 +27,7 @@ func writeJSON(w http.ResponseWriter, log *slog.Logger, status int, v any) {
 
 // writeError writes {"field","message"} with status.
 func writeError(w http.ResponseWriter, log *slog.Logger, status int, field, message string) {
-	writeJSON(w, log, status, apiError{Field: field, Message: message})
+	writeJSON(w, log, status, wire.APIError{Field: field, Message: message})
 }
 
 // writeErr maps an error to its status: a *sim.FieldError is 400, a cap is

@@ -16,6 +16,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // FuzzParseOp feeds arbitrary bytes to the decoder of a viewer's websocket
@@ -188,7 +189,7 @@ func FuzzCreateRunBody(f *testing.F) {
 				t.Fatalf("%q: created run %q: %v", body, out.ID, err)
 			}
 		case w.Code == http.StatusBadRequest:
-			var ae apiError
+			var ae wire.APIError
 			if err := json.Unmarshal(w.Body.Bytes(), &ae); err != nil || ae.Field == "" || ae.Message == "" {
 				t.Fatalf("%q: 400 with %q, want an error naming a field", body, w.Body.Bytes())
 			}

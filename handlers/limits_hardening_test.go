@@ -16,6 +16,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // limitsEnv is the API with the real catalog and small registry caps. The
@@ -32,7 +33,7 @@ func limitsEnv(t *testing.T) *env {
 }
 
 // call sends body as client and returns the status and the decoded error.
-func call(e *env, client, method, path, contentType, body string) (int, apiError, []byte) {
+func call(e *env, client, method, path, contentType, body string) (int, wire.APIError, []byte) {
 	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -48,7 +49,7 @@ func call(e *env, client, method, path, contentType, body string) (int, apiError
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	var ae apiError
+	var ae wire.APIError
 	if res.StatusCode >= 400 {
 		if err := json.Unmarshal(b, &ae); err != nil {
 			e.t.Fatalf("%s %s: %d with a body that is not a JSON error: %q", method, path, res.StatusCode, b)
@@ -149,7 +150,7 @@ func TestLimitsAnsweredWithFieldErrors(t *testing.T) {
 		{name: "uploads kept", client: "C", setup: func() {
 			for i := range 5 { // the env keeps 4
 				_, _, b := call(e, "C", "POST", "/api/data", "text/csv", fmt.Sprintf("x,y\n0,%d\n1,2\n2,3\n", i))
-				var up uploadResponse
+				var up wire.Upload
 				json.Unmarshal(b, &up)
 				uploads = append(uploads, up.Data)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // StreamConfig tunes the run stream. Zero values take the defaults.
@@ -38,20 +39,13 @@ func (c StreamConfig) withDefaults() StreamConfig {
 	return c
 }
 
-type wireError struct {
-	Type    string `json:"type"` // "error"
-	Op      string `json:"op,omitempty"`
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
 // wsConn is one viewer: the handler goroutine reads, one writer goroutine
 // writes (gorilla allows one of each).
 type wsConn struct {
 	api        *API
 	conn       *websocket.Conn
 	run        *engine.Run
-	errs       chan wireError // reader → writer; dropped when full
+	errs       chan wire.Error // reader → writer; dropped when full
 	readerDone chan struct{}
 	out        frameWriter // the writer's state (stream_frame.go)
 }
@@ -77,7 +71,7 @@ func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader has answered with the error
 	}
-	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan wireError, 8), readerDone: make(chan struct{})}
+	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan wire.Error, 8), readerDone: make(chan struct{})}
 	a.track(c, true)
 	defer a.track(c, false)
 	writerDone := make(chan struct{})
@@ -170,13 +164,13 @@ func (c *wsConn) readLoop() {
 			return
 		}
 		if kind != websocket.TextMessage {
-			c.sendError(wireError{Field: "body", Message: "want a JSON text message"})
+			c.sendError(wire.Error{Field: "body", Message: "want a JSON text message"})
 			continue
 		}
 		op, err := parseOp(msg)
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			err = op.apply(ctx, c.run)
+			err = applyOp(ctx, op, c.run)
 			cancel()
 		}
 		if err != nil {
@@ -185,20 +179,20 @@ func (c *wsConn) readLoop() {
 	}
 }
 
-func errorFrame(op string, err error) wireError {
+func errorFrame(op string, err error) wire.Error {
 	var fe *sim.FieldError
 	switch {
 	case errors.As(err, &fe):
-		return wireError{Op: op, Field: fe.Field, Message: fe.Message}
+		return wire.Error{Op: op, Field: fe.Field, Message: fe.Message}
 	case errors.Is(err, engine.ErrRunClosed):
-		return wireError{Op: op, Message: "the run has ended"}
+		return wire.Error{Op: op, Message: "the run has ended"}
 	}
-	return wireError{Op: op, Message: err.Error()}
+	return wire.Error{Op: op, Message: err.Error()}
 }
 
 // sendError hands an error to the writer; a viewer flooding bad commands
 // loses some answers rather than blocking.
-func (c *wsConn) sendError(e wireError) {
+func (c *wsConn) sendError(e wire.Error) {
 	e.Type = "error"
 	select {
 	case c.errs <- e:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // TestStreamSendsSamplerDraws: a sampler's stream carries its recent draws
@@ -17,7 +18,7 @@ import (
 func TestStreamSendsSamplerDraws(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, envOptions{factory: NewFactory, api: APIConfig{Specs: catalog.Specs}})
-	var hmc, vi runCreated
+	var hmc, vi wire.RunCreated
 	if code, _ := e.do("POST", "/api/runs", "application/json", `{"data":"linreg","method":"hmc","seed":1,"controls":{"warmup":200}}`, &hmc); code != http.StatusCreated {
 		t.Fatalf("hmc on linreg: %d", code)
 	}

@@ -9,18 +9,8 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
-
-// opMessage is a command from a viewer: {"op":"play"|"pause"|"reset"},
-// {"op":"step","n":k}, {"op":"set","name":…,"value":…} or
-// {"op":"speed","value":steps_per_sec} or {"op":"weight","n":index} (the
-// weight whose marginal the frames carry).
-type opMessage struct {
-	Op    string     `json:"op"`
-	N     *float64   `json:"n"`
-	Name  *string    `json:"name"`
-	Value *sim.Value `json:"value"`
-}
 
 // maxWeightIndex bounds a weight command's index before the run checks it
 // against its method's number of weights.
@@ -28,8 +18,8 @@ const maxWeightIndex = 1 << 24
 
 // parseOp decodes and checks a command's shape; the run checks the values
 // against the method's spec.
-func parseOp(b []byte) (opMessage, error) {
-	var m opMessage
+func parseOp(b []byte) (wire.Op, error) {
+	var m wire.Op
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
@@ -86,8 +76,8 @@ func parseOp(b []byte) (opMessage, error) {
 	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, set, speed, weight)", m.Op)}
 }
 
-// apply sends the command to run and returns its answer.
-func (m opMessage) apply(ctx context.Context, run *engine.Run) error {
+// applyOp sends the command m to run and returns its answer.
+func applyOp(ctx context.Context, m wire.Op, run *engine.Run) error {
 	switch m.Op {
 	case engine.OpPlay:
 		return run.Play(ctx)

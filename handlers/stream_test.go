@@ -13,6 +13,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // inFrame is a server message as a client decodes it.
@@ -26,11 +27,11 @@ type inFrame struct {
 	Controls    map[string]float64
 	Objective   [][2]float64
 	Trace       map[string][][2]float64
-	Predictive  *engine.Band
-	Marks       []engine.Mark
+	Predictive  *wire.Band
+	Marks       []wire.Mark
 	Diagnostics map[string]float64
 	StepsPerSec float64 `json:"steps_per_sec"`
-	Data        *engine.DataPoints
+	Data        *wire.DataPoints
 	Field       string
 }
 

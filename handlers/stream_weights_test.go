@@ -11,6 +11,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // The weight command needs a whole, non-negative n and nothing else; errors
@@ -49,7 +50,7 @@ func TestParseOpWeight(t *testing.T) {
 func TestStreamWeightOp(t *testing.T) {
 	checkLeaks(t)
 	e := newEnv(t, envOptions{factory: NewFactory, api: APIConfig{Specs: catalog.Specs}})
-	var livi, hmc runCreated
+	var livi, hmc wire.RunCreated
 	if code, _ := e.do("POST", "/api/runs", "application/json", `{"data":"linreg","method":"livi","seed":1}`, &livi); code != http.StatusCreated {
 		t.Fatalf("livi on linreg: %d", code)
 	}

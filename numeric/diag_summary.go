@@ -1,7 +1,6 @@
 package numeric
 
 import (
-	"encoding/json"
 	"math"
 )
 
@@ -9,17 +8,16 @@ import (
 // mean and standard deviation (ddof 1), type-7 quantiles of the pooled draws,
 // bulk and tail ESS and rank-normalised split R̂.
 //
-// Undefined values are NaN. encoding/json cannot encode NaN, so ParamSummary
-// marshals non-finite fields as null, and null unmarshals to NaN.
+// Undefined values are NaN (wire.ParamSummary writes them as null).
 type ParamSummary struct {
-	Mean    float64 `json:"mean"`
-	SD      float64 `json:"sd"`
-	Q05     float64 `json:"q05"`
-	Q50     float64 `json:"q50"`
-	Q95     float64 `json:"q95"`
-	ESSBulk float64 `json:"ess_bulk"`
-	ESSTail float64 `json:"ess_tail"`
-	RHat    float64 `json:"rhat"`
+	Mean    float64
+	SD      float64
+	Q05     float64
+	Q50     float64
+	Q95     float64
+	ESSBulk float64
+	ESSTail float64
+	RHat    float64
 }
 
 // Summarize returns the summary of the draws chains[c][i]. The statistics
@@ -58,52 +56,4 @@ func Summarize(chains [][]float64) ParamSummary {
 	}
 	s.Q05, s.Q50, s.Q95 = Quantile(sorted, 0.05), Quantile(sorted, 0.5), Quantile(sorted, 0.95)
 	return s
-}
-
-// paramSummaryJSON mirrors ParamSummary with nullable fields.
-type paramSummaryJSON struct {
-	Mean    *float64 `json:"mean"`
-	SD      *float64 `json:"sd"`
-	Q05     *float64 `json:"q05"`
-	Q50     *float64 `json:"q50"`
-	Q95     *float64 `json:"q95"`
-	ESSBulk *float64 `json:"ess_bulk"`
-	ESSTail *float64 `json:"ess_tail"`
-	RHat    *float64 `json:"rhat"`
-}
-
-func (p *ParamSummary) fields() [8]*float64 {
-	return [8]*float64{&p.Mean, &p.SD, &p.Q05, &p.Q50, &p.Q95, &p.ESSBulk, &p.ESSTail, &p.RHat}
-}
-
-func (j *paramSummaryJSON) fields() [8]**float64 {
-	return [8]**float64{&j.Mean, &j.SD, &j.Q05, &j.Q50, &j.Q95, &j.ESSBulk, &j.ESSTail, &j.RHat}
-}
-
-// MarshalJSON writes non-finite fields as null.
-func (p ParamSummary) MarshalJSON() ([]byte, error) {
-	var j paramSummaryJSON
-	jf := j.fields()
-	for i, f := range p.fields() {
-		if !math.IsNaN(*f) && !math.IsInf(*f, 0) {
-			*jf[i] = f
-		}
-	}
-	return json.Marshal(j)
-}
-
-// UnmarshalJSON reads null or missing fields as NaN.
-func (p *ParamSummary) UnmarshalJSON(data []byte) error {
-	var j paramSummaryJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return err
-	}
-	jf := j.fields()
-	for i, f := range p.fields() {
-		*f = math.NaN()
-		if *jf[i] != nil {
-			*f = **jf[i]
-		}
-	}
-	return nil
 }

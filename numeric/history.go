@@ -3,28 +3,13 @@ package numeric
 import (
 	"math"
 	"sort"
-	"strconv"
 )
 
-// Point is one recorded value at a step. It marshals to JSON as the pair
-// [step, value], with null for a NaN or infinite value (JSON has no NaN).
+// Point is one recorded value at a step (package wire writes a run of them
+// as JSON).
 type Point struct {
 	Step  int64
 	Value float64
-}
-
-// MarshalJSON writes [step,value].
-func (p Point) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 32)
-	b = append(b, '[')
-	b = strconv.AppendInt(b, p.Step, 10)
-	b = append(b, ',')
-	if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendFloat(b, p.Value, 'g', -1, 64)
-	}
-	return append(b, ']'), nil
 }
 
 // History is a bounded record of several series sampled at common steps (an

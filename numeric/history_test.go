@@ -1,7 +1,6 @@
 package numeric
 
 import (
-	"encoding/json"
 	"math"
 	"testing"
 )
@@ -123,16 +122,6 @@ func TestHistoryAddAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("Add allocates %v times", allocs)
-	}
-}
-
-func TestPointJSON(t *testing.T) {
-	b, err := json.Marshal([]Point{{3, 1.5}, {4, math.NaN()}, {5, math.Inf(-1)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != "[[3,1.5],[4,null],[5,null]]" {
-		t.Fatalf("got %s", b)
 	}
 }
 

@@ -1,5 +1,7 @@
 package sim
 
+import "log/slog"
+
 // Optional interfaces: a method implements those that fit it, and the
 // engine, the experiment runner and the views use them when present.
 
@@ -60,4 +62,24 @@ type ExactPosterior interface {
 	// parameters Draws reports, by name and in the units Draws uses; ok is
 	// false when the method has no closed form on d.
 	ExactPosterior(d *Dataset) (moments map[string]Moments, ok bool)
+}
+
+// Views is implemented by methods that send data of their own with their
+// frames, for a view the browser keeps under the same key
+// (static/app/views.js): GIP's inducing inputs, say. Adding a view is this
+// method and one browser module.
+type Views interface {
+	// Views returns the method's view data by key: plain lower-case names,
+	// none of a frame's own keys nor the engine's "draws" and "weights".
+	// Each value must encode with encoding/json and is encoded at once; the
+	// method may reuse it afterwards. The engine asks between steps, a few
+	// times a second at most.
+	Views() map[string]any
+}
+
+// Logger is implemented by methods that log (a skipped step, a failed
+// fit). The engine hands them its run's logger before Init, so their lines
+// carry the run's id; without one they log to slog.Default().
+type Logger interface {
+	SetLogger(l *slog.Logger)
 }

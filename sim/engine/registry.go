@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/wire"
 
 	"context"
 	"crypto/rand"
@@ -15,14 +16,8 @@ import (
 )
 
 // RunConfig names what to run: a data set, a method and model, a seed and
-// overrides of the method's default controls.
-type RunConfig struct {
-	Data     string       `json:"data"`
-	Method   string       `json:"method"`
-	Model    string       `json:"model,omitempty"` // "" for the data set's default
-	Seed     uint64       `json:"seed"`
-	Controls sim.Controls `json:"controls,omitempty"`
-}
+// overrides of the method's default controls (the API's shape of it).
+type RunConfig = wire.RunConfig
 
 // Factory builds an uninitialised method for cfg, its data set, and the
 // method's full set of controls (cfg.Controls resolved against its spec).

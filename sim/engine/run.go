@@ -1,10 +1,11 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -80,46 +81,6 @@ func DefaultRunOptions() RunOptions {
 	return o
 }
 
-// Mark records a live control change, so a plot can show cause and effect.
-type Mark struct {
-	Step  int64     `json:"step"`
-	Name  string    `json:"name"`
-	Value sim.Value `json:"value"`
-}
-
-// Band is a predictive band on the data set's grid, in the user's units:
-// the mean and mean ± 2 standard deviations of f over sampled functions,
-// and a few of the sampled functions.
-type Band struct {
-	X       []float64   `json:"x"`
-	Mean    []float64   `json:"mean"`
-	Lo      []float64   `json:"lo"`
-	Hi      []float64   `json:"hi"`
-	Samples [][]float64 `json:"samples"`
-
-	enc       []byte  // the JSON, encoded once by the run (drawBand); viewers share it
-	inbetween float64 // the in-between ratio from the band's samples; NaN without a gap
-}
-
-// MarshalJSON returns the encoding made when the band was drawn, so every
-// viewer of a run sends the same bytes without encoding them again.
-func (b *Band) MarshalJSON() ([]byte, error) {
-	if b.enc != nil {
-		return b.enc, nil
-	}
-	type plain Band // no methods: the default encoding
-	return json.Marshal((*plain)(b))
-}
-
-// DataPoints is the training data and the truth on the grid, user units.
-type DataPoints struct {
-	Task  sim.Task  `json:"task"`
-	X     []float64 `json:"x"`
-	Y     []float64 `json:"y"`
-	Grid  []float64 `json:"grid"`
-	Truth []float64 `json:"truth,omitempty"` // on Grid; absent when unknown
-}
-
 // Frame is one published state of a run. A Frame and everything it points
 // to are immutable once published; viewers share them.
 type Frame struct {
@@ -132,12 +93,25 @@ type Frame struct {
 	Speed       float64 // steps-per-second cap, 0 none
 	Objective   float64 // latest finite objective, NaN before the first step
 	StepsPerSec float64
-	Predictive  *Band // nil until a band could be drawn
-	Marks       []Mark
+	Predictive  *wire.Band // nil until a band could be drawn
+	Marks       []wire.Mark
 	Diagnostics map[string]float64 // finite values only
 	Time        time.Time
-	Draws       *DrawSet   // samplers only: recent draws and live statistics (run_draws.go); shared, immutable
-	Weights     *WeightSet // weight-space VI only: one weight's marginal (run_weights.go); shared, immutable
+	// Extras are the family-specific parts, each sent under its key: a
+	// sampler's "draws" (run_draws.go), a weight's marginal "weights"
+	// (run_weights.go), and whatever views the method offers (sim.Views,
+	// run_extras.go). Shared and immutable like the rest.
+	Extras []*wire.Extra
+}
+
+// Extra returns the frame's extra under key, or nil.
+func (f *Frame) Extra(key string) *wire.Extra {
+	for _, x := range f.Extras {
+		if x.Key == key {
+			return x
+		}
+	}
+	return nil
 }
 
 // Run owns one initialised Method and steps it in one goroutine (Start). It
@@ -152,7 +126,7 @@ type Run struct {
 	seed uint64
 	opt  RunOptions
 	log  *slog.Logger
-	data *DataPoints
+	data *wire.DataPoints
 
 	ctrl    chan command
 	done    chan struct{}
@@ -169,10 +143,11 @@ type Run struct {
 	speedBase  time.Time
 	speedStep  int64
 	lastObj    float64
-	marks      []Mark
-	band       *Band
-	bandStep   int64 // step the band was drawn at
-	bandFresh  bool  // false after a control change or a re-initialisation
+	marks      []wire.Mark
+	band       *wire.Band
+	bandRatio  float64 // the in-between ratio of band's samples; NaN without a gap (run_inbetween.go)
+	bandStep   int64   // step the band was drawn at
+	bandFresh  bool    // false after a control change or a re-initialisation
 	nextBand   time.Time
 	dirty      bool // something changed since the last publish
 	nextFrame  time.Time
@@ -184,6 +159,7 @@ type Run struct {
 	drawRec    *drawRecorder // samplers' recent draws (run_draws.go)
 	drawsOff   bool          // the method is not a sampler with per-chain traces
 	weights    weightState   // the chosen weight's marginal (run_weights.go)
+	extras     extraState    // the frame's extras (run_extras.go)
 
 	// mu guards the history and the mailbox. The run holds it only to add a
 	// point or publish; viewers only to copy.
@@ -206,6 +182,9 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 	}
 	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {
 		return nil, err
+	}
+	if l, ok := m.(sim.Logger); ok {
+		l.SetLogger(r.log) // the method's lines carry the run's id
 	}
 	r.traceNames = append([]string(nil), r.spec.Traces...)
 	r.row = make([]float64, 1+len(r.traceNames))
@@ -231,7 +210,7 @@ func (r *Run) Spec() sim.MethodSpec { return r.spec }
 func (r *Run) TraceNames() []string { return r.traceNames }
 
 // Data is the training data in the user's units.
-func (r *Run) Data() *DataPoints { return r.data }
+func (r *Run) Data() *wire.DataPoints { return r.data }
 
 // Done is closed when the run's goroutine has returned.
 func (r *Run) Done() <-chan struct{} { return r.done }
@@ -418,8 +397,8 @@ func cloneControls(c sim.Controls) sim.Controls {
 }
 
 // dataPoints maps d to the user's units for plotting.
-func dataPoints(d *sim.Dataset) *DataPoints {
-	p := &DataPoints{Task: d.Task, X: make([]float64, len(d.X)), Y: make([]float64, len(d.Y)), Grid: make([]float64, len(d.Grid))}
+func dataPoints(d *sim.Dataset) *wire.DataPoints {
+	p := &wire.DataPoints{Task: d.Task, X: make([]float64, len(d.X)), Y: make([]float64, len(d.Y)), Grid: make([]float64, len(d.Grid))}
 	for i, x := range d.X {
 		p.X[i] = d.XScale.ToUser(x)
 	}

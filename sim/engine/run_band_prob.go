@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"math"
@@ -16,7 +18,7 @@ const probClip = 1e-9
 // the band is σ(m ± 2s) with m and s the mean and sd of the latent
 // f_s = logit p_s, which stays in (0, 1), and the mean is the predictive
 // probability, the average of p_s. Nil when p is empty, ragged or not finite.
-func makeProbBand(p sim.Predictive, d *sim.Dataset, shown int) *Band {
+func makeProbBand(p sim.Predictive, d *sim.Dataset, shown int) *wire.Band {
 	b := newBand(p, shown)
 	if b == nil {
 		return nil

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"math"
@@ -29,40 +31,6 @@ const (
 	drawsCostShare = 10
 )
 
-// DrawSet is a sampler's recent retained draws and their live statistics,
-// published with a frame at most every drawsInterval. Like a Frame it is
-// immutable once published; it marshals to JSON it encoded once, so each
-// viewer's writer only copies bytes.
-type DrawSet struct {
-	Step       int64                  // the run's step when the set was taken
-	Retained   int64                  // retained draws per chain recorded since warm-up ended
-	Chains     int                    // chains
-	Params     []string               // recorded parameters, at most MaxDrawParams
-	Values     map[string][][]float64 // param → chain → last ≤ DrawWindow draws, oldest first
-	Divergent  [][]int                // chain → indices into the Values window of divergent transitions
-	Stats      map[string]ParamStats  // over the last StatsDraws draws per chain; empty below 4
-	StatsDraws int                    // draws per chain behind Stats
-	StatsStep  int64                  // the step Stats were computed at
-
-	raw []byte
-}
-
-// ParamStats summarises one parameter's recent draws: the pooled summary
-// (mean, sd, quantiles, rank-normalised split R-hat, bulk and tail ESS) and
-// the rank plot, chain → counts of the pooled ranks in RankBins equal bins.
-type ParamStats struct {
-	numeric.ParamSummary
-	Ranks [][]int
-}
-
-// MarshalJSON returns the encoding made when the set was published.
-func (d *DrawSet) MarshalJSON() ([]byte, error) {
-	if d.raw == nil { // not made by a run
-		return d.encode(), nil
-	}
-	return d.raw, nil
-}
-
 // drawRecorder keeps a sampler's most recent retained draws of a few
 // parameters in fixed rings, fed from Trace after every retained step, and
 // makes DrawSets from them. It is owned by the run goroutine.
@@ -79,8 +47,8 @@ type drawRecorder struct {
 	divPrev  []int
 	dirty    bool
 	next     time.Time // earliest next draw set
-	set      *DrawSet
-	stats    map[string]ParamStats
+	set      *wire.DrawSet
+	stats    map[string]wire.ParamStats
 	statsN   int
 	statsAt  int64
 	scratch  [][]float64 // Summarize's input, chain → draws
@@ -230,7 +198,7 @@ func (r *Run) drawsAfterStep(retained bool, tr []float64) {
 // drawSet returns the draw set for a frame published now: a new one when
 // draws were added and the last is old enough (at once while paused), else
 // the last.
-func (r *Run) drawSet(now time.Time) *DrawSet {
+func (r *Run) drawSet(now time.Time) *wire.DrawSet {
 	d := r.drawRec
 	if d == nil {
 		return nil
@@ -259,7 +227,7 @@ func (d *drawRecorder) window(dst []float64, p, c, m int) []float64 {
 func (d *drawRecorder) refresh(step int64) {
 	d.dirty = false
 	m := int(min(d.n, StatsWindow))
-	stats := make(map[string]ParamStats, len(d.params))
+	stats := make(map[string]wire.ParamStats, len(d.params))
 	var params []string
 	for p, name := range d.params {
 		for c := range d.nc {
@@ -273,12 +241,12 @@ func (d *drawRecorder) refresh(step int64) {
 		}
 		params = append(params, name)
 		if m >= 4 {
-			stats[name] = ParamStats{ParamSummary: numeric.Summarize(d.scratch), Ranks: d.ranks(d.scratch)}
+			stats[name] = wire.ParamStats{ParamSummary: numeric.Summarize(d.scratch), Ranks: d.ranks(d.scratch)}
 		}
 	}
 	d.stats, d.statsN, d.statsAt = stats, m, step
 	w := int(min(d.n, DrawWindow))
-	set := &DrawSet{Step: step, Retained: d.n, Chains: d.nc, Params: params, Values: make(map[string][][]float64, len(params)),
+	set := &wire.DrawSet{Step: step, Retained: d.n, Chains: d.nc, Params: params, Values: make(map[string][][]float64, len(params)),
 		Divergent: make([][]int, d.nc), Stats: d.stats, StatsDraws: d.statsN, StatsStep: d.statsAt}
 	for _, name := range params {
 		p := indexOf(d.params, name)
@@ -296,7 +264,7 @@ func (d *drawRecorder) refresh(step int64) {
 			}
 		}
 	}
-	set.raw = set.encode()
+	set.Seal()
 	d.set = set
 }
 

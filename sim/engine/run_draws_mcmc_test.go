@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"context"
 	"math"
 	"math/rand/v2"
@@ -43,7 +45,7 @@ func TestHMCDrawSetOnLinreg(t *testing.T) {
 	deadline := time.After(20 * time.Second)
 	var cur engine.Cursor
 	f, changed := r.Read(&cur)
-	for !(f.Status == engine.StatusDone && f.Draws != nil && f.Draws.Retained == 2700) {
+	for !(f.Status == engine.StatusDone && drawsOf(f) != nil && drawsOf(f).Retained == 2700) {
 		select {
 		case <-changed:
 		case <-deadline:
@@ -51,7 +53,7 @@ func TestHMCDrawSetOnLinreg(t *testing.T) {
 		}
 		f, changed = r.Read(&cur)
 	}
-	ds := f.Draws
+	ds := drawsOf(f)
 	if ds == nil || ds.Retained != 2700 {
 		t.Fatalf("status %s, draws %+v", f.Status, ds)
 	}
@@ -82,4 +84,12 @@ func TestHMCTraceAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(100, func() { m.Trace() }); a != 0 {
 		t.Errorf("Trace allocates %v times", a)
 	}
+}
+
+// drawsOf returns f's draw set, or nil.
+func drawsOf(f *engine.Frame) *wire.DrawSet {
+	if x := f.Extra("draws"); x != nil {
+		return x.Value.(*wire.DrawSet)
+	}
+	return nil
 }

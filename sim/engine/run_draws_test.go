@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"encoding/json"
@@ -225,7 +227,7 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 	}
 	r.status = StatusRunning
 	t0 := time.Now()
-	sets := map[*DrawSet]bool{}
+	sets := map[*wire.DrawSet]bool{}
 	const frames = 200 // 4 s of frames at 50 per second
 	for i := range frames {
 		steps(t, r, 3)

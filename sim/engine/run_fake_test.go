@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"fmt"
@@ -136,4 +138,12 @@ func fakeControls() sim.Controls {
 		panic(err)
 	}
 	return c
+}
+
+// weightsOf returns f's weight marginal, or nil.
+func weightsOf(f *Frame) *wire.WeightSet {
+	if x := f.Extra("weights"); x != nil {
+		return x.Value.(*wire.WeightSet)
+	}
+	return nil
 }

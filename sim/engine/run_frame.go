@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"math"
@@ -40,10 +42,9 @@ func (r *Run) publish(now time.Time) {
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
 		Diagnostics: r.diagnostics(), Time: now,
 	}
-	f.Draws = r.drawSet(now)     // samplers only (run_draws.go)
-	f.Weights = r.weightSet(now) // weight marginals (run_weights.go)
+	f.Extras = r.frameExtras(now) // run_extras.go
 	if f.Marks == nil {
-		f.Marks = []Mark{}
+		f.Marks = []wire.Mark{}
 	}
 	r.mu.Lock()
 	if r.frame != nil {
@@ -67,8 +68,8 @@ func (r *Run) drawBand() {
 		return
 	}
 	if b := makeBand(p, r.d, r.opt.ShownSamples); b != nil {
-		b.inbetween = bandInbetween(p, r.d)
-		b.enc, _ = b.MarshalJSON() // once here, not once per viewer; b is immutable from now on
+		b.Seal() // encoded once here, not once per viewer; b is immutable from now on
+		r.bandRatio = bandInbetween(p, r.d)
 		r.band = b
 	}
 	r.bandStep, r.bandFresh = r.step, true
@@ -77,7 +78,7 @@ func (r *Run) drawBand() {
 // makeBand summarises sampled functions (model units) as mean ± 2 std in
 // the user's units with the first shown samples; nil when p is empty,
 // ragged or not finite.
-func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *Band {
+func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *wire.Band {
 	if d.Task == sim.Classification && probabilities(p) {
 		return makeProbBand(p, d, shown) // a band through the sigmoid (run_band_prob.go)
 	}
@@ -121,7 +122,7 @@ func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *Band {
 
 // newBand allocates a band for p's grid with room for shown samples; nil
 // when p is empty or ragged.
-func newBand(p sim.Predictive, shown int) *Band {
+func newBand(p sim.Predictive, shown int) *wire.Band {
 	n, s := len(p.X), len(p.Samples)
 	if n == 0 || s == 0 {
 		return nil
@@ -131,7 +132,7 @@ func newBand(p sim.Predictive, shown int) *Band {
 			return nil
 		}
 	}
-	return &Band{X: make([]float64, n), Mean: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n),
+	return &wire.Band{X: make([]float64, n), Mean: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n),
 		Samples: make([][]float64, min(shown, s))}
 }
 
@@ -144,8 +145,8 @@ func (r *Run) diagnostics() map[string]float64 {
 	if finite(r.lastObj) {
 		out["objective"] = r.lastObj
 	}
-	if r.band != nil && finite(r.band.inbetween) { // data with a gap (run_inbetween.go)
-		out["inbetween_ratio"] = r.band.inbetween
+	if r.band != nil && finite(r.bandRatio) { // data with a gap (run_inbetween.go)
+		out["inbetween_ratio"] = r.bandRatio
 	}
 	if r.status == StatusDiverged {
 		return out

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"context"
@@ -273,7 +275,7 @@ func (r *Run) set(name string, v sim.Value) error {
 			return asFieldError(name, err)
 		}
 		r.controls = next
-		r.addMark(Mark{Step: r.step, Name: name, Value: v})
+		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
 		r.bandFresh = false
 	default: // not live: start again with the new value
 		if err := r.reinit(next, true); err != nil {
@@ -294,9 +296,9 @@ func asFieldError(name string, err error) error {
 }
 
 // addMark appends m to a fresh slice: published frames share the old one.
-func (r *Run) addMark(m Mark) {
+func (r *Run) addMark(m wire.Mark) {
 	keep := r.marks[max(0, len(r.marks)-maxMarks+1):]
-	marks := make([]Mark, 0, len(keep)+1)
+	marks := make([]wire.Mark, 0, len(keep)+1)
 	r.marks = append(append(marks, keep...), m)
 }
 

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"bytes"
@@ -194,7 +196,7 @@ func TestRunSetValidatesAndMarks(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := waitFrame(t, r, func(f *Frame) bool { return f.Controls["prior_scale"] == sim.Num(5) })
-	if f.Step != 50 || f.Epoch != 0 || len(f.Marks) != 1 || f.Marks[0] != (Mark{50, "prior_scale", sim.Num(5)}) {
+	if f.Step != 50 || f.Epoch != 0 || len(f.Marks) != 1 || f.Marks[0] != (wire.Mark{Step: 50, Name: "prior_scale", Value: sim.Num(5)}) {
 		t.Fatalf("after a live set: step %d epoch %d marks %v", f.Step, f.Epoch, f.Marks)
 	}
 	if f.Controls["kernel"] != sim.Choice("eq") || f.Controls["lr"] != sim.Num(0.1) {

@@ -1,10 +1,11 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -33,39 +34,10 @@ const (
 	weightsCostShare = 10
 )
 
-// WeightSet is the marginal of one weight at one step. Like a Frame it is
-// immutable once published and marshals to the JSON encoded when it was made.
-type WeightSet struct {
-	Step       int64     `json:"step"`
-	Index      int       `json:"index"`
-	NumWeights int       `json:"num_weights"`
-	Name       string    `json:"name,omitempty"`
-	Kind       string    `json:"kind"` // "samples" (histogram) or "gaussian"
-	Mean       float64   `json:"mean"`
-	Std        float64   `json:"std"`
-	Draws      int       `json:"draws,omitempty"`     // samples: draws behind the histogram
-	Edges      []float64 `json:"edges,omitempty"`     // samples: WeightBins+1 bin edges
-	Density    []float64 `json:"density,omitempty"`   // samples: density per bin (all draws count in the normalisation)
-	Kurtosis   float64   `json:"kurtosis"`            // excess kurtosis: 0 for a Gaussian, > 0 heavy tails
-	Outside    float64   `json:"outside,omitempty"`   // samples: fraction of draws outside the edges
-	Quantiles  []float64 `json:"quantiles,omitempty"` // samples: 1%, 50%, 99%
-
-	raw []byte
-}
-
-// MarshalJSON returns the encoding made when the set was published.
-func (w *WeightSet) MarshalJSON() ([]byte, error) {
-	if w.raw != nil {
-		return w.raw, nil
-	}
-	type plain WeightSet
-	return json.Marshal((*plain)(w))
-}
-
 // weightState is the run goroutine's weight-marginal state.
 type weightState struct {
 	index int
-	set   *WeightSet
+	set   *wire.WeightSet
 	step  int64
 	epoch uint64
 	next  time.Time
@@ -103,7 +75,7 @@ func (r *Run) setWeightIndex(i int64) error {
 // weightSet returns the weight set for a frame published now: a new one
 // when the method moved, the index changed or the run was reset, and the
 // last is old enough (at once while paused or after a change of index).
-func (r *Run) weightSet(now time.Time) *WeightSet {
+func (r *Run) weightSet(now time.Time) *wire.WeightSet {
 	w := &r.weights
 	if r.status == StatusDiverged {
 		return w.set
@@ -116,7 +88,7 @@ func (r *Run) weightSet(now time.Time) *WeightSet {
 		return w.set
 	}
 	t0 := time.Now()
-	var s *WeightSet
+	var s *wire.WeightSet
 	if err := r.safely("WeightSamples", func() { s = r.makeWeightSet() }); err != nil {
 		return w.set
 	}
@@ -127,19 +99,19 @@ func (r *Run) weightSet(now time.Time) *WeightSet {
 
 // makeWeightSet computes the chosen weight's marginal; nil when the method
 // offers none or its numbers are not finite.
-func (r *Run) makeWeightSet() *WeightSet {
+func (r *Run) makeWeightSet() *wire.WeightSet {
 	n := r.numWeights()
 	if n == 0 {
 		return nil
 	}
 	i := min(r.weights.index, n-1)
-	s := &WeightSet{Step: r.step, Index: i, NumWeights: n}
+	s := &wire.WeightSet{Step: r.step, Index: i, NumWeights: n}
 	if wn, ok := r.m.(sim.WeightNamer); ok {
 		s.Name = wn.WeightName(i)
 	}
 	switch m := r.m.(type) {
 	case sim.WeightSampler:
-		if !s.histogram(m.WeightSamples(i, WeightDraws)) {
+		if !histogram(s, m.WeightSamples(i, WeightDraws)) {
 			return nil
 		}
 	case sim.WeightGaussian:
@@ -149,17 +121,15 @@ func (r *Run) makeWeightSet() *WeightSet {
 		}
 		s.Kind, s.Mean, s.Std = "gaussian", mean, std
 	}
-	raw, err := s.MarshalJSON()
-	if err != nil {
+	if s.Seal() != nil {
 		return nil
 	}
-	s.raw = raw
 	return s
 }
 
-// histogram fills the sample summaries from draws; false when there are
+// histogram fills s's sample summaries from draws; false when there are
 // fewer than two or any is not finite.
-func (s *WeightSet) histogram(draws []float64) bool {
+func histogram(s *wire.WeightSet, draws []float64) bool {
 	if len(draws) < 2 {
 		return false
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"context"
@@ -63,8 +65,8 @@ func startMethodRun(t *testing.T, m sim.Method) *Run {
 func TestRunWeightsHistogram(t *testing.T) {
 	w := &weightFake{er: rand.New(rand.NewPCG(1, 2))}
 	r := startMethodRun(t, w)
-	f := waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil })
-	s := f.Weights
+	f := waitFrame(t, r, func(f *Frame) bool { return weightsOf(f) != nil })
+	s := weightsOf(f)
 	if s.Kind != "samples" || s.Index != 0 || s.NumWeights != 3 || s.Draws != WeightDraws || s.Name != "w0" {
 		t.Fatalf("set %+v", s)
 	}
@@ -83,8 +85,8 @@ func TestRunWeightsHistogram(t *testing.T) {
 	if math.Abs(s.Mean) > 0.09 || math.Abs(s.Std-1) > 0.064 || math.Abs(s.Kurtosis) > 0.44 {
 		t.Fatalf("mean %g std %g kurtosis %g", s.Mean, s.Std, s.Kurtosis)
 	}
-	if !strings.Contains(string(s.raw), `"kind":"samples"`) {
-		t.Fatalf("raw %s", s.raw)
+	if raw, _ := s.MarshalJSON(); !strings.Contains(string(raw), `"kind":"samples"`) {
+		t.Fatalf("raw %s", raw)
 	}
 }
 
@@ -103,9 +105,9 @@ func TestRunWeightsSetValidated(t *testing.T) {
 	if err := r.SetWeight(bg(), 2); err != nil {
 		t.Fatal(err)
 	}
-	f := waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil && f.Weights.Index == 2 })
-	if math.Abs(f.Weights.Mean-2) > 0.09 { // N(2, 1) draws, 4 s.e.
-		t.Fatalf("mean %g", f.Weights.Mean)
+	f := waitFrame(t, r, func(f *Frame) bool { return weightsOf(f) != nil && weightsOf(f).Index == 2 })
+	if math.Abs(weightsOf(f).Mean-2) > 0.09 { // N(2, 1) draws, 4 s.e.
+		t.Fatalf("mean %g", weightsOf(f).Mean)
 	}
 	if f.Step != 0 {
 		t.Fatalf("step %d: the run should not have moved", f.Step)
@@ -118,7 +120,7 @@ func TestRunWeightsRateBounded(t *testing.T) { synctest.Test(t, testRunWeightsRa
 func testRunWeightsRateBounded(t *testing.T) {
 	w := &weightFake{fakeMethod: fakeMethod{stepDelay: 100 * time.Microsecond}, er: rand.New(rand.NewPCG(1, 2))}
 	r := startMethodRun(t, w)
-	waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil })
+	waitFrame(t, r, func(f *Frame) bool { return weightsOf(f) != nil })
 	c0 := w.calls.Load()
 	start := time.Now()
 	if err := r.Play(bg()); err != nil {
@@ -141,8 +143,8 @@ func TestRunWeightsGaussianAndNone(t *testing.T) {
 	if err := r.SetWeight(bg(), 1); err != nil {
 		t.Fatal(err)
 	}
-	f := waitFrame(t, r, func(f *Frame) bool { return f.Weights != nil && f.Weights.Index == 1 })
-	if s := f.Weights; s.Kind != "gaussian" || s.Mean != 1 || s.Std != 0.5 || s.Density != nil {
+	f := waitFrame(t, r, func(f *Frame) bool { return weightsOf(f) != nil && weightsOf(f).Index == 1 })
+	if s := weightsOf(f); s.Kind != "gaussian" || s.Mean != 1 || s.Std != 0.5 || s.Density != nil {
 		t.Fatalf("set %+v", s)
 	}
 	r2 := startMethodRun(t, &fakeMethod{})
@@ -150,7 +152,7 @@ func TestRunWeightsGaussianAndNone(t *testing.T) {
 	if err := r2.SetWeight(bg(), 0); !errors.As(err, &fe) || fe.Field != "op" {
 		t.Fatalf("SetWeight on a method without weights = %v", err)
 	}
-	if r2.Latest().Weights != nil {
+	if weightsOf(r2.Latest()) != nil {
 		t.Fatal("weights on a method without marginals")
 	}
 }
@@ -163,8 +165,8 @@ func TestWeightSetHistogramUniform(t *testing.T) {
 	for i := range v {
 		v[i] = float64(n - 1 - i)
 	}
-	var s WeightSet
-	if !s.histogram(v) {
+	var s wire.WeightSet
+	if !histogram(&s, v) {
 		t.Fatal("histogram refused finite draws")
 	}
 	nn := float64(n) * float64(n)
@@ -186,7 +188,7 @@ func TestWeightSetHistogramUniform(t *testing.T) {
 			t.Fatalf("bin %d holds %g draws, want 98 to 100: not flat", k, c)
 		}
 	}
-	if s.histogram([]float64{1, math.NaN()}) {
+	if histogram(&s, []float64{1, math.NaN()}) {
 		t.Fatal("histogram accepted NaN")
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // predictiveSamples is the number of posterior function samples behind the
@@ -45,10 +46,10 @@ type Summary struct {
 	// Samplers only (null otherwise): the mean acceptance statistic and the
 	// divergent transitions after warm-up, the smallest bulk ESS over the
 	// parameters per second of sampling, and a summary per parameter.
-	AcceptanceRate *float64                        `json:"acceptance_rate"`
-	Divergences    *int                            `json:"divergences"`
-	ESSPerSec      *float64                        `json:"ess_per_sec"`
-	Params         map[string]numeric.ParamSummary `json:"params"`
+	AcceptanceRate *float64                     `json:"acceptance_rate"`
+	Divergences    *int                         `json:"divergences"`
+	ESSPerSec      *float64                     `json:"ess_per_sec"`
+	Params         map[string]wire.ParamSummary `json:"params"`
 }
 
 // Grid is the predictive distribution of f(x) (observation noise excluded)
@@ -119,7 +120,7 @@ func summariseChains(s *Summary, c sim.Chains, ys sim.Affine) {
 	s.AcceptanceRate = ptr(c.AcceptanceRate())
 	div := c.Divergences()
 	s.Divergences = &div
-	s.Params = make(map[string]numeric.ParamSummary)
+	s.Params = make(map[string]wire.ParamSummary)
 	minESS := math.Inf(1)
 	for _, name := range c.Params() {
 		draws := c.Draws(name)
@@ -131,7 +132,7 @@ func summariseChains(s *Summary, c sim.Chains, ys sim.Affine) {
 			}
 		}
 		ps := numeric.Summarize(draws)
-		s.Params[name] = ps
+		s.Params[name] = wire.ParamSummary(ps)
 		minESS = math.Min(minESS, ps.ESSBulk)
 	}
 	if !math.IsInf(minESS, 1) && !math.IsNaN(minESS) {

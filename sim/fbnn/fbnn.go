@@ -2,6 +2,7 @@ package fbnn
 
 import (
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -35,6 +36,7 @@ const (
 
 // Method is fBNN on the shared BNN. Create it with New.
 type Method struct {
+	log    *slog.Logger  // SetLogger's; nil: slog.Default()
 	layers []model.Layer // model.DefaultArch's
 
 	controls sim.Controls
@@ -128,3 +130,13 @@ var (
 	_ sim.Method     = (*Method)(nil)
 	_ sim.NoiseModel = (*Method)(nil)
 )
+
+// SetLogger sets the logger of the method's warnings (sim.Logger).
+func (m *Method) SetLogger(l *slog.Logger) { m.log = l }
+
+func (m *Method) logger() *slog.Logger {
+	if m.log == nil {
+		return slog.Default()
+	}
+	return m.log
+}

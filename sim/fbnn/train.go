@@ -3,7 +3,6 @@ package fbnn
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -177,7 +176,7 @@ func (m *Method) controlPrior() gp.Kernel {
 func (m *Method) refit(kernelToo bool) {
 	f, err := fitPrior(m.prior, m.x, m.y, kernelToo)
 	if err != nil {
-		slog.Warn("fbnn: GP prior fit failed; keeping the kernel controls", "err", err)
+		m.logger().Warn("fbnn: GP prior fit failed; keeping the kernel controls", "err", err)
 		_, sy := numeric.MeanStd(m.y)
 		f = gpFit{prior: m.prior, noise: fitInitNoise * max(sy, 1e-3)}
 	}

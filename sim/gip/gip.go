@@ -2,6 +2,7 @@ package gip
 
 import (
 	"fmt"
+	"log/slog"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -26,8 +27,9 @@ const maxInducing = 1000
 
 // Method is a GIP BNN. Build it with New; it is used from one goroutine.
 type Method struct {
-	requested string // as given to New; "" means the data set's default
-	modelName string // the model in use ("" until Init resolves the default)
+	log       *slog.Logger // SetLogger's; nil: slog.Default()
+	requested string       // as given to New; "" means the data set's default
+	modelName string       // the model in use ("" until Init resolves the default)
 	arch      model.Arch
 
 	d    *sim.Dataset
@@ -232,3 +234,13 @@ var (
 	_ sim.Bounds     = (*Method)(nil)
 	_ sim.NoiseModel = (*Method)(nil)
 )
+
+// SetLogger sets the logger of the method's warnings (sim.Logger).
+func (m *Method) SetLogger(l *slog.Logger) { m.log = l }
+
+func (m *Method) logger() *slog.Logger {
+	if m.log == nil {
+		return slog.Default()
+	}
+	return m.log
+}

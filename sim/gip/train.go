@@ -1,7 +1,6 @@
 package gip
 
 import (
-	"log/slog"
 	"math"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -153,7 +152,7 @@ func (m *Method) gradStep(tr *trainer) (elbo, kl float64, ok bool) {
 	elbo, kl = tr.t.Scalar(e), tr.t.Scalar(k)
 	if err := tr.t.Err(); err != nil {
 		if !m.warned { // parameters that broke P stay broken: log once
-			slog.Warn("gip: step skipped", "err", err)
+			m.logger().Warn("gip: step skipped", "err", err)
 			m.warned = true
 		}
 		return elbo, kl, false

@@ -339,9 +339,9 @@ export class McmcView {
     this.dirtyDraws = true;
   }
 
-  // onDraws takes a frame's draw set; new draws since the last set go into
+  // onExtra takes a frame's draw set ("draws"); new draws since the last set go into
   // the histogram pools.
-  onDraws(d) {
+  onExtra(d) {
     if (d.retained < this.lastRetained) this.clear();
     const fresh = Math.min(d.retained - this.lastRetained, d.values?.[d.params?.[0]]?.[0]?.length ?? 0);
     if (fresh > 0) {

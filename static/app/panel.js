@@ -7,7 +7,7 @@ import { escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
-import { WeightsView } from "./weights.js";
+import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
 const MAX_RETRIES = 6;
@@ -29,6 +29,7 @@ export class Panel {
     this.objective = new Series();
     this.objective.setSmoothing(app.smoothing);
     this.traces = new Map(); // name → { series, plot }
+    this.views = new Map(); // frame-extra key → its view (views.js)
     this.marks = [];
     this.markKeys = new Set();
     this.band = null;
@@ -69,7 +70,9 @@ export class Panel {
     this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), { label, smoothed: true, getMarks: () => this.marks });
     this.pngButton(objCap, () => this.objectivePlot.u, "objective");
     // mcmc: samplers' chains, draws and diagnostics have their own plots (mcmc.js).
-    if (this.spec.family === "mcmc") this.mcmc = new McmcView(this);
+    // Samplers' view owns their per-chain traces from the start (mcmc.js);
+    // other views (views.js) appear with the first frame carrying their key.
+    if (this.spec.family === "mcmc") this.views.set("draws", (this.mcmc = new McmcView(this)));
     for (const name of this.spec.traces ?? []) {
       if (this.mcmc?.owns(name)) {
         const series = new Series();
@@ -104,7 +107,7 @@ export class Panel {
     this.objective.clear();
     this.objective.setSmoothing(this.app.smoothing);
     for (const t of this.traces.values()) t.series.clear();
-    this.mcmc?.clear();
+    for (const v of this.views.values()) v.clear?.();
     this.marks = [];
     this.markKeys.clear();
     this.scheduleDraw();
@@ -131,8 +134,7 @@ export class Panel {
     }
     this.objectivePlot.draw(this.objective);
     for (const t of this.traces.values()) t.plot?.draw(t.series);
-    this.mcmc?.draw();
-    this.weights?.draw();
+    for (const v of this.views.values()) v.draw?.();
     this.role("step").textContent = String(this.step);
     this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
     const now = performance.now();
@@ -196,7 +198,7 @@ export class Panel {
       const speed = this.app.speed();
       if (speed > 0) ws.send(JSON.stringify({ op: "speed", value: speed }));
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
-      this.weights?.onReconnect(); // a new run starts at weight 0
+      for (const v of this.views.values()) v.onReconnect?.(); // e.g. a new run starts at weight 0
     };
     ws.onmessage = (ev) => {
       let m;
@@ -268,8 +270,12 @@ export class Panel {
       this.bandDirty = true;
     }
     if (Array.isArray(f.marks)) this.addMarks(f.marks);
-    if (f.draws) this.mcmc?.onDraws(f.draws); // samplers: recent draws and R-hat/ESS
-    if (f.weights) (this.weights ??= new WeightsView(this)).onWeights(f.weights); // weight-space VI: one weight's marginal (weights.js)
+    for (const [key, View] of Object.entries(VIEWS)) {
+      if (f[key] == null) continue;
+      let v = this.views.get(key);
+      if (!v) this.views.set(key, (v = new View(this)));
+      v.onExtra(f[key]);
+    }
     if (f.controls) this.syncControls(f.controls);
     this.setStatus(f.status ?? this.status);
     if (f.status === "diverged") {

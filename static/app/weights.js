@@ -106,7 +106,7 @@ export class WeightsView {
     this.panel.send({ op: "weight", n: this.want });
   }
 
-  onWeights(w) {
+  onExtra(w) {
     if (!w || typeof w.index !== "number") return;
     this.w = w;
     this.input.max = String(w.num_weights - 1);

@@ -1,10 +1,51 @@
-package engine
+package wire
 
 import (
 	"encoding/json"
 	"math"
 	"strconv"
+
+	"github.com/posterior-playground/playground/numeric"
 )
+
+// DrawSet is a sampler's recent retained draws and their live statistics,
+// published with a frame a few times a second. Like a Frame it is
+// immutable once published; it marshals to JSON it encoded once, so each
+// viewer's writer only copies bytes.
+type DrawSet struct {
+	Step       int64                  // the run's step when the set was taken
+	Retained   int64                  // retained draws per chain recorded since warm-up ended
+	Chains     int                    // chains
+	Params     []string               // recorded parameters, at most a few
+	Values     map[string][][]float64 // param → chain → last draws (a window), oldest first
+	Divergent  [][]int                // chain → indices into the Values window of divergent transitions
+	Stats      map[string]ParamStats  // over the last StatsDraws draws per chain; empty below 4
+	StatsDraws int                    // draws per chain behind Stats
+	StatsStep  int64                  // the step Stats were computed at
+
+	raw []byte
+}
+
+// ParamStats summarises one parameter's recent draws: the pooled summary
+// (mean, sd, quantiles, rank-normalised split R-hat, bulk and tail ESS) and
+// the rank plot, chain → counts of the pooled ranks in equal bins.
+type ParamStats struct {
+	numeric.ParamSummary
+	Ranks [][]int
+}
+
+// Seal encodes the set once; from then on it is immutable and MarshalJSON
+// returns those bytes.
+func (d *DrawSet) Seal() { d.raw = d.encode() }
+
+// MarshalJSON returns the sealed encoding, or encodes the set when it was
+// not sealed.
+func (d *DrawSet) MarshalJSON() ([]byte, error) {
+	if d.raw == nil {
+		return d.encode(), nil
+	}
+	return d.raw, nil
+}
 
 // encode writes the set as JSON once, in the run goroutine:
 //
@@ -15,7 +56,13 @@ import (
 // Draws keep six significant digits (a plot needs fewer), which shortens
 // the message by half; non-finite numbers are null.
 func (d *DrawSet) encode() []byte {
-	b := make([]byte, 0, 1024+len(d.Params)*d.Chains*DrawWindow*10)
+	n := 0
+	for _, rows := range d.Values {
+		for _, row := range rows {
+			n += len(row)
+		}
+	}
+	b := make([]byte, 0, 1024+n*10)
 	b = append(b, `{"step":`...)
 	b = strconv.AppendInt(b, d.Step, 10)
 	b = append(b, `,"retained":`...)

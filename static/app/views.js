@@ -1,0 +1,13 @@
+// Frame extras: the family-specific data a frame may carry at its top level
+// (sim/wire's Extra), each under a key, and the view that draws it. A view
+// is a class constructed with its panel, with onExtra(payload) for every
+// frame that carries its key and, optionally, draw(), clear() and
+// onReconnect(). Adding a view is one Go producer of the key and one entry
+// here.
+import { McmcView } from "./mcmc.js";
+import { WeightsView } from "./weights.js";
+
+export const VIEWS = {
+  draws: McmcView, // samplers: recent draws, R-hat and ESS (sim/engine's draw recorder)
+  weights: WeightsView, // weight-space VI: one weight's marginal (sim/engine's weight sets)
+};
