@@ -17,6 +17,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/templates"
 )
 
@@ -71,6 +72,8 @@ func (p *Pages) play(w http.ResponseWriter, r *http.Request) {
 		Seed:      c.Seed,
 		Setup:     p.setup(c.Data, methodNames(c), c.Seed),
 		Config:    cfg,
+
+		MaxStepCommand: engine.MaxStepCommand,
 	}
 	if s, ok := ScenarioBySlug(c.Scenario); ok {
 		view.Title, view.Description, view.Note = s.Name, s.Description, s.Note

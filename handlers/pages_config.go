@@ -5,6 +5,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // pageConfig is the JSON the play page's script reads (<script id="config">).
@@ -22,6 +23,20 @@ type pageConfig struct {
 	Panels    []panelJSON `json:"panels"`
 	Hide      []string    `json:"hide"`
 	Focus     []string    `json:"focus"`
+	Limits    pageLimits  `json:"limits"`
+}
+
+// pageLimits are the server's limits the page's controls keep to, sent so
+// that the script holds no copies of them.
+type pageLimits struct {
+	MaxStepCommand int `json:"max_step_command"` // largest n of a step command
+	MaxSpeed       int `json:"max_speed"`        // largest steps-per-second cap
+	MaxUploadBytes int `json:"max_upload_bytes"` // largest CSV upload
+}
+
+// serverLimits are the engine's and the CSV loader's.
+func serverLimits() pageLimits {
+	return pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes}
 }
 
 type xy struct {
@@ -34,13 +49,17 @@ type panelJSON struct {
 	Model    string         `json:"model,omitempty"`
 	Controls sim.Controls   `json:"controls"` // resolved values, sent with POST /api/runs
 	Spec     sim.MethodSpec `json:"spec"`
+	// Exact is the posterior in closed form of the parameters the
+	// method's draws report (sim.ExactPosterior), for the data set the page
+	// opens with; absent when not known.
+	Exact map[string]sim.Moments `json:"exact,omitempty"`
 }
 
 // pageConfig loads the data set for its points and builds the script's
 // config.
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
-		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus)}
+		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Limits: serverLimits()}
 	for _, pc := range c.Panels {
 		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec})
 	}
@@ -53,6 +72,9 @@ func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 		return cfg, err
 	}
 	cfg.Task = d.Task
+	for i, pc := range c.Panels {
+		cfg.Panels[i].Exact = p.exactPosterior(pc, d)
+	}
 	cfg.Points = &xy{X: mapAll(d.X, d.XScale), Y: mapAll(d.Y, d.YScale)}
 	if d.Truth != nil {
 		t := &xy{X: mapAll(d.Grid, d.XScale), Y: make([]float64, len(d.Grid))}
@@ -66,6 +88,20 @@ func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 		cfg.GapCentre = &g
 	}
 	return cfg, nil
+}
+
+// exactPosterior is the panel's method's closed-form posterior on d, or nil.
+func (p *Pages) exactPosterior(pc PanelConfig, d *sim.Dataset) map[string]sim.Moments {
+	m, err := p.methods.new(pc.Method, pc.Model)
+	if err != nil {
+		return nil
+	}
+	if ep, ok := m.(sim.ExactPosterior); ok {
+		if moments, ok := ep.ExactPosterior(d); ok {
+			return moments
+		}
+	}
+	return nil
 }
 
 func mapAll(v []float64, a sim.Affine) []float64 {

@@ -49,7 +49,7 @@ func Scenarios() []Scenario {
 			Description: "The in-between ratio is the posterior standard deviation of f at the centre of the gap divided by the " +
 				"mean standard deviation of f at the training inputs. A ratio well above 1 means the method is more uncertain " +
 				"where it has seen no data, as an honest posterior should be; mean-field VI on this data ends near 0.5. " +
-				"The panel's diagnostics show the ratio, estimated from the band (std = (hi − lo)/4 on the plotting grid).",
+				"The panel's diagnostics show it as inbetween_ratio, read off the band's sampled functions (their std on the plotting grid, interpolated).",
 			Data:    "gap",
 			Methods: []string{"gip"},
 			Seed:    1,

@@ -45,7 +45,21 @@ type MethodSpec struct {
 	Models   []string      `json:"models"` // models it supports, first is the default; empty for GP methods
 	Controls []ControlSpec `json:"controls"`
 	Traces   []string      `json:"traces"` // names of the values Trace returns, in order
+	// Capabilities lists what the method does that a view shows
+	// differently; the browser reads them here rather than keeping a list
+	// of method names.
+	Capabilities []Capability `json:"capabilities,omitempty"`
 }
+
+// Capability is a behaviour a method declares in its spec.
+type Capability string
+
+// AdaptsStepSize: the method tunes its step size during warm-up (HMC and
+// NUTS), so the step-size trace is labelled as adapting there.
+const AdaptsStepSize Capability = "adapts_step"
+
+// Has reports whether the spec declares capability c.
+func (s MethodSpec) Has(c Capability) bool { return slices.Contains(s.Capabilities, c) }
 
 // Control returns the spec of the named control.
 func (s MethodSpec) Control(name string) (ControlSpec, bool) {

@@ -48,6 +48,22 @@ type WeightNamer interface {
 	WeightName(index int) string
 }
 
+// Moments is a posterior mean and standard deviation.
+type Moments struct {
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
+
+// ExactPosterior is implemented by samplers whose posterior is known in
+// closed form on some data (the linear model under flat priors), so a view
+// can set the draws' statistics beside the exact values.
+type ExactPosterior interface {
+	// ExactPosterior returns the exact posterior moments on d of the
+	// parameters Draws reports, by name and in the units Draws uses; ok is
+	// false when the method has no closed form on d.
+	ExactPosterior(d *Dataset) (moments map[string]Moments, ok bool)
+}
+
 // Views is implemented by methods that send data of their own with their
 // frames, for a view the browser keeps under the same key
 // (static/app/views.js): GIP's inducing inputs, say. Adding a view is this

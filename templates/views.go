@@ -70,6 +70,10 @@ type Play struct {
 	Setup       Setup
 	Config      any        // marshalled as JSON into <script id="config">
 	Sweep       *SweepView // a scenario's sweep card (sweep.templ), or nil
+
+	// MaxStepCommand bounds the toolbar's steps per press (the engine's
+	// limit; the script reads it from Config's limits).
+	MaxStepCommand int
 }
 
 // Error is an error page.

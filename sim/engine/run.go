@@ -145,8 +145,9 @@ type Run struct {
 	lastObj    float64
 	marks      []wire.Mark
 	band       *wire.Band
-	bandStep   int64 // step the band was drawn at
-	bandFresh  bool  // false after a control change or a re-initialisation
+	bandRatio  float64 // the in-between ratio of band's samples; NaN without a gap (run_inbetween.go)
+	bandStep   int64   // step the band was drawn at
+	bandFresh  bool    // false after a control change or a re-initialisation
 	nextBand   time.Time
 	dirty      bool // something changed since the last publish
 	nextFrame  time.Time

@@ -69,6 +69,7 @@ func (r *Run) drawBand() {
 	}
 	if b := makeBand(p, r.d, r.opt.ShownSamples); b != nil {
 		b.Seal() // encoded once here, not once per viewer; b is immutable from now on
+		r.bandRatio = bandInbetween(p, r.d)
 		r.band = b
 	}
 	r.bandStep, r.bandFresh = r.step, true
@@ -143,6 +144,9 @@ func (r *Run) diagnostics() map[string]float64 {
 	out := make(map[string]float64)
 	if finite(r.lastObj) {
 		out["objective"] = r.lastObj
+	}
+	if r.band != nil && finite(r.bandRatio) { // data with a gap (run_inbetween.go)
+		out["inbetween_ratio"] = r.bandRatio
 	}
 	if r.status == StatusDiverged {
 		return out

@@ -102,7 +102,9 @@ func (p *Prepared) evaluate() *Summary {
 		s.RMSETruth, s.RMSETruthOutside = all.value(), outside.value()
 	}
 	if d.HasGap {
-		s.InbetweenRatio = ptr(inbetweenRatio(m, d))
+		if r := inbetweenRatio(m, d); !math.IsNaN(r) && !math.IsInf(r, 0) {
+			s.InbetweenRatio = ptr(r)
+		}
 	}
 	s.Grid = band.to(xs, ys)
 	if c, ok := m.(sim.Chains); ok {
@@ -138,17 +140,12 @@ func summariseChains(s *Summary, c sim.Chains, ys sim.Affine) {
 	}
 }
 
-// inbetweenRatio is the std of f at the gap's centre divided by the mean std
-// of f over the training inputs, both from the same posterior samples.
+// inbetweenRatio is sim.InbetweenRatio with f's stds at the training inputs
+// and the gap's centre from the same posterior samples.
 func inbetweenRatio(m sim.Method, d *sim.Dataset) float64 {
 	xs := append(slices.Clone(d.X), d.GapCentre)
 	band := summarise(m.Predict(xs, predictiveSamples))
-	var onData float64
-	for _, s := range band.Std[:len(d.X)] {
-		onData += s
-	}
-	onData /= float64(len(d.X))
-	return band.Std[len(d.X)] / onData
+	return sim.InbetweenRatio(band.Std[:len(d.X)], band.Std[len(d.X)])
 }
 
 // summarise reduces function samples to a Grid in model units.

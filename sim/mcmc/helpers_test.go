@@ -42,41 +42,19 @@ func run(t testing.TB, m *Method, d *sim.Dataset, c sim.Controls, seed uint64, s
 	}
 }
 
-// moments of the exact linear-regression posterior (package documentation)
-// under flat priors on b0, b and σ > 0: β | y is Student-t with ν = N−3
-// degrees of freedom, centre β̂ and scale S/ν·(XᵀX)⁻¹, so its covariance is
-// S/(N−5)·(XᵀX)⁻¹; σ² | y ~ Inv-Gamma(a = (N−3)/2, b = S/2), so
-// E σ = √b Γ(a−½)/Γ(a) and E σ² = b/(a−1).
+// exactMoments are ExactLinear's moments in Params' order.
 type exactMoments struct{ mean, sd [3]float64 } // b0, b, sigma
 
 func exactLinear(x, y []float64) exactMoments {
-	n := float64(len(x))
-	var sx, sxx, sy, sxy float64
-	for i, xi := range x {
-		sx += xi
-		sxx += xi * xi
-		sy += y[i]
-		sxy += xi * y[i]
+	m, ok := ExactLinear(x, y)
+	if !ok {
+		panic("exactLinear: no closed form on these data")
 	}
-	det := n*sxx - sx*sx
-	// (XᵀX)⁻¹ = [sxx −sx; −sx n]/det
-	b := (n*sxy - sx*sy) / det
-	b0 := (sy - b*sx) / n
-	var S float64
-	for i, xi := range x {
-		r := y[i] - b0 - b*xi
-		S += r * r
+	var e exactMoments
+	for i, p := range []string{"b0", "b", "sigma"} {
+		e.mean[i], e.sd[i] = m[p].Mean, m[p].SD
 	}
-	c := S / (n - 5)
-	a, bb := (n-3)/2, S/2
-	lg1, _ := math.Lgamma(a - 0.5)
-	lg2, _ := math.Lgamma(a)
-	es := math.Sqrt(bb) * math.Exp(lg1-lg2)
-	es2 := bb / (a - 1)
-	return exactMoments{
-		mean: [3]float64{b0, b, es},
-		sd:   [3]float64{math.Sqrt(c * sxx / det), math.Sqrt(c * n / det), math.Sqrt(es2 - es*es)},
-	}
+	return e
 }
 
 // mcStat is a Monte Carlo estimate of E g with its standard error

@@ -125,7 +125,7 @@ func (m *Method) Spec() sim.MethodSpec {
 			sim.ControlSpec{Name: "max_depth", Label: "Max tree depth", Help: "at most 2^depth leapfrog steps per transition", Min: 1, Max: maxTreeDepth, Step: 1, Default: sim.Num(maxTreeDepth), Integer: true, Live: true})
 	}
 	cs = append(cs, sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "BNN only: s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true})
-	return sim.MethodSpec{
+	spec := sim.MethodSpec{
 		Name:     m.kind.name(),
 		Label:    m.kind.label(),
 		Family:   sim.FamilyMCMC,
@@ -133,6 +133,10 @@ func (m *Method) Spec() sim.MethodSpec {
 		Controls: cs,
 		Traces:   traceNames(m.traceParams()),
 	}
+	if m.kind == kindHMC || m.kind == kindNUTS { // dual averaging in warm-up (adapt.go)
+		spec.Capabilities = []sim.Capability{sim.AdaptsStepSize}
+	}
+	return spec
 }
 
 // traceParams are the summarised parameters traced per chain. For the BNN

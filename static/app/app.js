@@ -1,8 +1,11 @@
 // The play page: reads the server's config (<script id="config">), starts
 // one Panel per method, and wires the toolbar that acts on all of them.
+// Limits (config.limits), capabilities (spec.capabilities) and derived
+// numbers (the in-between ratio, exact posteriors) come from the server.
 
+import { speedCap, stepCount } from "./controls.js";
 import { Panel } from "./panel.js";
-import { gapCentre, setupUpload } from "./upload.js";
+import { setupUpload } from "./upload.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const byId = (id) => document.getElementById(id);
@@ -12,10 +15,7 @@ const byId = (id) => document.getElementById(id);
 if (!config.points && config.data.startsWith("upload:")) {
   try {
     const saved = JSON.parse(sessionStorage.getItem(`pp:${config.data}`) ?? "null");
-    if (saved?.x) {
-      config.points = saved;
-      config.gap_centre = gapCentre(saved.x);
-    }
+    if (saved?.x) config.points = saved;
   } catch {
     // no saved points: the panels ask the run for them
   }
@@ -43,22 +43,20 @@ const stepInput = byId("step-n");
 
 // speed maps the slider (log10 steps/s) to a cap; its top end is no cap (0).
 function speed() {
-  const pos = Number(speedInput.value);
-  return pos >= Number(speedInput.max) ? 0 : Math.round(Math.pow(10, pos));
+  return speedCap(speedInput.value, Number(speedInput.max), config.limits.max_speed);
 }
 
 const app = {
   config,
   smoothing: Number(smoothingInput.value),
   speed,
-  stepN: () => Math.max(1, Math.min(10000, Math.round(Number(stepInput.value) || 1))),
+  stepN: () => stepCount(stepInput.value, config.limits.max_step_command),
   onControl: (method, name, value) => setParam(`${method}.${name}`, value),
   // onData takes the training data from a run's first frame when the page
   // has none (an upload opened in another browser).
   onData: (d) => {
     config.points = { x: d.x, y: d.y };
     config.truth = d.truth?.length ? { x: d.grid, y: d.truth } : null;
-    config.gap_centre ??= gapCentre(d.x);
     panels.forEach((p) => p.predictive.setData(config.points, config.truth));
   },
 };
@@ -103,12 +101,12 @@ byId("copy-link").addEventListener("click", async () => {
   }
 });
 
-setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), async (res, points, filename) => {
+setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), config.limits.max_upload_bytes, async (res, points, filename) => {
   config.data = res.data;
   config.data_label = filename;
   config.points = points;
   config.truth = null;
-  config.gap_centre = gapCentre(points?.x);
+  for (const pc of config.panels) pc.exact = null; // the server's, for the page's first data set
   if (points) sessionStorage.setItem(`pp:${res.data}`, JSON.stringify(points));
   url.searchParams.delete("scenario");
   setParam("data", res.data);

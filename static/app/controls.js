@@ -35,6 +35,20 @@ export function parseValue(spec, text) {
   return Number.isFinite(v) && String(text).trim() !== "" ? v : null;
 }
 
+// stepCount reads the toolbar's steps per press: a whole number in
+// [1, max], max the server's limit on a step command (config.limits).
+export function stepCount(text, max) {
+  return Math.max(1, Math.min(max, Math.round(Number(text) || 1)));
+}
+
+// speedCap maps the speed slider (log10 steps/s) to a cap for the speed
+// command: its top end, top, is no cap (0); no cap exceeds max, the
+// server's limit (config.limits).
+export function speedCap(pos, top, max) {
+  pos = Number(pos);
+  return pos >= top ? 0 : Math.min(max, Math.round(Math.pow(10, pos)));
+}
+
 export function sameValue(a, b) {
   if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
   return a === b;

@@ -8,7 +8,7 @@
 
 import { escapeHTML, fmt, safeRange } from "./history.js";
 import { compactTicks, destroy, histSeries, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
-import { activeChains, chainTrace, decades, divergenceSteps, exactLinear, histogram, Pool, range } from "./mcmc_data.js";
+import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "./mcmc_data.js";
 
 const uPlot = window.uPlot;
 
@@ -203,7 +203,7 @@ export class McmcView {
       this.rankFigs.set(p, { host, u: null, chains: 0 });
       this.panel.pngButton(cap, () => this.rankFigs.get(p).u, `ranks-${p}`);
     }
-    const adapts = ["hmc", "nuts"].includes(this.panel.method);
+    const adapts = adaptsStep(this.panel.spec);
     const stepFig = plotFigure("mcmc-step-size", adapts ? "Step size ε (adapts in warm-up)" : "Step size");
     small.appendChild(stepFig.fig);
     this.panel.pngButton(stepFig.cap, () => this.stepU, "step-size");
@@ -446,19 +446,13 @@ export class McmcView {
       `<table><caption>Last ${d.stats_draws} draws per chain × ${d.chains} chains, step ${d.stats_step}` +
       `${acc != null ? ` · acceptance ${fmt(acc)}` : ""}${divs != null ? ` · <span class="${divs > 0 ? "div" : ""}">${divs} divergent</span>` : ""}</caption>` +
       `<thead><tr><th>param</th><th>mean</th><th>sd</th><th title="rank-normalised split R-hat; below 1.01 is converged">R̂</th><th>ESS bulk</th><th>ESS tail</th></tr></thead>` +
-      `<tbody>${rows}</tbody></table>${this.exactLine()}`;
+      `<tbody>${rows}</tbody></table>${exactLine(this.exact())}`;
   }
 
-  // exactLine states the exact posterior when it is known: the linear model
-  // on linreg (flat priors), whose data are in the model's own units.
-  exactLine() {
-    const cfg = this.panel.app.config;
-    if (cfg.data !== "linreg" || (this.panel.model && this.panel.model !== "linear") || !this.params.includes("sigma")) return "";
-    this.exact ??= exactLinear(cfg.points?.x, cfg.points?.y);
-    const e = this.exact;
-    if (!e) return "";
-    const part = (k, label) => `${label} ${fmt(e[k].mean)} ± ${fmt(e[k].sd)}`;
-    return `<p class="exact" data-role="exact">Exact posterior (mean ± sd): ${part("b0", "b0")} · ${part("b", "b")} · ${part("sigma", "σ")}</p>`;
+  // exact is the panel's exact posterior from the page's config (the
+  // server's, for the linear model), or null.
+  exact() {
+    return this.panel.app.config.panels.find((pc) => pc.method === this.panel.method)?.exact ?? null;
   }
 }
 

@@ -1,7 +1,7 @@
 // Pure helpers of the sampler panels (mcmc.js), kept apart from the DOM and
 // uPlot so node's test runner can check them (static/test).
 
-import { extent, safeRange } from "./history.js";
+import { extent, fmt, safeRange } from "./history.js";
 
 export const HIST_CAP = 20000; // pooled draws per parameter kept for the histogram
 export const HIST_BINS = 40;
@@ -94,48 +94,18 @@ export function range(cols) {
   return e ? safeRange(...e) : [0, 1];
 }
 
-// exactLinear is the exact posterior of the linear model y = b0 + b·x + σε
-// under flat priors on b0, b and σ > 0 (sim/mcmc's package documentation): with X = [1, x],
-// β̂ the least-squares fit, S its residual sum of squares and ν = N − 3,
-// β | y is Student-t_ν with centre β̂ and scale S/ν·(XᵀX)⁻¹, and
-// σ² | y ~ Inv-Gamma(ν/2, S/2). Returns {b0, b, sigma: {mean, sd}}, or null
-// with fewer than 6 points (σ's variance needs ν > 2).
-export function exactLinear(xs, ys) {
-  const n = Math.min(xs?.length ?? 0, ys?.length ?? 0);
-  if (n < 6) return null;
-  let sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (let i = 0; i < n; i++) {
-    sx += xs[i];
-    sy += ys[i];
-    sxx += xs[i] * xs[i];
-    sxy += xs[i] * ys[i];
-  }
-  const det = n * sxx - sx * sx;
-  if (!(det > 0)) return null;
-  const b = (n * sxy - sx * sy) / det;
-  const b0 = (sy - b * sx) / n;
-  let s = 0;
-  for (let i = 0; i < n; i++) s += (ys[i] - b0 - b * xs[i]) ** 2;
-  const nu = n - 3;
-  const tVar = (s / nu) * (nu / (nu - 2)); // scale × ν/(ν−2)
-  const a = nu / 2;
-  const eSigma = Math.sqrt(s / 2) * Math.exp(lgamma(a - 0.5) - lgamma(a));
-  const eSigma2 = s / 2 / (a - 1);
-  return {
-    b0: { mean: b0, sd: Math.sqrt(tVar * (sxx / det)) },
-    b: { mean: b, sd: Math.sqrt(tVar * (n / det)) },
-    sigma: { mean: eSigma, sd: Math.sqrt(eSigma2 - eSigma * eSigma) },
-  };
+// adaptsStep says whether a sampler tunes its step size in warm-up, as its
+// spec declares (sim.AdaptsStepSize).
+export function adaptsStep(spec) {
+  return spec?.capabilities?.includes("adapts_step") ?? false;
 }
 
-// lgamma is log Γ(x) for x > 0 (Lanczos, g = 7; relative error ~1e-15).
-export function lgamma(x) {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lgamma(1 - x);
-  x -= 1;
-  let a = c[0];
-  const t = x + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i] / (x + i);
-  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+// exactLine states the exact posterior the server computed for a panel
+// (config.panels[i].exact: {b0, b, sigma: {mean, sd}}, the linear model's),
+// or "" when there is none.
+export function exactLine(exact) {
+  const names = [["b0", "b0"], ["b", "b"], ["sigma", "σ"]];
+  if (!names.every(([k]) => Number.isFinite(exact?.[k]?.mean) && Number.isFinite(exact?.[k]?.sd))) return "";
+  const parts = names.map(([k, label]) => `${label} ${fmt(exact[k].mean)} ± ${fmt(exact[k].sd)}`);
+  return `<p class="exact" data-role="exact">Exact posterior (mean ± sd): ${parts.join(" · ")}</p>`;
 }

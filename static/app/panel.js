@@ -150,9 +150,8 @@ export class Panel {
 
   drawDiagnostics() {
     const dl = this.role("diagnostics");
+    // The server's numbers, inbetween_ratio among them on data with a gap.
     const rows = Object.entries(this.diagnostics ?? {}).sort(([a], [b]) => a.localeCompare(b));
-    const ratio = this.inBetweenRatio();
-    if (ratio != null) rows.push(["in-between ratio (from band)", ratio]);
     const html = rows.map(([k, v]) => `<div><dt>${escapeHTML(k)}</dt><dd>${escapeHTML(fmt(v))}</dd></div>`).join("");
     // Compared with what was last written, not with innerHTML: reading that
     // serialises the list every frame, and not always as escapeHTML wrote it.
@@ -160,21 +159,6 @@ export class Panel {
       dl.innerHTML = html;
       this.diagHTML = html;
     }
-  }
-
-  // inBetweenRatio is the std of f at the gap's centre over the mean std of
-  // f at the training inputs, reading std = (hi − lo)/4 off the band and
-  // interpolating linearly on the grid.
-  inBetweenRatio() {
-    const g = this.app.config.gap_centre;
-    const pts = this.app.config.points;
-    const b = this.band;
-    if (g == null || !pts?.x?.length || !b?.x?.length) return null;
-    const sd = (x) => interp(b.x, b.hi, x) / 4 - interp(b.x, b.lo, x) / 4;
-    let sum = 0;
-    for (const x of pts.x) sum += sd(x);
-    const onData = sum / pts.x.length;
-    return onData > 0 ? sd(g) / onData : null;
   }
 
   // ---- run and socket ----
@@ -533,17 +517,6 @@ export class Panel {
       latency: this.latency,
     };
   }
-}
-
-function interp(xs, ys, x) {
-  if (x <= xs[0]) return ys[0];
-  for (let i = 1; i < xs.length; i++) {
-    if (x <= xs[i]) {
-      const t = (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
-      return ys[i - 1] + t * (ys[i] - ys[i - 1]);
-    }
-  }
-  return ys[ys.length - 1];
 }
 
 function sleep(ms) {

@@ -4,9 +4,9 @@
 
 import { uploadCSV } from "./api.js";
 
-const MAX_BYTES = 1 << 20; // the server's limit, checked here to fail fast
-
-export function setupUpload(zone, input, errorEl, onUploaded) {
+// setupUpload wires the drop zone. maxBytes is the server's limit
+// (config.limits), checked here to fail fast.
+export function setupUpload(zone, input, errorEl, maxBytes, onUploaded) {
   const showError = (msg) => {
     errorEl.textContent = msg;
     errorEl.hidden = !msg;
@@ -14,8 +14,8 @@ export function setupUpload(zone, input, errorEl, onUploaded) {
   const handle = async (file) => {
     if (!file) return;
     showError("");
-    if (file.size > MAX_BYTES) {
-      showError(`${file.name} is ${file.size} bytes; the limit is ${MAX_BYTES} bytes (1 MiB).`);
+    if (file.size > maxBytes) {
+      showError(`${file.name} is ${file.size} bytes; the limit is ${maxBytes} bytes.`);
       return;
     }
     zone.classList.add("busy");
@@ -68,22 +68,4 @@ export function parsePoints(text) {
     }
   }
   return x.length ? { x, y } : null;
-}
-
-// gapCentre is the centre of the widest interval between consecutive sorted
-// inputs when it spans more than a fifth of their range (the command line's
-// rule for a CSV), else null.
-export function gapCentre(xs) {
-  if (!xs || xs.length < 3) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const range = s[s.length - 1] - s[0];
-  let best = 0;
-  let at = null;
-  for (let i = 1; i < s.length; i++) {
-    if (s[i] - s[i - 1] > best) {
-      best = s[i] - s[i - 1];
-      at = (s[i] + s[i - 1]) / 2;
-    }
-  }
-  return range > 0 && best > range / 5 ? at : null;
 }

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { EMA, extent, Series, robustRange, safeRange } from "../app/history.js";
-import { fromSlider, parseValue, tidy, toSlider } from "../app/controls.js";
-import { gapCentre, parsePoints } from "../app/upload.js";
+import { fromSlider, parseValue, speedCap, stepCount, tidy, toSlider } from "../app/controls.js";
+import { parsePoints } from "../app/upload.js";
 
 test("debiased EMA: exact weighted means, constants stay constant", () => {
   const e = new EMA(0.5);
@@ -63,12 +63,28 @@ test("sliders: log scale, whole numbers, clamping", () => {
   assert.equal(parseValue(lin, ""), null);
 });
 
-test("CSV points for the plot and the gap rule", () => {
+// The gap rule is the server's alone (sim/datasets' widestGap): the page
+// shows the ratio the frames carry.
+test("CSV points for the plot", () => {
   const p = parsePoints('\uFEFFid,"y", x\n1, 2.5, -1\n2,3,4\n');
   assert.deepEqual(p, { x: [-1, 4], y: [2.5, 3] });
   assert.equal(parsePoints("a,b\n1,2\n"), null);
-  assert.equal(gapCentre([-4, -3, -2, 2, 3, 4]), 0);
-  assert.equal(gapCentre([0, 1, 2, 3, 4, 5]), null);
+});
+
+test("steps per press: a whole number within the server's limit", () => {
+  assert.equal(stepCount("10", 10000), 10);
+  assert.equal(stepCount("2.6", 10000), 3);
+  assert.equal(stepCount("", 10000), 1);
+  assert.equal(stepCount("-5", 10000), 1);
+  assert.equal(stepCount("20000", 10000), 10000);
+  assert.equal(stepCount("20000", 500), 500, "the limit is the config's, not a constant");
+});
+
+test("speed cap: 10^slider steps/s within the server's limit, the top end no cap", () => {
+  assert.equal(speedCap("2", 4, 1e6), 100);
+  assert.equal(speedCap("0", 4, 1e6), 1);
+  assert.equal(speedCap("4", 4, 1e6), 0);
+  assert.equal(speedCap("3.5", 4, 1000), 1000, "never above the server's limit");
 });
 
 // uPlot steps ticks as l += incr from the range's low end; a range whose

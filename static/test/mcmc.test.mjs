@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { activeChains, chainTrace, decades, divergenceSteps, exactLinear, histogram, lgamma, Pool, range } from "../app/mcmc_data.js";
+import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "../app/mcmc_data.js";
 
 test("chain traces: name and chain number, other names refused", () => {
   assert.deepEqual(chainTrace("b0.c3"), ["b0", 3]);
@@ -50,26 +50,20 @@ test("decades and ranges", () => {
   assert.deepEqual(range([[]]), [0, 1]);
 });
 
-test("lgamma: exact values", () => {
-  assert.ok(Math.abs(lgamma(1)) < 1e-14);
-  assert.ok(Math.abs(lgamma(5) - Math.log(24)) < 1e-13);
-  assert.ok(Math.abs(lgamma(0.5) - 0.5 * Math.log(Math.PI)) < 1e-13);
+// The exact posterior is computed on the server (sim/mcmc's ExactLinear,
+// tested there against the same hand-worked case and a quadrature); the
+// page only states it.
+test("exact posterior line: the server's moments, nothing without them", () => {
+  const e = { b0: { mean: 1, sd: 0.0625 }, b: { mean: 3, sd: 0.04419 }, sigma: { mean: 0.3246, sd: 0.0905 } };
+  const line = exactLine(e);
+  assert.ok(line.includes('data-role="exact"'));
+  assert.ok(line.includes("b0 1 ± 0.0625 · b 3 ± 0.04419 · σ 0.3246 ± 0.0905"), line);
+  assert.equal(exactLine(null), "");
+  assert.equal(exactLine({ b0: e.b0, b: e.b }), "", "a missing parameter: no line");
 });
 
-test("exact linear posterior: least squares centre, Student-t and inverse-gamma moments", () => {
-  // x symmetric about 0, so b0 and b decouple: Var(b0) = s/ν·ν/(ν−2)/N, Var(b) = …/Σx².
-  const xs = [-2, -1, 0, 1, 2, -2, -1, 0, 1, 2];
-  const e = [0.3, -0.1, 0.2, -0.4, 0.1, -0.3, 0.1, -0.2, 0.4, -0.1]; // Σe = 0, Σx·e = 0
-  const ys = xs.map((x, i) => 1 + 3 * x + e[i]);
-  const r = exactLinear(xs, ys);
-  const s = e.reduce((a, v) => a + v * v, 0);
-  const nu = 7;
-  assert.ok(Math.abs(r.b0.mean - 1) < 1e-12 && Math.abs(r.b.mean - 3) < 1e-12);
-  assert.ok(Math.abs(r.b0.sd - Math.sqrt(s / (nu - 2) / 10)) < 1e-12);
-  assert.ok(Math.abs(r.b.sd - Math.sqrt(s / (nu - 2) / 20)) < 1e-12);
-  // E σ² = (S/2)/(ν/2 − 1); E σ = √(S/2)·Γ(3)/Γ(3.5) for ν/2 = 3.5.
-  const eSigma = Math.sqrt(s / 2) * 2 / (2.5 * 1.5 * 0.5 * Math.sqrt(Math.PI));
-  assert.ok(Math.abs(r.sigma.mean - eSigma) < 1e-12);
-  assert.ok(Math.abs(r.sigma.sd ** 2 - (s / 2 / 2.5 - eSigma ** 2)) < 1e-12);
-  assert.equal(exactLinear([1, 2], [1, 2]), null);
+test("step-size adaptation from the spec's capabilities", () => {
+  assert.equal(adaptsStep({ name: "nuts", capabilities: ["adapts_step"] }), true);
+  assert.equal(adaptsStep({ name: "hmc" }), false, "a name alone says nothing");
+  assert.equal(adaptsStep(undefined), false);
 });
