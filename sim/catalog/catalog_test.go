@@ -39,8 +39,8 @@ func plans() map[string]conformance {
 		"map":      vi(5),
 		"ensemble": vi(5),
 		"fbnn":     {data: map[string]string{"": "periodic", "bnn": "periodic"}, steps: 3},
-		// gpvi also on classification data, where its likelihood control
-		// refuses gaussian and cauchy: a refusal by the method itself.
+		// gpvi with model "" on classification data (its Bernoulli
+		// likelihood); TestGPVIOnRegressionConforms adds regression data.
 		"gp-exact":   {data: map[string]string{"": "linreg"}, steps: 5},
 		"gpvi":       {data: map[string]string{"": "gp-classification"}, steps: 5},
 		"metropolis": sampler(chains),

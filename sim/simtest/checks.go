@@ -123,13 +123,18 @@ func runRecord(nm NewFunc, d *sim.Dataset, o Options, interleave bool) (record, 
 }
 
 // checkDeterminism runs the method three times from the same seed: twice
-// alike, once with Predict calls between the steps.
+// alike, once with Predict calls between the steps; and once from another
+// seed, which must change something, or the method ignores its stream.
 func checkDeterminism(nm NewFunc, d *sim.Dataset, o Options) error {
 	traces := sim.SpecFor(mustSpec(nm), d).Traces
-	var recs [3]record
+	var recs [4]record
 	for i := range recs {
+		oi := o
+		if i == 3 {
+			oi.Seed++
+		}
 		var err error
-		if recs[i], err = runRecord(nm, d, o, i == 2); err != nil {
+		if recs[i], err = runRecord(nm, d, oi, i == 2); err != nil {
 			return err
 		}
 	}
@@ -145,9 +150,16 @@ func checkDeterminism(nm NewFunc, d *sim.Dataset, o Options) error {
 	}
 	for i := range o.Steps {
 		if diff := diffPoint(recs[0].points[i], recs[2].points[i], traces); diff != "" {
-			errs = append(errs, fmt.Errorf("Predict between steps changed the training trajectory: step %d: %s", i+1, diff))
+			errs = append(errs, fmt.Errorf("calling Predict between steps changed the training trajectory: step %d: %s", i+1, diff))
 			break
 		}
+	}
+	differs := diffPredictive(recs[0].pred, recs[3].pred) != ""
+	for i := 0; i < o.Steps && !differs; i++ {
+		differs = diffPoint(recs[0].points[i], recs[3].points[i], traces) != ""
+	}
+	if !differs {
+		errs = append(errs, fmt.Errorf("seeds %d and %d gave the same objectives, traces and Predict draws: the method ignores its stream", o.Seed, o.Seed+1))
 	}
 	return errors.Join(errs...)
 }
@@ -318,10 +330,10 @@ func predictError(p sim.Predictive, in, xs []float64, s int) error {
 		return errors.New("changed xs")
 	}
 	if !slices.EqualFunc(p.X, xs, same) {
-		return fmt.Errorf("X is %v, want xs %v", p.X, xs)
+		return fmt.Errorf("the returned X is %v, want xs %v", p.X, xs)
 	}
 	if len(xs) > 0 && &p.X[0] == &xs[0] {
-		return errors.New("X shares memory with xs, want a copy")
+		return errors.New("the returned X shares memory with xs, want a copy")
 	}
 	if len(p.Samples) != s {
 		return fmt.Errorf("%d samples, want %d", len(p.Samples), s)

@@ -13,7 +13,8 @@
 //     seed's stream (numeric.NewStream(seed, sim.StreamRun)) produce the
 //     same objectives, traces and Predict draws, bit for bit; Predict
 //     calls between steps do not change the training trajectory
-//     (evaluation draws on a stream of its own).
+//     (evaluation draws on a stream of its own); another seed changes
+//     something.
 //   - A rejected Set changes nothing: sim.Set refuses an unknown name, an
 //     out-of-range or wrong-kind value and a non-live control with a
 //     *sim.FieldError naming the control, and the method then steps as a

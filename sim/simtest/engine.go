@@ -131,7 +131,7 @@ func checkGoroutines(nm NewFunc, d *sim.Dataset, o Options) error {
 	}
 	if _, err := sim.Init(m, d, o.Controls, numeric.NewStream(o.Seed+1, sim.StreamRun)); err != nil {
 		closeMethod(m)
-		return fmt.Errorf("Init again: %w", err)
+		return fmt.Errorf("initialising again: %w", err)
 	}
 	for range o.Steps {
 		m.Step()

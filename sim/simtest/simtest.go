@@ -107,7 +107,7 @@ func fresh(nm NewFunc, d *sim.Dataset, o Options) (sim.Method, sim.Controls, err
 	c, err := sim.Init(m, d, o.Controls, numeric.NewStream(o.Seed, sim.StreamRun))
 	if err != nil {
 		closeMethod(m)
-		return nil, nil, fmt.Errorf("Init: %w", err)
+		return nil, nil, fmt.Errorf("initialising: %w", err)
 	}
 	return m, c, nil
 }
