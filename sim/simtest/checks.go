@@ -126,7 +126,12 @@ func runRecord(nm NewFunc, d *sim.Dataset, o Options, interleave bool) (record, 
 // alike, once with Predict calls between the steps; and once from another
 // seed, which must change something, or the method ignores its stream.
 func checkDeterminism(nm NewFunc, d *sim.Dataset, o Options) error {
-	traces := sim.SpecFor(mustSpec(nm), d).Traces
+	m, err := nm()
+	if err != nil {
+		return fmt.Errorf("constructor: %w", err)
+	}
+	closeMethod(m)
+	traces := sim.SpecFor(m, d).Traces
 	var recs [4]record
 	for i := range recs {
 		oi := o
@@ -162,17 +167,6 @@ func checkDeterminism(nm NewFunc, d *sim.Dataset, o Options) error {
 		errs = append(errs, fmt.Errorf("seeds %d and %d gave the same objectives, traces and Predict draws: the method ignores its stream", o.Seed, o.Seed+1))
 	}
 	return errors.Join(errs...)
-}
-
-// mustSpec returns a spec-only instance for SpecFor; checks that need a
-// working constructor have reported its error before.
-func mustSpec(nm NewFunc) sim.Method {
-	m, err := nm()
-	if err != nil {
-		panic(fmt.Sprintf("constructor: %v", err))
-	}
-	closeMethod(m)
-	return m
 }
 
 // invalidValues returns values c must refuse, each with why.

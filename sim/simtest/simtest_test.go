@@ -216,7 +216,7 @@ func TestChecksCatchBugs(t *testing.T) {
 func TestConstructorErrorIsReported(t *testing.T) {
 	broken := func() (sim.Method, error) { return nil, errors.New("no such model") }
 	for _, c := range checks {
-		if err := run(c.name, broken, fakeData(), Options{}.withDefaults()); err == nil || !strings.Contains(err.Error(), "no such model") {
+		if err := run(c.name, broken, fakeData(), Options{}.withDefaults()); err == nil || !strings.Contains(err.Error(), "no such model") || strings.Contains(err.Error(), "panic") {
 			t.Errorf("%s with a failing constructor: %v", c.name, err)
 		}
 	}
