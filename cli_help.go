@@ -73,10 +73,14 @@ func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error
 	if cmd == "serve" {
 		return nil
 	}
+	specs, err := catalog.Specs()
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nmethods (playground %s --method NAME --help lists a method's controls):\n", cmd)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  NAME\tLABEL\tFAMILY\tMODELS")
-	for _, s := range catalog.Specs() {
+	for _, s := range specs {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", s.Name, s.Label, s.Family, models(s))
 	}
 	tw.Flush()

@@ -174,7 +174,11 @@ func TestSweepJSON(t *testing.T) {
 // exits 0.
 func TestHelpForms(t *testing.T) {
 	var methods, data []string
-	for _, s := range catalog.Specs() {
+	specs, err := catalog.Specs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range specs {
 		methods = append(methods, s.Name, s.Label)
 	}
 	for _, d := range datasets.Infos() {
@@ -221,7 +225,11 @@ var cells = regexp.MustCompile(`\s{2,}`)
 // models. The expected rows are built from the catalog's spec, so a control
 // added there is checked here too.
 func TestHelpListsMethodControls(t *testing.T) {
-	for _, spec := range catalog.Specs() {
+	specs, err := catalog.Specs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range specs {
 		code, out, errs := runCLI(t, "run", "--method", spec.Name, "--help")
 		if code != 0 || errs != "" {
 			t.Fatalf("%s: exit %d, stderr %q", spec.Name, code, errs)

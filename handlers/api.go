@@ -26,7 +26,8 @@ type APIConfig struct {
 	Registry *engine.Registry // required
 	Uploads  *Uploads         // default NewUploads(0)
 	// Specs lists the methods for GET /api/methods; default catalog.Specs.
-	Specs func() []sim.MethodSpec
+	// An error is a broken method: the route answers 500 and logs it.
+	Specs func() ([]sim.MethodSpec, error)
 	// AllowedOrigins may open a stream besides the page's own origin, as
 	// "scheme://host[:port]".
 	AllowedOrigins []string
@@ -44,7 +45,7 @@ type APIConfig struct {
 type API struct {
 	reg       *engine.Registry
 	uploads   *Uploads
-	specs     func() []sim.MethodSpec
+	specs     func() ([]sim.MethodSpec, error)
 	origins   map[string]bool
 	timeout   time.Duration
 	clientKey func(*http.Request) string
@@ -122,7 +123,12 @@ func (a *API) Routes(r chi.Router) {
 }
 
 func (a *API) methods(w http.ResponseWriter, r *http.Request) {
-	specs := a.specs()
+	specs, err := a.specs()
+	if err != nil {
+		a.log.Error("listing methods", "err", err)
+		writeError(w, a.log, http.StatusInternalServerError, "", "internal error")
+		return
+	}
 	if specs == nil {
 		specs = []sim.MethodSpec{}
 	}

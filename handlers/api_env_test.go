@@ -114,7 +114,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	cfg := o.api
 	cfg.Registry, cfg.Uploads, cfg.Log = reg, uploads, quietLog
 	if cfg.Specs == nil {
-		cfg.Specs = func() []sim.MethodSpec { return []sim.MethodSpec{streamFakeSpec()} }
+		cfg.Specs = func() ([]sim.MethodSpec, error) { return []sim.MethodSpec{streamFakeSpec()}, nil }
 	}
 	api, err := NewAPI(cfg)
 	if err != nil {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -31,6 +32,19 @@ func TestAPIMethodsAndDatasets(t *testing.T) {
 	}
 	e.wantError("GET", "/api/nothing", "", http.StatusNotFound, "path")
 	e.wantError("PUT", "/api/methods", "", http.StatusMethodNotAllowed, "method")
+}
+
+// A method list that cannot be built (a constructor failed) is a server
+// error, not a shorter list.
+func TestAPIMethodsBrokenCatalog(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, envOptions{api: APIConfig{Specs: func() ([]sim.MethodSpec, error) {
+		return nil, errors.New("catalog: method x: broken")
+	}}})
+	got := e.wantError("GET", "/api/methods", "", http.StatusInternalServerError, "")
+	if strings.Contains(got.Message, "broken") {
+		t.Fatalf("the 500 shows internals: %q", got.Message)
+	}
 }
 
 func TestAPIRunLifecycle(t *testing.T) {

@@ -195,7 +195,10 @@ type Predictive struct {
 }
 
 // Method is one inference method on one model. A Method is used from one
-// goroutine at a time.
+// goroutine at a time. Two methods initialised alike, with streams from the
+// same seed, step alike bit for bit. A method that starts goroutines
+// implements io.Closer, and Close ends them. Package sim/simtest checks
+// these rules and the ones below on any method.
 type Method interface {
 	Spec() MethodSpec
 	// Init sets up the method on d with controls c, complete and valid for
@@ -209,7 +212,12 @@ type Method interface {
 	// (a value the method cannot take in its current state) must leave the
 	// method unchanged.
 	Set(name string, v Value) error
-	// Predict draws samples functions on xs.
+	// Predict draws samples functions on xs (see Predictive) after Init.
+	// X is a copy of xs and there are exactly samples functions, each of
+	// len(xs), none when samples < 1; a method that cannot predict in its
+	// state (a failed factorisation) returns none, and the engine keeps its
+	// last band. Its random draws come from a stream of its own, so calling
+	// it never changes the training trajectory.
 	Predict(xs []float64, samples int) Predictive
 	// Trace returns the current values of Spec().Traces, in order.
 	Trace() []float64

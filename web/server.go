@@ -49,7 +49,7 @@ type Config struct {
 	// (handlers.NewFactory). Tests inject fakes here.
 	Factory engine.Factory
 	// Specs lists methods for GET /api/methods; nil uses the catalog.
-	Specs func() []sim.MethodSpec
+	Specs func() ([]sim.MethodSpec, error)
 
 	// Sweeps configures the sweeps in the browser with package sweeps'
 	// defaults (2 at once, 1 per client, GOMAXPROCS−1 workers each, …);

@@ -50,7 +50,7 @@ func countFactory(cfg engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls,
 func newServer(t *testing.T, cfg Config) *Server {
 	t.Helper()
 	cfg.Factory = countFactory
-	cfg.Specs = func() []sim.MethodSpec { return []sim.MethodSpec{countSpec()} }
+	cfg.Specs = func() ([]sim.MethodSpec, error) { return []sim.MethodSpec{countSpec()}, nil }
 	s, err := New(cfg, quiet)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 // Package catalog names what the playground offers: it maps method names to
-// constructors, so the command line and the
-// server share one list.
+// constructors, so the command line and the server share one list. Its
+// test runs the conformance suite (sim/simtest) over every entry.
 package catalog
 
 import (
@@ -55,15 +55,18 @@ func NewMethod(name, model string) (sim.Method, error) {
 	return c(model)
 }
 
-// Specs returns every method's spec, sorted by name.
-func Specs() []sim.MethodSpec {
-	var specs []sim.MethodSpec
-	for _, n := range MethodNames() {
+// Specs returns every method's spec for its default model, sorted by
+// name. A constructor that fails is an error naming the method, not a
+// method left out of the list.
+func Specs() ([]sim.MethodSpec, error) {
+	names := MethodNames()
+	specs := make([]sim.MethodSpec, 0, len(names))
+	for _, n := range names {
 		m, err := methods[n]("")
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("catalog: method %s: %w", n, err)
 		}
 		specs = append(specs, m.Spec())
 	}
-	return specs
+	return specs, nil
 }

@@ -73,6 +73,15 @@ func modelError(name string) error {
 	return &sim.FieldError{Field: "model", Message: fmt.Sprintf("unknown model %q for %s (allowed: %s, %s)", name, Name, model.BNN, model.Linear)}
 }
 
+// SpecFor is Spec for the model Init will use on d, whose traces differ
+// (b0, b and noise_std on the linear model).
+func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
+	if m.model != "" {
+		return m.Spec()
+	}
+	return (&Method{model: model.Resolve("", d)}).Spec()
+}
+
 // Spec describes the method and its controls.
 func (m *Method) Spec() sim.MethodSpec {
 	traces := []string{"noise_std", "kl", "mean_std", "w0"}
@@ -152,4 +161,5 @@ var (
 	_ sim.Method     = (*Method)(nil)
 	_ sim.Bounds     = (*Method)(nil)
 	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.DataSpec   = (*Method)(nil)
 )
