@@ -23,11 +23,11 @@ const maxJSONBody = 64 << 10
 
 func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	var req wire.CreateRun
-	if err := decodeJSON(w, r, &req, "data, method, model, seed, controls"); err != nil {
+	if err := decodeJSON(w, r, &req, "data, method, model, seed, controls, replay"); err != nil {
 		writeErr(w, r, a.log, err)
 		return
 	}
-	cfg := engine.RunConfig{Data: req.Data, Method: req.Method, Model: req.Model, Seed: 1, Controls: req.Controls}
+	cfg := engine.RunConfig{Data: req.Data, Method: req.Method, Model: req.Model, Seed: 1, Controls: req.Controls, Replay: req.Replay}
 	if req.Seed != nil {
 		cfg.Seed = *req.Seed
 	}

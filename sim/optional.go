@@ -83,3 +83,27 @@ type Views interface {
 type Logger interface {
 	SetLogger(l *slog.Logger)
 }
+
+// EvalSeeder is implemented by methods whose Predict draws random numbers
+// (from their evaluation stream). The engine reseeds that stream from the
+// run's seed and step before every band, so a band is a function of the
+// method's state at that step alone: a run replayed to the same step draws
+// the same band, bit for bit, however many bands either drew on the way.
+type EvalSeeder interface {
+	// SeedEval restarts the evaluation stream from seed. It must not touch
+	// the training stream.
+	SeedEval(seed uint64)
+}
+
+// EvalSeed is the evaluation seed of a run's band at step: distinct for
+// every (seed, step) pair.
+func EvalSeed(seed uint64, step int64) uint64 {
+	return mix(seed ^ mix(uint64(step)+0x9e3779b97f4a7c15))
+}
+
+// mix is SplitMix64's finaliser: a bijection that spreads nearby inputs.
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

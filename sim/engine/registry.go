@@ -123,7 +123,8 @@ func NewRegistry(cfg RegistryConfig, factory Factory, log *slog.Logger) *Registr
 func (g *Registry) Config() RegistryConfig { return g.cfg }
 
 // Create builds, initialises and starts a run for client (a client key such
-// as its IP address). The run starts paused. Errors: *FieldError for a bad
+// as its IP address). The run starts paused; with cfg.Replay it first trains
+// to the replay's step, applying its changes, and pauses there. Errors: *FieldError for a bad
 // configuration, *LimitError when a cap is reached, ErrRegistryClosed.
 func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
 	if err := g.reserve(client); err != nil {
@@ -144,6 +145,13 @@ func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
 	g.runs[run.id] = &entry{run: run, client: client, cancel: cancel, idleSince: time.Now()}
 	run.markStarted()
 	g.wg.Go(func() { run.loop(ctx) })
+	if p := cfg.Replay; p != nil {
+		g.wg.Go(func() {
+			if err := replay(ctx, run, *p); err != nil && ctx.Err() == nil {
+				g.log.Warn("replay stopped", "run", run.id, "target", p.Step, "err", err)
+			}
+		})
+	}
 	g.log.Info("run created", "run", run.id, "client", client, "data", cfg.Data, "method", cfg.Method, "seed", cfg.Seed)
 	return run, nil
 }
@@ -188,6 +196,11 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 			return nil, err
 		}
 		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s cannot start on %s with these controls: %v", cfg.Method, cfg.Data, err)}
+	}
+	if cfg.Replay != nil {
+		if err := checkReplay(cfg.Replay, run.spec); err != nil {
+			return nil, err
+		}
 	}
 	cfg.Controls = cloneControls(controls)
 	if cfg.Model == "" && len(run.spec.Models) > 0 {

@@ -87,6 +87,7 @@ type Frame struct {
 	Seq         uint64 // publication counter
 	Epoch       uint64 // counts re-initialisations; steps restart at 0
 	Step        int64
+	Pending     int64 // steps left of a step command
 	Status      Status
 	Message     string // why it diverged or stopped
 	Controls    sim.Controls

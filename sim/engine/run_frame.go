@@ -38,7 +38,7 @@ func (r *Run) publish(now time.Time) {
 	}
 	r.rateStep, r.rateTime = r.step, now
 	f := &Frame{
-		Step: r.step, Status: r.status, Message: r.message, Controls: r.controls, Speed: r.speed,
+		Step: r.step, Pending: r.pending, Status: r.status, Message: r.message, Controls: r.controls, Speed: r.speed,
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
 		Diagnostics: r.diagnostics(), Time: now,
 	}
@@ -63,6 +63,9 @@ func (r *Run) publish(now time.Time) {
 // and the last good one kept; a panic stops the run.
 func (r *Run) drawBand() {
 	var p sim.Predictive
+	if es, ok := r.m.(sim.EvalSeeder); ok {
+		es.SeedEval(sim.EvalSeed(r.seed, r.step)) // the band depends on the step, not on how many were drawn
+	}
 	if err := r.safely("Predict", func() { p = r.m.Predict(r.d.Grid, r.opt.BandSamples) }); err != nil {
 		r.diverge(err.Error())
 		return

@@ -244,3 +244,6 @@ func (m *Method) logger() *slog.Logger {
 	}
 	return m.log
 }
+
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (m *Method) SeedEval(seed uint64) { m.erng = rand.New(rand.NewPCG(seed, ^seed)) }

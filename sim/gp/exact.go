@@ -296,3 +296,6 @@ var (
 	_ sim.Method     = (*Exact)(nil)
 	_ sim.NoiseModel = (*Exact)(nil)
 )
+
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (m *Exact) SeedEval(seed uint64) { m.evalRng = rand.New(rand.NewPCG(seed, ^seed)) }

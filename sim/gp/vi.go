@@ -268,3 +268,6 @@ var (
 	_ sim.Bounds     = (*VI)(nil)
 	_ sim.NoiseModel = (*VI)(nil)
 )
+
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (m *VI) SeedEval(seed uint64) { m.evalRng = rand.New(rand.NewPCG(seed, ^seed)) }

@@ -215,3 +215,6 @@ var (
 	_ sim.NoiseModel    = (*Method)(nil)
 	_ sim.ELBOEstimator = (*Method)(nil)
 )
+
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (m *Method) SeedEval(seed uint64) { m.evalRng = rand.New(rand.NewPCG(seed, ^seed)) }

@@ -270,3 +270,6 @@ var (
 	_ sim.Method     = (*Point)(nil)
 	_ sim.NoiseModel = (*Point)(nil)
 )
+
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (p *Point) SeedEval(seed uint64) { p.evalRng = rand.New(rand.NewPCG(seed, ^seed)) }

@@ -163,3 +163,6 @@ var (
 	_ sim.NoiseModel = (*Method)(nil)
 	_ sim.DataSpec   = (*Method)(nil)
 )
+
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (m *Method) SeedEval(seed uint64) { m.evalRng = rand.New(rand.NewPCG(seed, ^seed)) }

@@ -352,3 +352,42 @@ func everyNth(xs []float64, n int) []float64 {
 	}
 	return out
 }
+
+// checkEvalSeed: a band must be a function of the method's state and the
+// evaluation seed the engine gives it, so a replayed run draws the original's
+// band. A method whose Predict draws from a stream (two calls differ) must
+// be a sim.EvalSeeder, and after SeedEval(s) its Predict must repeat bit
+// for bit, without moving the training trajectory.
+func checkEvalSeed(nm NewFunc, d *sim.Dataset, o Options) error {
+	m, _, err := fresh(nm, d, o)
+	if err != nil {
+		return err
+	}
+	defer closeMethod(m)
+	m.Step()
+	a, b := m.Predict(d.Grid, o.Samples), m.Predict(d.Grid, o.Samples)
+	es, ok := m.(sim.EvalSeeder)
+	if !ok {
+		if diffPredictive(a, b) != "" {
+			return errors.New("two Predict calls differ (it draws from a stream) but the method is no sim.EvalSeeder: bands cannot be replayed")
+		}
+		return nil
+	}
+	es.SeedEval(42)
+	a = m.Predict(d.Grid, o.Samples)
+	es.SeedEval(42)
+	b = m.Predict(d.Grid, o.Samples)
+	if diff := diffPredictive(a, b); diff != "" {
+		return fmt.Errorf("after SeedEval(42) twice, Predict differs: %s", diff)
+	}
+	twin, _, err := fresh(nm, d, o)
+	if err != nil {
+		return err
+	}
+	defer closeMethod(twin)
+	twin.Step()
+	if diff := diffPoint(stepOnce(m), stepOnce(twin), m.Spec().Traces); diff != "" {
+		return fmt.Errorf("SeedEval moved the training trajectory: %s", diff)
+	}
+	return nil
+}

@@ -63,6 +63,7 @@ var checks = []check{
 	{"Determinism", checkDeterminism},
 	{"RejectedSet", checkSet},
 	{"PredictShape", checkPredict},
+	{"EvalSeed", checkEvalSeed},
 	{"NaNDiverges", checkDiverged},
 	{"Goroutines", checkGoroutines},
 }

@@ -119,6 +119,14 @@ func (f *fake) Predict(xs []float64, samples int) sim.Predictive {
 	return p
 }
 
+// SeedEval restarts the evaluation stream (sim.EvalSeeder).
+func (f *fake) SeedEval(seed uint64) {
+	if f.bug == "seed eval ignored" {
+		return
+	}
+	f.ev = rand.New(rand.NewPCG(seed, ^seed))
+}
+
 func (f *fake) Trace() []float64 {
 	if f.bug == "short trace" {
 		return []float64{f.x}
@@ -194,6 +202,7 @@ func TestChecksCatchBugs(t *testing.T) {
 		{"alias x", "PredictShape", "X shares memory with xs"},
 		{"nan predict", "PredictShape", "is NaN after one step"},
 		{"nan predict", "NaNDiverges", "the diverged frame has no band"},
+		{"seed eval ignored", "EvalSeed", "after SeedEval(42) twice, Predict differs"},
 		{"leak", "Goroutines", "found unexpected goroutines"},
 		{"leak", "NaNDiverges", "after the run's context was cancelled: found unexpected goroutines"},
 	}

@@ -13,6 +13,15 @@ type RunConfig struct {
 	Model    string       `json:"model,omitempty"` // "" for the data set's default
 	Seed     uint64       `json:"seed"`
 	Controls sim.Controls `json:"controls,omitempty"`
+	Replay   *Replay      `json:"replay,omitempty"` // train to a shared link's state
+}
+
+// Replay is a shared link's state: train Step steps from the seed and the
+// run's controls, applying each live change at the step it was made (the
+// run's marks since its last reset).
+type Replay struct {
+	Step    int64  `json:"step"`
+	Changes []Mark `json:"changes,omitempty"`
 }
 
 // CreateRun is the body of POST /api/runs.
@@ -22,6 +31,7 @@ type CreateRun struct {
 	Model    string       `json:"model"`
 	Seed     *uint64      `json:"seed"` // default 1, as on the command line
 	Controls sim.Controls `json:"controls"`
+	Replay   *Replay      `json:"replay"`
 }
 
 // RunCreated is POST /api/runs's answer.

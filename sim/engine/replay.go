@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/wire"
+)
+
+// Limits of a replay: a link may ask for at most MaxReplaySteps steps (a
+// GIP run replays them in about two minutes on one core) and
+// MaxReplayChanges control changes, the marks a run keeps.
+const (
+	MaxReplaySteps   = 200_000
+	MaxReplayChanges = maxMarks
+)
+
+// checkReplay validates a replay against the run's method: steps in [0,
+// MaxReplaySteps], changes in step order, none after the target, each a
+// live control with a valid value.
+func checkReplay(p *wire.Replay, spec sim.MethodSpec) error {
+	if p.Step < 0 || p.Step > MaxReplaySteps {
+		return &sim.FieldError{Field: "replay.step", Message: fmt.Sprintf("%d is outside the allowed range [0, %d] (a replay trains every step again)", p.Step, MaxReplaySteps)}
+	}
+	if len(p.Changes) > MaxReplayChanges {
+		return &sim.FieldError{Field: "replay.changes", Message: fmt.Sprintf("%d changes; at most %d", len(p.Changes), MaxReplayChanges)}
+	}
+	for i, c := range p.Changes {
+		if c.Step < 0 || c.Step > p.Step || (i > 0 && c.Step < p.Changes[i-1].Step) {
+			return &sim.FieldError{Field: "replay.changes", Message: fmt.Sprintf("change %d (%s at step %d) is out of order or after the replay's step %d", i+1, c.Name, c.Step, p.Step)}
+		}
+		cs, err := spec.Check(c.Name, c.Value)
+		if err != nil {
+			return err
+		}
+		if !cs.Live {
+			return &sim.FieldError{Field: c.Name, Message: "not a live control: a link carries it in the run's controls, not among its changes"}
+		}
+	}
+	return nil
+}
+
+// errReplayOvershot is a replay whose run stepped past a change's step
+// because someone else commanded it: the state is no longer the link's.
+var errReplayOvershot = errors.New("the run was commanded during its replay and left the link's path")
+
+// replay drives r through p with the run's own commands: step to each
+// change's step, apply it, and step on to p.Step, leaving r paused there.
+// A run is deterministic for its seed whatever its batches, so the state —
+// and, as bands are seeded by step (sim.EvalSeeder), the band — equal the
+// original's at that step, bit for bit.
+func replay(ctx context.Context, r *Run, p wire.Replay) error {
+	for _, c := range p.Changes {
+		if err := stepTo(ctx, r, c.Step); err != nil {
+			return err
+		}
+		if err := r.Set(ctx, c.Name, c.Value); err != nil {
+			return fmt.Errorf("replaying %s = %s at step %d: %w", c.Name, c.Value, c.Step, err)
+		}
+	}
+	return stepTo(ctx, r, p.Step)
+}
+
+// stepTo steps a paused run to step target with step commands and waits for
+// it to get there.
+func stepTo(ctx context.Context, r *Run, target int64) error {
+	var cur Cursor
+	sent := int64(-1) // the step a command was sent at, until a frame shows it taken
+	for {
+		f, changed := r.Read(&cur)
+		if sent >= 0 && (f.Step > sent || f.Pending > 0) {
+			sent = -1 // frames from here on come after the command
+		}
+		switch {
+		case f.Step > target:
+			return errReplayOvershot
+		case f.Status == StatusDiverged || f.Status == StatusDone:
+			return fmt.Errorf("the run stopped at step %d: %s", f.Step, f.Message)
+		case sent >= 0: // a frame from before the command was taken
+		case f.Status == StatusPaused && f.Pending == 0 && f.Step == target:
+			return nil
+		case f.Status == StatusPaused && f.Pending == 0:
+			if err := r.Step(ctx, min(target-f.Step, MaxStepCommand)); err != nil {
+				return err
+			}
+			sent = f.Step
+			continue
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// ReplayChanges returns the run's live changes since its last reset, the
+// Changes of a link to its current state.
+func ReplayChanges(f *Frame) []wire.Mark {
+	return slices.Clone(f.Marks)
+}
