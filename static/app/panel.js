@@ -7,6 +7,7 @@ import { escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
+import { statusLine } from "./status.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
@@ -293,7 +294,7 @@ export class Panel {
       v.onExtra(f[key]);
     }
     if (f.controls) this.syncControls(f.controls);
-    this.setStatus(f.status ?? this.status);
+    this.setStatus(f.status ?? this.status, f.message, f.budget);
     if (f.status === "diverged") {
       this.showError(`Diverged${f.message ? `: ${f.message}` : ""}. Its last good state is kept; reset to start again.`);
       this.divergedShown = true;
@@ -437,7 +438,11 @@ export class Panel {
   op(name) {
     switch (name) {
       case "play":
+        // A spent budget says so in the status line, with Continue beside it.
+        if (this.status !== "done") this.send({ op: name });
+        break;
       case "pause":
+      case "continue":
         this.send({ op: name });
         break;
       case "reset":
@@ -469,7 +474,7 @@ export class Panel {
   // restart replaces the run by a new one with the current controls and
   // data (after an upload, or a control that needs a fresh start).
   async restart() {
-    const playing = this.status === "running";
+    const playing = statusLine(this.status).playing;
     this.dispose();
     this.clearHistory();
     this.band = null;
@@ -493,11 +498,34 @@ export class Panel {
     this.runId = null;
   }
 
-  setStatus(s) {
+  // setStatus shows the run's status in words; a spent budget adds a
+  // Continue button and greys the live controls, which could not act.
+  setStatus(s, message = "", budget = 0) {
     this.status = s;
+    const line = statusLine(s, message, budget);
     const el = this.role("status");
-    el.textContent = s;
+    el.textContent = line.text;
+    el.title = line.title;
     el.dataset.status = s;
+    if (line.canContinue && !this.continueButton) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.role = "continue";
+      b.textContent = "Continue";
+      b.title = "Grant another step budget as large and run on";
+      b.addEventListener("click", () => this.op("continue"));
+      el.after(b);
+      this.continueButton = b;
+    }
+    if (this.continueButton) this.continueButton.hidden = !line.canContinue;
+    if (this.liveActs !== line.liveActs) {
+      this.liveActs = line.liveActs;
+      for (const [name, { div, range, num, sel }] of this.inputs) {
+        if (!this.specOf(name)?.live) continue;
+        for (const i of [range, num, sel]) if (i) i.disabled = !line.liveActs;
+        div.title = line.liveActs ? "" : "the step budget is spent: continue or reset to change this";
+      }
+    }
   }
 
   showError(msg, retry = false) {
