@@ -5,6 +5,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/posterior-playground/playground/sim"
@@ -53,6 +54,26 @@ func NewMethod(name, model string) (sim.Method, error) {
 		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("unknown method %q (allowed: %v)", name, MethodNames())}
 	}
 	return c(model)
+}
+
+// SpecsFor returns every method's spec fitted to d (sim.SpecFor: gip's
+// inducing points at most d's points), each for d's default model where the
+// method has it, sorted by name.
+func SpecsFor(d *sim.Dataset) []sim.MethodSpec {
+	var specs []sim.MethodSpec
+	for _, n := range MethodNames() {
+		m, err := methods[n]("")
+		if err != nil {
+			continue
+		}
+		if dm := d.DefaultModel; dm != "" && slices.Contains(m.Spec().Models, dm) {
+			if m2, err := methods[n](dm); err == nil {
+				m = m2
+			}
+		}
+		specs = append(specs, sim.SpecFor(m, d))
+	}
+	return specs
 }
 
 // Specs returns every method's spec, sorted by name.

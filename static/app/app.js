@@ -1,6 +1,7 @@
 // The play page: reads the server's config (<script id="config">), starts
 // one Panel per method, and wires the toolbar that acts on all of them.
 
+import { getMethods } from "./api.js";
 import { Panel } from "./panel.js";
 import { gapCentre, setupUpload } from "./upload.js";
 
@@ -119,6 +120,9 @@ setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), async (res
   if (line) line.textContent = `${filename}: ${res.n ?? points?.x.length ?? "?"} points (uploaded, standardised for the network; plots in the file's units), seed ${config.seed}.`;
   status.textContent = `Restarting on ${filename}…`;
   for (const p of panels) p.predictive.setData(config.points, null);
+  // The controls' ranges follow the new data (gip: at most one inducing point per point).
+  const specs = await getMethods(res.data).catch(() => []); // without them the runs say what does not fit
+  for (const p of panels) p.refit(specs.find((s) => s.name === p.method));
   await Promise.all(panels.map((p) => p.restart()));
   status.textContent = `Running on ${filename}.`;
 });

@@ -2,7 +2,7 @@
 // its plots, controls, diagnostics and exports.
 
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
-import { fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
+import { fitRanges, fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
 import { escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
@@ -410,6 +410,26 @@ export class Panel {
     if (range && active !== range) range.value = String(toSlider(spec, v));
     if (num && active !== num) num.value = String(v);
     if (sel && active !== sel) sel.value = String(v);
+  }
+
+  // refit takes the method's spec for new data (an upload): the sliders and
+  // number boxes take its ranges, and a value outside them its default.
+  refit(fitted) {
+    const { spec, reset } = fitRanges(this.spec, fitted, this.controls);
+    this.spec = spec;
+    for (const c of spec.controls) {
+      const els = this.inputs.get(c.name);
+      if (!els || c.options?.length) continue;
+      if (els.num) [els.num.min, els.num.max] = [String(c.min), String(c.max)];
+      if (els.range) [els.range.min, els.range.max] = [String(toSlider(c, c.min)), String(toSlider(c, c.max))];
+      const r = els.div.querySelector(".range");
+      if (r) r.textContent = `[${c.min}, ${c.max}]`;
+    }
+    for (const [name, v] of Object.entries(reset)) {
+      this.controls[name] = this.confirmed[name] = v;
+      this.showValue(name, v);
+      this.app.onControl(this.method, name, v);
+    }
   }
 
   revert(name) {
