@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,9 @@ type APIConfig struct {
 	// Specs lists the methods for GET /api/methods; default catalog.Specs.
 	// An error is a broken method: the route answers 500 and logs it.
 	Specs func() ([]sim.MethodSpec, error)
+	// SpecsFor lists them fitted to a data set, for GET
+	// /api/methods?data=NAME&seed=S; default catalog.SpecsFor.
+	SpecsFor func(*sim.Dataset) ([]sim.MethodSpec, error)
 	// AllowedOrigins may open a stream besides the page's own origin, as
 	// "scheme://host[:port]".
 	AllowedOrigins []string
@@ -46,6 +50,7 @@ type API struct {
 	reg       *engine.Registry
 	uploads   *Uploads
 	specs     func() ([]sim.MethodSpec, error)
+	specsFor  func(*sim.Dataset) ([]sim.MethodSpec, error)
 	origins   map[string]bool
 	timeout   time.Duration
 	clientKey func(*http.Request) string
@@ -66,7 +71,7 @@ func NewAPI(cfg APIConfig) (*API, error) {
 	if cfg.Registry == nil {
 		return nil, fmt.Errorf("handlers: APIConfig.Registry is required")
 	}
-	a := &API{reg: cfg.Registry, uploads: cfg.Uploads, specs: cfg.Specs, origins: map[string]bool{},
+	a := &API{reg: cfg.Registry, uploads: cfg.Uploads, specs: cfg.Specs, specsFor: cfg.SpecsFor, origins: map[string]bool{},
 		timeout: cfg.RequestTimeout, clientKey: cfg.ClientKey, stream: cfg.Stream.withDefaults(), log: cfg.Log,
 		conns: map[*wsConn]struct{}{}, closing: make(chan struct{})}
 	a.sweeps = cfg.Sweeps
@@ -75,6 +80,9 @@ func NewAPI(cfg APIConfig) (*API, error) {
 	}
 	if a.specs == nil {
 		a.specs = catalog.Specs
+	}
+	if a.specsFor == nil {
+		a.specsFor = catalog.SpecsFor
 	}
 	if a.timeout <= 0 {
 		a.timeout = 15 * time.Second
@@ -122,8 +130,41 @@ func (a *API) Routes(r chi.Router) {
 	})
 }
 
+// methods answers GET /api/methods: every method's spec, its controls'
+// ranges fitted to a data set when the query names one (data, and seed for
+// a built-in set, default 1), as runs on it check them.
 func (a *API) methods(w http.ResponseWriter, r *http.Request) {
-	specs, err := a.specs()
+	q := r.URL.Query()
+	for key := range q {
+		if key != "data" && key != "seed" {
+			writeError(w, a.log, http.StatusBadRequest, key, "unknown parameter (allowed: data, seed)")
+			return
+		}
+	}
+	var specs []sim.MethodSpec
+	var err error
+	if name := q.Get("data"); name != "" {
+		seed := uint64(defaultSeed)
+		if s := q.Get("seed"); s != "" {
+			v, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				writeError(w, a.log, http.StatusBadRequest, "seed", fmt.Sprintf("%q is not a whole number in [0, %d]", s, uint64(1<<64-1)))
+				return
+			}
+			seed = v
+		}
+		d, lerr := loadData(name, seed, a.uploads)
+		if lerr != nil {
+			writeErr(w, r, a.log, lerr)
+			return
+		}
+		specs, err = a.specsFor(d)
+	} else if q.Has("seed") {
+		writeError(w, a.log, http.StatusBadRequest, "seed", "used only with data")
+		return
+	} else {
+		specs, err = a.specs()
+	}
 	if err != nil {
 		a.log.Error("listing methods", "err", err)
 		writeError(w, a.log, http.StatusInternalServerError, "", "internal error")

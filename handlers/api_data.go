@@ -95,22 +95,13 @@ func NewFactory(u *Uploads) engine.Factory {
 		if cfg.Method == "" {
 			return nil, nil, nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("required (one of %s)", strings.Join(catalog.MethodNames(), ", "))}
 		}
-		var d *sim.Dataset
 		uploaded := strings.HasPrefix(cfg.Data, UploadPrefix)
-		switch {
-		case cfg.Data == "":
-			return nil, nil, nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("required (one of %s, or upload:<id> from POST /api/data)", strings.Join(datasets.Names(), ", "))}
-		case uploaded:
-			u, ok := u.Get(cfg.Data)
-			if !ok {
-				return nil, nil, nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("no uploaded data set %q: uploads are kept for a while only; upload the file again", cfg.Data)}
-			}
-			d = copyDataset(u)
-		default:
-			var err error
-			if d, err = datasets.Load(cfg.Data, cfg.Seed); err != nil {
-				return nil, nil, nil, err
-			}
+		d, err := loadData(cfg.Data, cfg.Seed, u)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if uploaded {
+			d = copyDataset(d)
 		}
 		m, d, _, controls, err := experiment.NewMethod(d, cfg.Method, cfg.Model, cfg.Controls, uploaded)
 		if err != nil {
@@ -118,6 +109,27 @@ func NewFactory(u *Uploads) engine.Factory {
 		}
 		return m, d, controls, nil
 	}
+}
+
+// loadData returns a built-in data set for seed, or an upload from u (nil:
+// none), shared: copy an upload before a method may write to it. Errors are
+// *sim.FieldErrors naming data.
+func loadData(name string, seed uint64, u *Uploads) (*sim.Dataset, error) {
+	switch {
+	case name == "":
+		return nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("required (one of %s, or upload:<id> from POST /api/data)", strings.Join(datasets.Names(), ", "))}
+	case strings.HasPrefix(name, UploadPrefix):
+		var d *sim.Dataset
+		ok := false
+		if u != nil {
+			d, ok = u.Get(name)
+		}
+		if !ok {
+			return nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("no uploaded data set %q: uploads are kept for a while only; upload the file again", name)}
+		}
+		return d, nil
+	}
+	return datasets.Load(name, seed)
 }
 
 // copyDataset copies the slices a method could write to, so runs sharing

@@ -9,7 +9,7 @@ import (
 // TestSweepScenariosShowTheCard: the Prior scale and Inducing points pages
 // carry the sweep card with the GIP issue's values; other pages do not.
 func TestSweepScenariosShowTheCard(t *testing.T) {
-	p := NewPages(quietLog)
+	p := NewPages(quietLog, nil)
 	for slug, want := range map[string][]string{
 		"prior-scale":     {`data-param="prior_scale"`, `data-log-x`, `value="logspace:0.316:3.16:11"`, `name="steps" class="small" min="1" max="20000" step="1" value="2000"`},
 		"inducing-points": {`data-param="inducing"`, `value="1,2,5,10,20,30,40,50,60,70,80,90,100"`, `/static/app/sweep.js`},

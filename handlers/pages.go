@@ -27,9 +27,15 @@ type Pages struct {
 	methods methodSource
 }
 
-// NewPages returns the page handlers, offering the catalog's methods.
-func NewPages(log *slog.Logger) *Pages {
-	return &Pages{log: log, methods: methodSource{names: catalog.MethodNames, new: catalog.NewMethod}}
+// NewPages returns the page handlers, offering the catalog's methods with
+// their controls' ranges fitted to each link's data: a built-in set, or
+// one from uploads (nil: built-in sets only).
+func NewPages(log *slog.Logger, uploads *Uploads) *Pages {
+	return &Pages{log: log, methods: methodSource{names: catalog.MethodNames, new: catalog.NewMethod,
+		data: func(name string, seed uint64) *sim.Dataset {
+			d, _ := loadData(name, seed, uploads) // a missing one fails when the run starts, with its reason
+			return d
+		}}}
 }
 
 // Routes registers the page routes (GET / and GET /play) on r.

@@ -40,7 +40,7 @@ func pageConfigOf(t *testing.T, body string) pageConfig {
 // on the page's data; the toolbar's step box has the engine's limit. The
 // script reads these instead of keeping copies.
 func TestPlayPageSendsLimitsFlagsAndExactPosterior(t *testing.T) {
-	p := NewPages(slog.New(slog.NewTextHandler(io.Discard, nil))) // the real catalog
+	p := NewPages(slog.New(slog.NewTextHandler(io.Discard, nil)), NewUploads(0)) // the real catalog
 	res, body := serve(t, p, "/play?data=linreg&methods=nuts,metropolis&seed=2")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("status %d: %s", res.StatusCode, body)

@@ -44,6 +44,9 @@ type PlayConfig struct {
 type methodSource struct {
 	names func() []string
 	new   func(name, model string) (sim.Method, error)
+	// data loads a link's data set, so each panel's spec is fitted to it
+	// (sim.SpecFor); nil, or a nil answer, gives the plain specs.
+	data func(name string, seed uint64) *sim.Dataset
 }
 
 const defaultSeed = 1
@@ -77,8 +80,12 @@ func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 	if err != nil {
 		return c, err
 	}
+	var d *sim.Dataset
+	if src.data != nil {
+		d = src.data(c.Data, c.Seed)
+	}
 	for _, name := range names {
-		p, err := parsePanel(q, name, c.Data, src)
+		p, err := parsePanel(q, name, c.Data, d, src)
 		if err != nil {
 			return c, err
 		}
@@ -145,8 +152,9 @@ func parseMethods(q url.Values, src methodSource) ([]string, error) {
 	return names, nil
 }
 
-// parsePanel reads one method's model and controls ("gip.prior_scale=2").
-func parsePanel(q url.Values, name, data string, src methodSource) (PanelConfig, error) {
+// parsePanel reads one method's model and controls ("gip.prior_scale=2"),
+// against its spec fitted to d when d is known, as the run will check them.
+func parsePanel(q url.Values, name, data string, d *sim.Dataset, src methodSource) (PanelConfig, error) {
 	p := PanelConfig{Method: name, Model: single(q, name+".model"), Given: sim.Controls{}}
 	m, err := src.new(name, p.Model)
 	if err != nil {
@@ -156,14 +164,14 @@ func parsePanel(q url.Values, name, data string, src methodSource) (PanelConfig,
 		}
 		return p, &sim.FieldError{Field: name + ".model", Message: msg}
 	}
-	p.Spec = m.Spec()
 	if p.Model == "" { // show the spec of the model the run will use
-		if dm := defaultModel(data); dm != "" && slices.Contains(p.Spec.Models, dm) {
+		if dm := defaultModel(data); dm != "" && slices.Contains(m.Spec().Models, dm) {
 			if m2, err := src.new(name, dm); err == nil {
-				p.Spec = m2.Spec()
+				m = m2
 			}
 		}
 	}
+	p.Spec = sim.SpecFor(m, d)
 	prefix := name + "."
 	for key := range q {
 		ctl, ok := strings.CutPrefix(key, prefix)

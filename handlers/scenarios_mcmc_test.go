@@ -18,7 +18,7 @@ import (
 // page, answers 200, and its config holds the scenario's panels and control
 // values (the samplers' and GPs' scenarios included).
 func TestScenariosOpenWithTheRealCatalog(t *testing.T) {
-	p := NewPages(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	p := NewPages(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	_, home := serve(t, p, "/")
 	for _, want := range []string{"vi-vs-mcmc", "robust-gp", "gp-classification"} {
 		if _, ok := ScenarioBySlug(want); !ok {

@@ -27,7 +27,7 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 		o.sent = make(map[string]*wire.Extra)
 	}
 	w := wire.Frame{Type: "frame", Full: cur.Full, Epoch: f.Epoch, Step: f.Step, Status: string(f.Status), Message: f.Message,
-		Controls: f.Controls, Speed: f.Speed, Objective: cur.Objective, Trace: o.trace,
+		Budget: f.Budget, Controls: f.Controls, Speed: f.Speed, Objective: cur.Objective, Trace: o.trace,
 		Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec}
 	for i, name := range traceNames {
 		w.Trace[name] = cur.Traces[i] // overwrites last frame's: the names are fixed

@@ -45,7 +45,7 @@ func parseOp(b []byte) (wire.Op, error) {
 		return nil
 	}
 	switch m.Op {
-	case engine.OpPlay, engine.OpPause, engine.OpReset:
+	case engine.OpPlay, engine.OpPause, engine.OpReset, engine.OpContinue:
 		return m, unused()
 	case engine.OpStep:
 		if m.N != nil && (*m.N != float64(int64(*m.N)) || *m.N < 1 || *m.N > engine.MaxStepCommand) {
@@ -71,9 +71,9 @@ func parseOp(b []byte) (wire.Op, error) {
 		}
 		return m, unused("n")
 	case "":
-		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, set, speed, weight"}
+		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, continue, set, speed, weight"}
 	}
-	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, set, speed, weight)", m.Op)}
+	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, continue, set, speed, weight)", m.Op)}
 }
 
 // applyOp sends the command m to run and returns its answer.
@@ -85,6 +85,8 @@ func applyOp(ctx context.Context, m wire.Op, run *engine.Run) error {
 		return run.Pause(ctx)
 	case engine.OpReset:
 		return run.Reset(ctx)
+	case engine.OpContinue:
+		return run.Continue(ctx)
 	case engine.OpStep:
 		n := int64(1)
 		if m.N != nil {

@@ -25,6 +25,7 @@ type inFrame struct {
 	Step        int64
 	Status      string
 	Message     string
+	Budget      int64
 	Controls    map[string]float64
 	Objective   [][2]float64
 	Trace       map[string][][2]float64
@@ -266,7 +267,7 @@ func TestStreamShutdownSendsCloseFrame(t *testing.T) {
 }
 
 func TestParseOpAcceptsGoodCommands(t *testing.T) {
-	for _, m := range []string{`{"op":"play"}`, `{"op":"pause"}`, `{"op":"reset"}`, `{"op":"step"}`, `{"op":"step","n":10000}`,
+	for _, m := range []string{`{"op":"play"}`, `{"op":"pause"}`, `{"op":"reset"}`, `{"op":"continue"}`, `{"op":"step"}`, `{"op":"step","n":10000}`,
 		`{"op":"set","name":"kernel","value":"periodic"}`, `{"op":"speed","value":0}`} {
 		if _, err := parseOp([]byte(m)); err != nil {
 			t.Fatalf("%s: %v", m, err)

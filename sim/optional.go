@@ -107,3 +107,17 @@ func mix(z uint64) uint64 {
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
 }
+
+// Settler is implemented by methods that may have nothing to iterate in
+// their current settings: the exact GP with its kernel and noise held is a
+// closed form, recomputed by Init and Set, and a Step would change nothing.
+// The engine asks after every command; while the answer is yes it steps
+// the method once after each change (Init or Set), to record the
+// recomputed objective and traces, and then not again, so the run spends
+// no step budget waiting and reports the status "settled" instead of
+// running.
+type Settler interface {
+	// Settled reports whether a Step would change nothing, and why, in
+	// words for the panel ("nothing to iterate: …").
+	Settled() (why string, settled bool)
+}

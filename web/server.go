@@ -160,7 +160,7 @@ func (s *Server) routes() http.Handler {
 			w.Write([]byte("ok\n"))
 		})
 		r.Handle("/static/*", http.StripPrefix("/static/", staticFiles(static.Files)))
-		handlers.NewPages(s.log).Routes(r)
+		handlers.NewPages(s.log, s.api.Uploads()).Routes(r)
 	})
 	return r
 }

@@ -5,6 +5,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/posterior-playground/playground/sim"
@@ -53,6 +54,26 @@ func NewMethod(name, model string) (sim.Method, error) {
 		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("unknown method %q (allowed: %v)", name, MethodNames())}
 	}
 	return c(model)
+}
+
+// SpecsFor returns every method's spec fitted to d (sim.SpecFor: gip's
+// inducing points at most d's points), each for d's default model where the
+// method has it, sorted by name. A constructor that fails is an error.
+func SpecsFor(d *sim.Dataset) ([]sim.MethodSpec, error) {
+	var specs []sim.MethodSpec
+	for _, n := range MethodNames() {
+		m, err := methods[n]("")
+		if err != nil {
+			return nil, fmt.Errorf("catalog: method %s: %w", n, err)
+		}
+		if dm := d.DefaultModel; dm != "" && slices.Contains(m.Spec().Models, dm) {
+			if m, err = methods[n](dm); err != nil {
+				return nil, fmt.Errorf("catalog: method %s, model %s: %w", n, dm, err)
+			}
+		}
+		specs = append(specs, sim.SpecFor(m, d))
+	}
+	return specs, nil
 }
 
 // Specs returns every method's spec for its default model, sorted by

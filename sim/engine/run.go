@@ -24,7 +24,14 @@ const (
 	StatusRunning  Status = "running"
 	StatusPaused   Status = "paused"
 	StatusDiverged Status = "diverged" // NaN/Inf objective or a panic; stepping stopped
-	StatusDone     Status = "done"     // the step budget is spent
+	// StatusDone: the step budget is spent. Live controls are refused (they
+	// would not act); Continue grants another budget, Reset starts again.
+	StatusDone Status = "done"
+	// StatusSettled: played, but the method has nothing to iterate in its
+	// current settings (sim.Settler): it is not stepped and spends no
+	// budget; a control change recomputes it and records one step, and a
+	// change that gives it something to iterate makes it run on.
+	StatusSettled Status = "settled"
 )
 
 // Limits on what a command may ask for.
@@ -89,7 +96,8 @@ type Frame struct {
 	Step        int64
 	Pending     int64 // steps left of a step command
 	Status      Status
-	Message     string // why it diverged or stopped
+	Message     string // why it diverged, stopped or settled
+	Budget      int64  // the step at which it stops as done; 0 unlimited
 	Controls    sim.Controls
 	Speed       float64 // steps-per-second cap, 0 none
 	Objective   float64 // latest finite objective, NaN before the first step
@@ -139,6 +147,8 @@ type Run struct {
 	status     Status
 	message    string
 	step       int64
+	budget     int64 // step at which the run is done; 0 unlimited (Continue raises it)
+	unrecorded bool  // the method changed (Init, Set) since its last step
 	pending    int64 // steps left from a step command
 	speed      float64
 	speedBase  time.Time
@@ -180,6 +190,7 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 		id: id, m: m, d: d, seed: seed, opt: opt, log: opt.Log.With("run", id),
 		ctrl: make(chan command, 16), done: make(chan struct{}), notify: make(chan struct{}),
 		controls: cloneControls(c), status: StatusPaused, speed: opt.Speed, lastObj: math.NaN(),
+		budget: opt.MaxSteps, unrecorded: true,
 	}
 	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {
 		return nil, err
@@ -305,6 +316,8 @@ const (
 	OpReset = "reset"
 	OpSet   = "set"
 	OpSpeed = "speed"
+	// OpContinue grants a done run another step budget and runs it.
+	OpContinue = "continue"
 )
 
 type command struct {
@@ -329,14 +342,21 @@ func (r *Run) Step(ctx context.Context, n int64) error {
 	return r.do(ctx, command{op: OpStep, n: n})
 }
 
+// Continue grants a run that spent its step budget (StatusDone) another
+// budget as large as the first and plays it. It returns a *FieldError for
+// a run that is not done.
+func (r *Run) Continue(ctx context.Context) error { return r.do(ctx, command{op: OpContinue}) }
+
 // Reset re-initialises the method on the same data set with the current
 // controls and a fresh random stream from the seed; the run is paused at
 // step 0.
 func (r *Run) Reset(ctx context.Context) error { return r.do(ctx, command{op: OpReset}) }
 
 // Set changes a control. It returns a *FieldError and changes nothing when
-// the name or value does not fit the method's spec. A live control acts on
-// the running method; any other control re-initialises it, as Reset does.
+// the name or value does not fit the method's spec, or when the control is
+// live and the run is done (the change could not act: Continue or Reset
+// first). A live control acts on the running method; any other control
+// re-initialises it, as Reset does.
 func (r *Run) Set(ctx context.Context, name string, v sim.Value) error {
 	return r.do(ctx, command{op: OpSet, name: name, value: v})
 }

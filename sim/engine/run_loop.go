@@ -132,8 +132,8 @@ func (r *Run) batch(start time.Time) {
 		}
 		limit = max(1, allowed)
 	}
-	if r.opt.MaxSteps > 0 {
-		limit = min(limit, r.opt.MaxSteps-r.step)
+	if r.budget > 0 {
+		limit = min(limit, r.budget-r.step)
 	}
 	deadline := start.Add(min(r.opt.BatchTime, r.frameInterval()))
 	for i := int64(0); i < limit; i++ {
@@ -142,10 +142,61 @@ func (r *Run) batch(start time.Time) {
 		}
 	}
 	r.dirty = true
-	if r.opt.MaxSteps > 0 && r.step >= r.opt.MaxSteps && r.status != StatusDiverged {
+	r.checkBudget()
+}
+
+// checkBudget ends a run that reached its step budget as done.
+func (r *Run) checkBudget() {
+	if r.budget > 0 && r.step >= r.budget && r.status != StatusDiverged {
 		r.status, r.pending = StatusDone, 0
-		r.message = fmt.Sprintf("the step budget of %d steps is spent; reset to run again", r.opt.MaxSteps)
+		r.message = fmt.Sprintf("step budget of %d steps spent: continue for another %d, or reset", r.opt.MaxSteps, r.opt.MaxSteps)
 	}
+}
+
+// settle applies sim.Settler after a command: a method with nothing to
+// iterate is stepped once to record its recomputed state when that state
+// is new and someone asked for it (a control change, a play or a step
+// command), and not again; a run that was playing shows StatusSettled
+// until a change gives its method something to iterate, and then runs on.
+// asked is true after a control change.
+func (r *Run) settle(asked bool) {
+	s, ok := r.m.(sim.Settler)
+	if !ok || r.status == StatusDiverged || r.status == StatusDone {
+		return
+	}
+	var why string
+	var settled bool
+	if err := r.safely("Settled", func() { why, settled = s.Settled() }); err != nil {
+		r.diverge(err.Error())
+		return
+	}
+	if !settled {
+		if r.status == StatusSettled {
+			r.status, r.message = StatusRunning, ""
+			r.rebaseSpeed(time.Now())
+		}
+		return
+	}
+	asked = asked || r.status == StatusRunning || r.status == StatusSettled || r.pending > 0
+	if asked && r.unrecorded && (r.budget <= 0 || r.step < r.budget) {
+		r.stepGuarded()
+		r.checkBudget()
+	}
+	r.pending = 0
+	switch r.status {
+	case StatusRunning, StatusSettled:
+		r.status, r.message = StatusSettled, why
+	}
+}
+
+// stepGuarded is one stepOnce outside a batch, a panic diverging the run.
+func (r *Run) stepGuarded() {
+	defer func() {
+		if p := recover(); p != nil {
+			r.diverge(r.recovered("Step", p).Error())
+		}
+	}()
+	r.stepOnce()
 }
 
 // stepOnce performs one step and records it; false when it diverged.
@@ -158,6 +209,7 @@ func (r *Run) stepOnce() bool {
 	}
 	r.step++
 	r.lastObj = obj
+	r.unrecorded = false
 	if r.pending > 0 {
 		r.pending--
 	}
@@ -213,9 +265,11 @@ func (r *Run) handle(c command) {
 			r.status, r.pending = StatusRunning, 0
 			r.rebaseSpeed(time.Now())
 		}
+	case OpContinue:
+		err = r.extend()
 	case OpPause:
-		if r.status == StatusRunning {
-			r.status = StatusPaused
+		if r.status == StatusRunning || r.status == StatusSettled {
+			r.status, r.message = StatusPaused, ""
 		}
 		r.pending = 0
 	case OpStep:
@@ -236,8 +290,29 @@ func (r *Run) handle(c command) {
 	default:
 		err = &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown command %q", c.op)}
 	}
+	if c.op != OpSpeed && c.op != OpWeight {
+		r.settle(c.op == OpSet && err == nil)
+	}
 	r.dirty = true
 	c.reply <- err
+}
+
+// extend grants a done run another step budget and plays it.
+func (r *Run) extend() error {
+	switch {
+	case r.status == StatusDiverged:
+		return r.stopped()
+	case r.status != StatusDone:
+		left := "no step budget"
+		if r.budget > 0 {
+			left = fmt.Sprintf("%d of its budget's steps left", r.budget-r.step)
+		}
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("nothing to continue: the run has not spent its step budget (%s); play runs it", left)}
+	}
+	r.budget = min(r.budget, math.MaxInt64-r.opt.MaxSteps) + r.opt.MaxSteps
+	r.status, r.message, r.pending = StatusRunning, "", 0
+	r.rebaseSpeed(time.Now())
+	return nil
 }
 
 // stopped returns an error when the run cannot step until it is reset.
@@ -263,6 +338,8 @@ func (r *Run) set(name string, v sim.Value) error {
 	next := cloneControls(r.controls)
 	next[name] = v
 	switch {
+	case spec.Live && r.status == StatusDone:
+		return &sim.FieldError{Field: name, Message: fmt.Sprintf("not applied: the step budget of %d steps is spent, so a change would not act; continue (another %d steps) or reset first", r.opt.MaxSteps, r.opt.MaxSteps)}
 	case spec.Live && r.status == StatusDiverged:
 		r.controls = next // the broken method is left alone; reset applies it
 	case spec.Live:
@@ -276,7 +353,7 @@ func (r *Run) set(name string, v sim.Value) error {
 		}
 		r.controls = next
 		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
-		r.bandFresh = false
+		r.bandFresh, r.unrecorded = false, true
 	default: // not live: start again with the new value
 		if err := r.reinit(next, true); err != nil {
 			if err2 := r.reinit(r.controls, true); err2 != nil {
@@ -309,11 +386,12 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if err := r.initMethod(c); err != nil {
 		return err
 	}
-	if !keepRunning || r.status != StatusRunning {
+	if !keepRunning || (r.status != StatusRunning && r.status != StatusSettled) {
 		r.status = StatusPaused
 	}
 	r.controls = cloneControls(c)
 	r.step, r.pending, r.message, r.lastObj, r.marks = 0, 0, "", math.NaN(), nil
+	r.budget, r.unrecorded = r.opt.MaxSteps, true
 	r.rateStep, r.rateTime = 0, time.Time{}
 	r.rebaseSpeed(time.Now())
 	r.band, r.bandFresh = nil, false

@@ -292,9 +292,19 @@ func (m *Exact) Trace() []float64 {
 	return []float64{m.kern.lengthscale(), m.kern.variance(), m.kern.period(), m.NoiseStd(), m.lml}
 }
 
+// Settled reports that a Step would change nothing while neither the kernel
+// nor the noise is learned: the posterior is exact and Set recomputes it.
+func (m *Exact) Settled() (why string, settled bool) {
+	if m.learnKernel || m.learnNoise {
+		return "", false
+	}
+	return "exact posterior, nothing to iterate: a control change recomputes it (turn on Learn kernel or Learn noise to fit them)", true
+}
+
 var (
 	_ sim.Method     = (*Exact)(nil)
 	_ sim.NoiseModel = (*Exact)(nil)
+	_ sim.Settler    = (*Exact)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

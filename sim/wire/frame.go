@@ -19,6 +19,7 @@ type Frame struct {
 	Step        int64              `json:"step"`
 	Status      string             `json:"status"`
 	Message     string             `json:"message,omitempty"`
+	Budget      int64              `json:"budget,omitempty"` // the step at which the run is done; absent: no budget
 	Controls    sim.Controls       `json:"controls"`
 	Speed       float64            `json:"speed"`
 	Objective   Series             `json:"objective"`

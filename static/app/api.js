@@ -59,6 +59,11 @@ export function deleteRun(id) {
   return discard(`/api/runs/${encodeURIComponent(id)}`);
 }
 
+// getMethods lists every method's spec, its ranges fitted to data when given.
+export function getMethods(data) {
+  return request("GET", data ? `/api/methods?data=${encodeURIComponent(data)}` : "/api/methods");
+}
+
 export function uploadCSV(text) {
   return request("POST", "/api/data", text, "text/csv");
 }

@@ -3,6 +3,7 @@
 // Limits (config.limits), capabilities (spec.capabilities) and derived
 // numbers (the in-between ratio, exact posteriors) come from the server.
 
+import { getMethods } from "./api.js";
 import { speedCap, stepCount } from "./controls.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
@@ -117,6 +118,9 @@ setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), config.lim
   if (line) line.textContent = `${filename}: ${res.n ?? points?.x.length ?? "?"} points (uploaded, standardised for the network; plots in the file's units), seed ${config.seed}.`;
   status.textContent = `Restarting on ${filename}…`;
   for (const p of panels) p.predictive.setData(config.points, null);
+  // The controls' ranges follow the new data (gip: at most one inducing point per point).
+  const specs = await getMethods(res.data).catch(() => []); // without them the runs say what does not fit
+  for (const p of panels) p.refit(specs.find((s) => s.name === p.method));
   await Promise.all(panels.map((p) => p.restart()));
   status.textContent = `Running on ${filename}.`;
 });

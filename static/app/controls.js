@@ -53,3 +53,21 @@ export function sameValue(a, b) {
   if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
   return a === b;
 }
+
+// fitRanges takes a method's spec fitted to new data (GET
+// /api/methods?data=) into spec: each numeric control both have takes the
+// fitted min, max and default. It returns the new spec and, by name, the
+// fitted default of every control whose value in values falls outside its
+// new range (the server would refuse it).
+export function fitRanges(spec, fitted, values) {
+  const byName = new Map((fitted?.controls ?? []).map((c) => [c.name, c]));
+  const reset = {};
+  const controls = spec.controls.map((c) => {
+    const f = byName.get(c.name);
+    if (!f || c.options?.length) return c;
+    const v = values[c.name];
+    if (typeof v === "number" && (v < f.min || v > f.max)) reset[c.name] = f.default;
+    return { ...c, min: f.min, max: f.max, default: f.default, bound: f.bound };
+  });
+  return { spec: { ...spec, controls }, reset };
+}

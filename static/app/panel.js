@@ -2,11 +2,12 @@
 // its plots, controls, diagnostics and exports.
 
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
-import { fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
+import { fitRanges, fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
 import { escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
+import { statusLine } from "./status.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
@@ -277,7 +278,7 @@ export class Panel {
       v.onExtra(f[key]);
     }
     if (f.controls) this.syncControls(f.controls);
-    this.setStatus(f.status ?? this.status);
+    this.setStatus(f.status ?? this.status, f.message, f.budget);
     if (f.status === "diverged") {
       this.showError(`Diverged${f.message ? `: ${f.message}` : ""}. Its last good state is kept; reset to start again.`);
       this.divergedShown = true;
@@ -395,6 +396,26 @@ export class Panel {
     if (sel && active !== sel) sel.value = String(v);
   }
 
+  // refit takes the method's spec for new data (an upload): the sliders and
+  // number boxes take its ranges, and a value outside them its default.
+  refit(fitted) {
+    const { spec, reset } = fitRanges(this.spec, fitted, this.controls);
+    this.spec = spec;
+    for (const c of spec.controls) {
+      const els = this.inputs.get(c.name);
+      if (!els || c.options?.length) continue;
+      if (els.num) [els.num.min, els.num.max] = [String(c.min), String(c.max)];
+      if (els.range) [els.range.min, els.range.max] = [String(toSlider(c, c.min)), String(toSlider(c, c.max))];
+      const r = els.div.querySelector(".range");
+      if (r) r.textContent = `[${c.min}, ${c.max}]`;
+    }
+    for (const [name, v] of Object.entries(reset)) {
+      this.controls[name] = this.confirmed[name] = v;
+      this.showValue(name, v);
+      this.app.onControl(this.method, name, v);
+    }
+  }
+
   revert(name) {
     const v = this.confirmed[name];
     this.controls[name] = v;
@@ -421,7 +442,11 @@ export class Panel {
   op(name) {
     switch (name) {
       case "play":
+        // A spent budget says so in the status line, with Continue beside it.
+        if (this.status !== "done") this.send({ op: name });
+        break;
       case "pause":
+      case "continue":
         this.send({ op: name });
         break;
       case "reset":
@@ -453,7 +478,7 @@ export class Panel {
   // restart replaces the run by a new one with the current controls and
   // data (after an upload, or a control that needs a fresh start).
   async restart() {
-    const playing = this.status === "running";
+    const playing = statusLine(this.status).playing;
     this.dispose();
     this.clearHistory();
     this.band = null;
@@ -477,11 +502,34 @@ export class Panel {
     this.runId = null;
   }
 
-  setStatus(s) {
+  // setStatus shows the run's status in words; a spent budget adds a
+  // Continue button and greys the live controls, which could not act.
+  setStatus(s, message = "", budget = 0) {
     this.status = s;
+    const line = statusLine(s, message, budget);
     const el = this.role("status");
-    el.textContent = s;
+    el.textContent = line.text;
+    el.title = line.title;
     el.dataset.status = s;
+    if (line.canContinue && !this.continueButton) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.role = "continue";
+      b.textContent = "Continue";
+      b.title = "Grant another step budget as large and run on";
+      b.addEventListener("click", () => this.op("continue"));
+      el.after(b);
+      this.continueButton = b;
+    }
+    if (this.continueButton) this.continueButton.hidden = !line.canContinue;
+    if (this.liveActs !== line.liveActs) {
+      this.liveActs = line.liveActs;
+      for (const [name, { div, range, num, sel }] of this.inputs) {
+        if (!this.specOf(name)?.live) continue;
+        for (const i of [range, num, sel]) if (i) i.disabled = !line.liveActs;
+        div.title = line.liveActs ? "" : "the step budget is spent: continue or reset to change this";
+      }
+    }
   }
 
   showError(msg, retry = false) {

@@ -1,0 +1,24 @@
+// What a panel's status line says, from a frame's status, message and step
+// budget (the engine's statuses: sim/engine/doc.go). Pure, for tests.
+
+// statusLine returns the status chip's text, its tooltip, whether the
+// panel offers Continue (the budget is spent), whether the run counts as
+// playing (a settled run was played and runs on when a change gives it
+// something to iterate), and whether live controls can act.
+export function statusLine(status, message = "", budget = 0) {
+  const n = (v) => Math.round(v).toLocaleString("en-US");
+  switch (status) {
+    case "done":
+      return {
+        text: budget > 0 ? `step budget of ${n(budget)} spent` : "done",
+        title: message || "the step budget is spent: continue or reset",
+        canContinue: true,
+        playing: false,
+        liveActs: false,
+      };
+    case "settled":
+      return { text: "settled · nothing to iterate", title: message, canContinue: false, playing: true, liveActs: true };
+    default:
+      return { text: status, title: message, canContinue: false, playing: status === "running", liveActs: true };
+  }
+}

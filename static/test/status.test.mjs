@@ -1,0 +1,34 @@
+// The panel's status line: a spent budget says so and offers Continue, a
+// settled run says it has nothing to iterate and counts as playing.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { statusLine } from "../app/status.js";
+
+test("status line: a spent budget is named, offers continue, live controls cannot act", () => {
+  const msg = "step budget of 10000000 steps spent: continue for another 10000000, or reset";
+  const s = statusLine("done", msg, 10_000_000);
+  assert.equal(s.text, "step budget of 10,000,000 spent");
+  assert.equal(s.title, msg);
+  assert.equal(s.canContinue, true);
+  assert.equal(s.liveActs, false);
+  assert.equal(s.playing, false);
+  const continued = statusLine("running", "", 20_000_000);
+  assert.equal(continued.text, "running");
+  assert.equal(continued.canContinue, false);
+  assert.equal(continued.liveActs, true);
+  assert.equal(continued.playing, true);
+});
+
+test("status line: settled counts as playing, with the method's reason", () => {
+  const s = statusLine("settled", "exact posterior, nothing to iterate");
+  assert.equal(s.text, "settled · nothing to iterate");
+  assert.equal(s.title, "exact posterior, nothing to iterate");
+  assert.equal(s.playing, true);
+  assert.equal(s.canContinue, false);
+  assert.equal(s.liveActs, true);
+  for (const st of ["paused", "diverged", "starting"]) {
+    assert.equal(statusLine(st).playing, false, st);
+    assert.equal(statusLine(st).text, st);
+  }
+});
