@@ -83,6 +83,11 @@ export class Panel {
     }
   }
 
+  // weights is the weight-marginal view, once a frame carried "weights".
+  get weights() {
+    return this.views.get("weights");
+  }
+
   // pngButton adds a PNG button to a caption of one of this panel's plots
   // (the mcmc and weights views' too): the file is named after the panel,
   // what and the step; title() (default: what) heads the image.
