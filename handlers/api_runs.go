@@ -50,7 +50,7 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
 	}
 	f, c := run.Latest(), run.Config()
 	info := wire.RunInfo{ID: run.ID(), Config: c, Method: c.Method, Data: wire.RunData{Name: c.Data, DataPoints: run.Data()},
-		Status: string(f.Status), Message: f.Message, Step: f.Step, Epoch: f.Epoch, Controls: f.Controls, Speed: f.Speed,
+		Status: string(f.Status), Message: f.Message, Step: f.Step, Epoch: f.Epoch, Controls: f.Controls, Start: f.Start, Speed: f.Speed,
 		Viewers: run.Viewers(), Traces: run.TraceNames(), Spec: run.Spec(),
 		Summary: wire.RunSummary{StepsPerSec: f.StepsPerSec, Diagnostics: f.Diagnostics}}
 	if !math.IsNaN(f.Objective) {

@@ -3,6 +3,8 @@ package handlers
 import (
 	"strings"
 
+	"github.com/posterior-playground/playground/sim/wire"
+
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
@@ -32,11 +34,15 @@ type pageLimits struct {
 	MaxStepCommand int `json:"max_step_command"` // largest n of a step command
 	MaxSpeed       int `json:"max_speed"`        // largest steps-per-second cap
 	MaxUploadBytes int `json:"max_upload_bytes"` // largest CSV upload
+	// A link to a run's state replays at most this many steps and changes.
+	MaxReplaySteps   int `json:"max_replay_steps"`
+	MaxReplayChanges int `json:"max_replay_changes"`
 }
 
 // serverLimits are the engine's and the CSV loader's.
 func serverLimits() pageLimits {
-	return pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes}
+	return pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes,
+		MaxReplaySteps: engine.MaxReplaySteps, MaxReplayChanges: engine.MaxReplayChanges}
 }
 
 type xy struct {
@@ -53,6 +59,8 @@ type panelJSON struct {
 	// method's draws report (sim.ExactPosterior), for the data set the page
 	// opens with; absent when not known.
 	Exact map[string]sim.Moments `json:"exact,omitempty"`
+	// Replay is the state a shared link asks the panel's run to train to.
+	Replay *wire.Replay `json:"replay,omitempty"`
 }
 
 // pageConfig loads the data set for its points and builds the script's
@@ -61,7 +69,7 @@ func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
 		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Limits: serverLimits()}
 	for _, pc := range c.Panels {
-		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec})
+		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay})
 	}
 	if strings.HasPrefix(c.Data, "upload:") {
 		cfg.Task = sim.Regression

@@ -11,6 +11,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // MaxPanels is the most methods one play page shows side by side.
@@ -26,6 +27,7 @@ type PanelConfig struct {
 	Given    sim.Controls   // the values the link sets
 	Controls sim.Controls   // resolved: the spec's defaults overridden by Given
 	Spec     sim.MethodSpec // for the model the panel will run
+	Replay   *wire.Replay   // the run's state to replay to (METHOD.replay), or nil
 }
 
 // PlayConfig is everything a play page's link holds: reloading the link
@@ -178,6 +180,12 @@ func parsePanel(q url.Values, name, data string, d *sim.Dataset, src methodSourc
 		if !ok || ctl == "model" {
 			continue
 		}
+		if ctl == "replay" {
+			if p.Replay, err = parseReplay(key, single(q, key), p.Spec); err != nil {
+				return p, err
+			}
+			continue
+		}
 		spec, ok := p.Spec.Control(ctl)
 		if !ok {
 			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("unknown control of %s (allowed: %s)", name, strings.Join(p.Spec.ControlNames(), ", "))}
@@ -215,7 +223,7 @@ func checkKey(key string, methods []string, src methodSource) error {
 	case "data", "methods", "seed", "scenario", "hide", "focus":
 		return nil
 	case "": // "?=1": there is no name to report
-		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, <method>.model and <method>.<control>)"}
+		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, <method>.model, <method>.<control> and <method>.replay)"}
 	}
 	if m, _, ok := strings.Cut(key, "."); ok {
 		if slices.Contains(methods, m) {
@@ -225,7 +233,7 @@ func checkKey(key string, methods []string, src methodSource) error {
 			return &sim.FieldError{Field: key, Message: fmt.Sprintf("sets a control of %s, which is not among methods=%s", m, strings.Join(methods, ","))}
 		}
 	}
-	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, <method>.model and <method>.<control>)"}
+	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, <method>.model, <method>.<control> and <method>.replay)"}
 }
 
 // parseControlList reads hide= or focus=: controls named "control" (in every
@@ -285,6 +293,9 @@ func (c PlayConfig) URL() string {
 			if v, ok := p.Given[ctl.Name]; ok {
 				q = append(q, queryEscape(p.Method+"."+ctl.Name)+"="+queryEscape(v.String()))
 			}
+		}
+		if p.Replay != nil {
+			q = append(q, queryEscape(p.Method+".replay")+"="+queryEscape(formatReplay(p.Replay)))
 		}
 	}
 	if len(c.Hide) > 0 {

@@ -99,6 +99,7 @@ type Frame struct {
 	Message     string // why it diverged, stopped or settled
 	Budget      int64  // the step at which it stops as done; 0 unlimited
 	Controls    sim.Controls
+	Start       sim.Controls // the controls at the last (re)initialisation: a replay's base
 	Speed       float64 // steps-per-second cap, 0 none
 	Objective   float64 // latest finite objective, NaN before the first step
 	StepsPerSec float64
@@ -144,6 +145,7 @@ type Run struct {
 
 	// Owned by the run goroutine (and NewRun before Start).
 	controls   sim.Controls
+	start      sim.Controls // controls at the last (re)init; shared by frames, never written
 	status     Status
 	message    string
 	step       int64
@@ -189,7 +191,7 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 	r := &Run{
 		id: id, m: m, d: d, seed: seed, opt: opt, log: opt.Log.With("run", id),
 		ctrl: make(chan command, 16), done: make(chan struct{}), notify: make(chan struct{}),
-		controls: cloneControls(c), status: StatusPaused, speed: opt.Speed, lastObj: math.NaN(),
+		controls: cloneControls(c), start: cloneControls(c), status: StatusPaused, speed: opt.Speed, lastObj: math.NaN(),
 		budget: opt.MaxSteps, unrecorded: true,
 	}
 	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {

@@ -38,7 +38,7 @@ func (r *Run) publish(now time.Time) {
 	}
 	r.rateStep, r.rateTime = r.step, now
 	f := &Frame{
-		Step: r.step, Pending: r.pending, Status: r.status, Message: r.message, Budget: r.budget, Controls: r.controls, Speed: r.speed,
+		Step: r.step, Pending: r.pending, Status: r.status, Message: r.message, Budget: r.budget, Controls: r.controls, Start: r.start, Speed: r.speed,
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
 		Diagnostics: r.diagnostics(), Time: now,
 	}

@@ -389,7 +389,7 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if !keepRunning || (r.status != StatusRunning && r.status != StatusSettled) {
 		r.status = StatusPaused
 	}
-	r.controls = cloneControls(c)
+	r.controls, r.start = cloneControls(c), cloneControls(c)
 	r.step, r.pending, r.message, r.lastObj, r.marks = 0, 0, "", math.NaN(), nil
 	r.budget, r.unrecorded = r.opt.MaxSteps, true
 	r.rateStep, r.rateTime = 0, time.Time{}

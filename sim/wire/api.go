@@ -57,6 +57,7 @@ type RunInfo struct {
 	Step     int64          `json:"step"`
 	Epoch    uint64         `json:"epoch"`
 	Controls sim.Controls   `json:"controls"`
+	Start    sim.Controls   `json:"start_controls"` // at the last (re)init: a replay's base
 	Speed    float64        `json:"speed"`
 	Viewers  int            `json:"viewers"`
 	Traces   []string       `json:"traces"`

@@ -4,7 +4,7 @@
 // numbers (the in-between ratio, exact posteriors) come from the server.
 
 import { getMethods } from "./api.js";
-import { speedCap, stepCount } from "./controls.js";
+import { sameValue, speedCap, stepCount } from "./controls.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
 
@@ -93,6 +93,32 @@ byId("seed").addEventListener("change", (ev) => {
 });
 
 const status = byId("toolbar-status");
+// A link to the panels' state: opening it trains each run to the same step
+// with the same changes (bit for bit: runs are deterministic for a seed).
+byId("copy-state-link").addEventListener("click", async () => {
+  const state = new URL(location.href);
+  for (const p of panels) {
+    const v = await p.linkState().catch(() => null);
+    if (v == null) {
+      status.textContent = `${p.spec.label} cannot be linked at this state (not started, or changed more often than a link replays); copy the plain link instead.`;
+      return;
+    }
+    for (const c of p.spec.controls) {
+      const key = `${p.method}.${c.name}`;
+      if (!(c.name in v.controls) || sameValue(v.controls[c.name], c.default)) state.searchParams.delete(key);
+      else state.searchParams.set(key, String(v.controls[c.name]));
+    }
+    state.searchParams.set(`${p.method}.replay`, v.replay);
+  }
+  const text = `${state.origin}${state.pathname}?${state.searchParams.toString().replace(/%2C/gi, ",").replace(/%3A/gi, ":")}`;
+  status.dataset.link = text; // the last state link, for a page that cannot reach the clipboard
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "Link to this state copied.";
+  } catch {
+    status.textContent = text;
+  }
+});
 byId("copy-link").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(location.href);

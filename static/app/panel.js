@@ -24,6 +24,9 @@ export class Panel {
     this.spec = pc.spec;
     this.controls = { ...pc.controls }; // values the next run starts with
     this.confirmed = { ...pc.controls }; // values the server last reported
+    this.replay = pc.replay ?? null; // a shared link's state, for the first run only
+    this.replayTo = null; // the step a replay is training to
+    this.serverMarks = []; // the run's changes since its last reset, as the server keeps them
     this.pending = new Map(); // control name → value sent, not yet seen in a frame
     this.sentAt = new Map(); // control name → when its change was sent
     this.latency = null; // ms from sending a change to the frame that shows it
@@ -81,6 +84,17 @@ export class Panel {
         this.mcmc.adopt(name, series);
       } else this.trace(name);
     }
+  }
+
+  // linkState returns what a link to this panel's state sets: the run's
+  // controls at its last reset (its base) and METHOD.replay, the step and
+  // the live changes since; null when the run changed more often than the
+  // server keeps (such a link would not reproduce it).
+  async linkState() {
+    if (!this.runId || this.serverMarks.length >= this.app.config.limits.max_replay_changes) return null;
+    const info = await getRun(this.runId);
+    const replay = [String(this.step), ...this.serverMarks.map((m) => `${m.step}:${m.name}:${m.value}`)].join(",");
+    return { controls: info.start_controls ?? {}, replay };
   }
 
   // weights is the weight-marginal view, once a frame carried "weights".
@@ -177,6 +191,11 @@ export class Panel {
     const cfg = this.app.config;
     const body = { data: cfg.data, method: this.method, seed: cfg.seed, controls: this.controls };
     if (this.model) body.model = this.model;
+    if (this.replay) {
+      body.replay = this.replay; // train to the link's state (a later restart starts afresh)
+      this.replayTo = this.replay.step;
+      this.replay = null;
+    }
     let r;
     try {
       r = await createRun(body);
@@ -284,6 +303,11 @@ export class Panel {
     }
     if (f.controls) this.syncControls(f.controls);
     this.setStatus(f.status ?? this.status, f.message, f.budget);
+    if (Array.isArray(f.marks)) this.serverMarks = f.marks;
+    if (this.replayTo != null) {
+      if (f.step >= this.replayTo && f.status === "paused") this.replayTo = null;
+      else this.role("status").textContent = `replaying the link: step ${this.step.toLocaleString("en-US")} of ${this.replayTo.toLocaleString("en-US")}`;
+    }
     if (f.status === "diverged") {
       this.showError(`Diverged${f.message ? `: ${f.message}` : ""}. Its last good state is kept; reset to start again.`);
       this.divergedShown = true;
