@@ -100,8 +100,8 @@ type Frame struct {
 	Budget      int64  // the step at which it stops as done; 0 unlimited
 	Controls    sim.Controls
 	Start       sim.Controls // the controls at the last (re)initialisation: a replay's base
-	Speed       float64 // steps-per-second cap, 0 none
-	Objective   float64 // latest finite objective, NaN before the first step
+	Speed       float64      // steps-per-second cap, 0 none
+	Objective   float64      // latest finite objective, NaN before the first step
 	StepsPerSec float64
 	Predictive  *wire.Band // nil until a band could be drawn
 	Marks       []wire.Mark
