@@ -68,6 +68,15 @@ func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("run")
 	experimentFlags(fs, &cfg)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	fs.StringVar(&cfg.DrawsFile, "draws", "", "write the draws to CSV `FILE` (.chain, .iteration, .draw, then the parameters, or f[x] on the grid)")
+	fs.Func("grid", "prediction points `a:b:n`: n evenly spaced from a to b, in the reported units", func(s string) error {
+		lo, hi, n, err := parseGrid(s)
+		if err != nil {
+			return err
+		}
+		cfg.GridLo, cfg.GridHi, cfg.GridN = lo, hi, n
+		return nil
+	})
 	if wantsHelp(args) {
 		return commandHelp(stdout, "run", fs, args)
 	}
