@@ -47,15 +47,17 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 			if len(c.Options) == 0 {
 				f, err := strconv.ParseFloat(s, 64)
 				if err != nil {
-					*bad = &sim.FieldError{Field: c.Name, Message: fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)}
+					msg := fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)
+					if c.Unit != "" { // the range depends on the data's units
+						msg = fmt.Sprintf("%q is not a number", s)
+					}
+					*bad = &sim.FieldError{Field: c.Name, Message: msg}
 					return *bad
 				}
 				v = sim.Num(f)
 			}
-			if err := c.Validate(v); err != nil {
-				*bad = err
-				return err
-			}
+			// experiment.Prepare checks the range, in the data's units for
+			// a control measured in them (a GP's noise on a CSV).
 			cfg.Controls[c.Name] = v
 			return nil
 		})
