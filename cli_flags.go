@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/posterior-playground/playground/sim"
@@ -57,6 +58,24 @@ func flagValue(args []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// parseGrid reads --grid a:b:n; experiment.Config checks the ranges.
+func parseGrid(s string) (lo, hi float64, n int, err error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return 0, 0, 0, fmt.Errorf("want a:b:n, got %q", s)
+	}
+	if lo, err = strconv.ParseFloat(parts[0], 64); err != nil {
+		return 0, 0, 0, fmt.Errorf("a in a:b:n is not a number: %q", parts[0])
+	}
+	if hi, err = strconv.ParseFloat(parts[1], 64); err != nil {
+		return 0, 0, 0, fmt.Errorf("b in a:b:n is not a number: %q", parts[1])
+	}
+	if n, err = strconv.Atoi(parts[2]); err != nil {
+		return 0, 0, 0, fmt.Errorf("n in a:b:n is not a whole number: %q", parts[2])
+	}
+	return lo, hi, n, nil
 }
 
 type stringList []string

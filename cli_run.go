@@ -47,15 +47,17 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 			if len(c.Options) == 0 {
 				f, err := strconv.ParseFloat(s, 64)
 				if err != nil {
-					*bad = &sim.FieldError{Field: c.Name, Message: fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)}
+					msg := fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)
+					if c.Unit != "" { // the range depends on the data's units
+						msg = fmt.Sprintf("%q is not a number", s)
+					}
+					*bad = &sim.FieldError{Field: c.Name, Message: msg}
 					return *bad
 				}
 				v = sim.Num(f)
 			}
-			if err := c.Validate(v); err != nil {
-				*bad = err
-				return err
-			}
+			// experiment.Prepare checks the range, in the data's units for
+			// a control measured in them (a GP's noise on a CSV).
 			cfg.Controls[c.Name] = v
 			return nil
 		})
@@ -68,6 +70,15 @@ func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("run")
 	experimentFlags(fs, &cfg)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	fs.StringVar(&cfg.DrawsFile, "draws", "", "write the draws to CSV `FILE` (.chain, .iteration, .draw, then the parameters, or f[x] on the grid)")
+	fs.Func("grid", "prediction points `a:b:n`: n evenly spaced from a to b, in the reported units", func(s string) error {
+		lo, hi, n, err := parseGrid(s)
+		if err != nil {
+			return err
+		}
+		cfg.GridLo, cfg.GridHi, cfg.GridN = lo, hi, n
+		return nil
+	})
 	if wantsHelp(args) {
 		return commandHelp(stdout, "run", fs, args)
 	}

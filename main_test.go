@@ -112,6 +112,9 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{[]string{"run", "--data", "gap", "--method", "mfvi", "--bogus", "1"}, []string{"bogus", "--prior_scale"}},
 		{[]string{"run", "--data", "gap", "--method", "mfvi", "--model", "cnn"}, []string{"model", "bnn", "linear"}},
 		{[]string{"run", "--data", "gap", "--method", "mfvi", "--steps", "abc"}, []string{"steps"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--grid", "1:0:5"}, []string{"grid", "a < b"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--grid", "-1:1:5000"}, []string{"grid", "[2, 2001]"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--grid", "-1:1"}, []string{"grid", "a:b:n"}},
 		{[]string{"run", "--method", "mfvi"}, []string{"data"}},
 		{[]string{"run", "--data", "gap"}, []string{"method"}},
 		{[]string{"run", "--data-file", badCSV, "--method", "mfvi"}, []string{"data-file", "row 3", "column y"}},
@@ -291,5 +294,43 @@ func TestHelpGIP(t *testing.T) {
 	_, viaHelp, _ := runCLI(t, "help", "run", "--method", "gip")
 	if viaHelp != out {
 		t.Errorf("help run --method gip prints\n%s\nwhich differs from run --method gip --help", viaHelp)
+	}
+}
+
+// A CSV in large units: gp-exact takes its noise in the file's units (300
+// would be outside the model-unit range [0.001, 10]), reports model gp,
+// file units and a log marginal, and writes f on the chosen grid.
+func TestRunDrawsGridFileUnits(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := range 30 {
+		x := -15 + float64(i)
+		fmt.Fprintf(&b, "%g,%g\n", x, 1000*float64(i%7)+5)
+	}
+	data, draws := filepath.Join(dir, "big.csv"), filepath.Join(dir, "draws.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := runSummary(t, "--data-file", data, "--method", "gp-exact", "--steps", "1", "--noise", "300", "--grid", "-20:20:5", "--draws", draws)
+	if got["model"] != "gp" || got["units"] != "file" {
+		t.Errorf("model, units = %v, %v; want gp, file", got["model"], got["units"])
+	}
+	if _, ok := got["log_marginal"].(float64); !ok {
+		t.Errorf("log_marginal = %v, want a number", got["log_marginal"])
+	}
+	if c := got["controls"].(map[string]any); c["noise"] != 300.0 {
+		t.Errorf("controls.noise = %v, want 300 as given", c["noise"])
+	}
+	raw, err := os.ReadFile(draws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(raw), "\n")
+	if head != ".chain,.iteration,.draw,f[-20],f[-10],f[0],f[10],f[20]" {
+		t.Errorf("draws header %q", head)
+	}
+	if rows := strings.Count(string(raw), "\n"); rows != 501 {
+		t.Errorf("draws file has %d lines, want a header and 500 draws", rows)
 	}
 }

@@ -46,7 +46,8 @@ func TestPlayPageSendsLimitsFlagsAndExactPosterior(t *testing.T) {
 		t.Fatalf("status %d: %s", res.StatusCode, body)
 	}
 	cfg := pageConfigOf(t, body)
-	want := pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes}
+	want := pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes,
+		MaxReplaySteps: engine.MaxReplaySteps, MaxReplayChanges: engine.MaxReplayChanges}
 	if cfg.Limits != want {
 		t.Errorf("limits %+v, want %+v", cfg.Limits, want)
 	}

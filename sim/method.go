@@ -35,6 +35,10 @@ type ControlSpec struct {
 	// Bound says what sets Max when the data do ("the number of training
 	// points"); range errors quote it.
 	Bound string `json:"bound,omitempty"`
+	// Unit is set for a value measured in the data's units (a noise std,
+	// a lengthscale): methods read it in model units, a user's file gives
+	// it in the file's (MethodSpec.InUnits, ToModelUnits).
+	Unit Unit `json:"unit,omitempty"`
 }
 
 // MethodSpec describes a method and its controls.

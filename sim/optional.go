@@ -121,3 +121,44 @@ type Settler interface {
 	// words for the panel ("nothing to iterate: …").
 	Settled() (why string, settled bool)
 }
+
+// AnalyticPredictive is implemented by methods whose predictive f(x) is
+// Gaussian with moments in closed form (the GP methods): summaries use them
+// instead of a Monte Carlo estimate.
+type AnalyticPredictive interface {
+	// PredictMoments writes the mean and std of f at xs (model units, no
+	// observation noise) into mean and std, each len(xs). It returns false,
+	// leaving them unspecified, when f is not Gaussian in the units Predict
+	// returns (a classifier's probabilities) or the method cannot say.
+	PredictMoments(xs, mean, std []float64) bool
+}
+
+// LogMarginal is implemented by methods that compute the log marginal
+// likelihood log p(y) exactly (gp-exact), for the summary's log_marginal.
+type LogMarginal interface {
+	// LogMarginal returns log p(y) of the model-unit targets, nats.
+	LogMarginal() float64
+}
+
+// SamplerWork is implemented by samplers that report what their
+// transitions cost, for the summary.
+type SamplerWork interface {
+	// StepSize is the chains' mean current step size.
+	StepSize() float64
+	// Leapfrogs counts leapfrog steps so far over all chains, warm-up and
+	// step-size searches included.
+	Leapfrogs() int64
+	// MeanTreeDepth is the mean NUTS tree depth over the kept transitions;
+	// NaN for samplers without trees or before any kept transition.
+	MeanTreeDepth() float64
+}
+
+// ChainFunctions is implemented by samplers that keep whole parameter
+// draws, so f at chosen inputs can be diagnosed chain by chain (R̂, ESS).
+type ChainFunctions interface {
+	// FunctionDraws returns f at xs (model units, no observation noise) for
+	// at most perChain evenly spaced kept draws of each chain, indexed
+	// [chain][draw][i]; every chain has the same number of draws, and none
+	// before the first kept draw.
+	FunctionDraws(xs []float64, perChain int) [][][]float64
+}

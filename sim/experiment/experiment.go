@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"os"
 	"slices"
 	"time"
 
@@ -39,7 +41,21 @@ type Config struct {
 
 	EvalReps    int // R: ELBO evaluations and IWBO repetitions
 	IWBOSamples int // K: importance samples per IWBO estimate
+
+	// Grid, when GridN > 0, replaces the data set's plotting grid by GridN
+	// evenly spaced points from GridLo to GridHi, in the summary's units.
+	GridLo, GridHi float64
+	GridN          int
+
+	// DrawsFile, when set, receives the draws table (WriteDraws).
+	DrawsFile string
 }
+
+// Limits of a chosen grid.
+const (
+	MinGridPoints = 2
+	MaxGridPoints = 2001
+)
 
 // DefaultConfig returns the GIP notebook's evaluation settings.
 func DefaultConfig() Config {
@@ -55,10 +71,15 @@ type Prepared struct {
 	Config
 	// Dataset may be shared with other Prepared (a sweep's runs share one):
 	// treat it as read-only. Every method copies what it keeps at Init.
-	Dataset  *sim.Dataset
-	Spec     sim.MethodSpec
-	Controls sim.Controls
-	method   sim.Method
+	Dataset *sim.Dataset
+	Spec    sim.MethodSpec
+	// Controls are the resolved controls in model units, as Init takes
+	// them; ReportControls the same in the summary's units (they differ
+	// for a user's file in the controls measured in the data's units).
+	Controls       sim.Controls
+	ReportControls sim.Controls
+	method         sim.Method
+	gridReport     []float64 // the chosen grid in report units, or nil
 }
 
 // Prepare validates cfg and loads its data. Every error is a *sim.FieldError
@@ -88,13 +109,47 @@ func (c Config) load() (*sim.Dataset, error) {
 // sweep's runs share it: no method writes to its data set (they copy X and
 // Y at Init and only read the rest), and NewMethod's change of units makes a
 // copy.
+//
+// cfg's controls are read in the summary's units: for a user's file, a
+// control measured in the data (a GP's noise, lengthscale) in the file's
+// units, validated against the ranges mapped to them.
 func prepare(cfg Config, d *sim.Dataset) (*Prepared, error) {
-	m, d, modelName, controls, err := NewMethod(d, cfg.Method, cfg.Model, cfg.Controls, cfg.DataFile != "")
+	m, d, modelName, defaults, err := NewMethod(d, cfg.Method, cfg.Model, nil, cfg.DataFile != "")
 	if err != nil {
 		return nil, err
 	}
+	spec := sim.SpecFor(m, d)
+	report, err := spec.InUnits(d).Resolve(cfg.Controls)
+	if err != nil {
+		return nil, err
+	}
+	controls := defaults
+	maps.Copy(controls, spec.ToModelUnits(d, cfg.Controls))
 	cfg.Model = modelName
-	return &Prepared{Config: cfg, Dataset: d, Spec: m.Spec(), Controls: controls, method: m}, nil
+	p := &Prepared{Config: cfg, Dataset: d, Spec: m.Spec(), Controls: controls, ReportControls: report, method: m}
+	if cfg.GridN > 0 {
+		xs, _ := d.ReportScales()
+		p.gridReport = linspace(cfg.GridLo, cfg.GridHi, cfg.GridN)
+		grid := make([]float64, cfg.GridN)
+		for i, x := range p.gridReport {
+			grid[i] = xs.ToModel(x)
+		}
+		dc := *d // d may be shared: a copy with its own grid
+		dc.Grid = grid
+		p.Dataset = &dc
+	}
+	return p, nil
+}
+
+// linspace returns n ≥ 2 evenly spaced points from a to b, both exact, and
+// 0 exactly when it is midway in a symmetric range.
+func linspace(a, b float64, n int) []float64 {
+	out := make([]float64, n)
+	k := float64(n - 1)
+	for i := range out {
+		out[i] = (a*(k-float64(i)) + b*float64(i)) / k
+	}
+	return out
 }
 
 // Instance is the uninitialised method Run will train (for type checks such
@@ -121,6 +176,9 @@ func NewMethod(d *sim.Dataset, method, modelName string, given sim.Controls, use
 	spec := m.Spec()
 	if len(spec.Models) > 0 && !slices.Contains(spec.Models, modelName) {
 		return nil, nil, "", nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("method %s does not support model %q (allowed: %v)", spec.Name, modelName, spec.Models)}
+	}
+	if len(spec.Models) == 0 { // a GP: its model is the GP, not d's default
+		modelName = model.GP
 	}
 	if modelName == model.Linear && userUnits {
 		d = datasets.InUserUnits(d)
@@ -154,6 +212,20 @@ func (c Config) validate() error {
 	case c.IWBOSamples < 1 || c.IWBOSamples > MaxIWBOSamples:
 		return &sim.FieldError{Field: "iwbo-samples", Message: fmt.Sprintf("%d is outside [1, %d]", c.IWBOSamples, MaxIWBOSamples)}
 	}
+	return c.validateGrid()
+}
+
+func (c Config) validateGrid() error {
+	if c.GridN == 0 && c.GridLo == 0 && c.GridHi == 0 {
+		return nil
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case c.GridN < MinGridPoints || c.GridN > MaxGridPoints:
+		return &sim.FieldError{Field: "grid", Message: fmt.Sprintf("%d points is outside [%d, %d]", c.GridN, MinGridPoints, MaxGridPoints)}
+	case !finite(c.GridLo) || !finite(c.GridHi) || !(c.GridLo < c.GridHi):
+		return &sim.FieldError{Field: "grid", Message: fmt.Sprintf("want finite a < b, got a = %g, b = %g", c.GridLo, c.GridHi)}
+	}
 	return nil
 }
 
@@ -169,9 +241,26 @@ func Run(ctx context.Context, cfg Config, progress Progress) (*Summary, error) {
 // ErrDiverged reports a run whose objective became NaN or infinite.
 var ErrDiverged = errors.New("diverged")
 
-// Run trains and evaluates the prepared configuration. It returns
-// ctx.Err() when cancelled.
-func (p *Prepared) Run(ctx context.Context, progress Progress) (*Summary, error) {
+// Run trains and evaluates the prepared configuration, and writes the
+// draws file when DrawsFile is set (created before training, so a path that
+// cannot be written fails at once; removed again when the run fails). It
+// returns ctx.Err() when cancelled.
+func (p *Prepared) Run(ctx context.Context, progress Progress) (s *Summary, err error) {
+	var out *os.File
+	if p.DrawsFile != "" {
+		if out, err = os.Create(p.DrawsFile); err != nil {
+			return nil, &sim.FieldError{Field: "draws", Message: err.Error()}
+		}
+		defer func() {
+			if cerr := out.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("draws file: %w", cerr)
+			}
+			if err != nil {
+				os.Remove(p.DrawsFile)
+				s = nil
+			}
+		}()
+	}
 	m := p.method
 	if c, ok := m.(io.Closer); ok {
 		defer c.Close() // samplers stop their chain goroutines
@@ -198,11 +287,17 @@ func (p *Prepared) Run(ctx context.Context, progress Progress) (*Summary, error)
 		}
 	}
 	elapsed := time.Since(start).Seconds()
-	s := p.evaluate()
+	ev := p.evaluate()
+	s = ev.summary
 	if elapsed > 0 && p.Steps > 0 {
 		s.StepsPerSec = float64(p.Steps) / elapsed
 		if s.ESSPerSec != nil {
 			*s.ESSPerSec /= elapsed
+		}
+	}
+	if out != nil {
+		if err := writeDraws(out, ev, s.Grid.X); err != nil {
+			return nil, fmt.Errorf("draws file: %w", err)
 		}
 	}
 	return s, nil

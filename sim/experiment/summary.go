@@ -16,23 +16,34 @@ const predictiveSamples = 500
 
 // Summary is the result of one run, as `playground run --json` prints it.
 // Keys that do not apply to a method or data set are null.
+//
+// Every number is in the units Units names: "file" for a user's CSV (its x
+// and y as written, bounds of log p(y) in those units), "model" for a
+// built-in data set (its model units, standardised where the data set is,
+// as the seeds plot them).
 type Summary struct {
-	Method   string       `json:"method"`
-	Model    string       `json:"model"`
-	Data     string       `json:"data"`
-	Seed     uint64       `json:"seed"`
-	DataSeed uint64       `json:"data_seed"`
-	Steps    int          `json:"steps"`
+	Method   string `json:"method"`
+	Model    string `json:"model"` // "gp" for the GP methods
+	Data     string `json:"data"`
+	Units    string `json:"units"`
+	Seed     uint64 `json:"seed"`
+	DataSeed uint64 `json:"data_seed"`
+	Steps    int    `json:"steps"`
+	// Controls are the resolved controls, data-unit ones (sim.ControlSpec's
+	// Unit) in Units.
 	Controls sim.Controls `json:"controls"`
 
 	// ELBO over EvalReps single-sample evaluations (for livi, of its
 	// linearised approximation of the ELBO) and IWBO over EvalReps
 	// repetitions of IWBOSamples importance samples; *_se is the population
 	// std over the repetitions divided by √reps (the GIP notebook's ± is 2·se).
-	ELBOMean *float64 `json:"elbo_mean"`
-	ELBOSE   *float64 `json:"elbo_se"`
-	IWBOMean *float64 `json:"iwbo_mean"`
-	IWBOSE   *float64 `json:"iwbo_se"`
+	// LogMarginal is log p(y) in closed form (gp-exact). For a CSV all three
+	// include the standardisation's log-Jacobian, −N·log(y scale).
+	ELBOMean    *float64 `json:"elbo_mean"`
+	ELBOSE      *float64 `json:"elbo_se"`
+	IWBOMean    *float64 `json:"iwbo_mean"`
+	IWBOSE      *float64 `json:"iwbo_se"`
+	LogMarginal *float64 `json:"log_marginal"`
 
 	StepsPerSec float64  `json:"steps_per_sec"`
 	NoiseStd    *float64 `json:"noise_std"`
@@ -50,11 +61,26 @@ type Summary struct {
 	Divergences    *int                         `json:"divergences"`
 	ESSPerSec      *float64                     `json:"ess_per_sec"`
 	Params         map[string]wire.ParamSummary `json:"params"`
+	// The samplers' work: the chains' mean final step size, the mean NUTS
+	// tree depth after warm-up (Stan's treedepth__), and leapfrog steps and
+	// gradient evaluations over all chains, warm-up included.
+	StepSize      *float64 `json:"step_size"`
+	TreeDepthMean *float64 `json:"tree_depth_mean"`
+	Leapfrogs     *int64   `json:"leapfrogs"`
+	GradEvals     *int64   `json:"grad_evals"`
+	// GridDiagnostics summarises f at each grid point over the chains
+	// (mean, sd, quantiles in Units; R̂, bulk and tail ESS), from at most
+	// GridDiagnosticsDraws evenly spaced draws per chain of those the
+	// sampler keeps whole (a BNN keeps about 200 per chain, thinned evenly
+	// over the run): diagnostics of the thinned chains.
+	GridDiagnostics      []wire.ParamSummary `json:"grid_diagnostics"`
+	GridDiagnosticsDraws *int                `json:"grid_diagnostics_draws"`
 }
 
 // Grid is the predictive distribution of f(x) (observation noise excluded)
-// on the data set's plotting grid: mean and std over posterior samples, and
-// the 2.5% and 97.5% quantiles.
+// on the plotting grid: mean and std, and the 2.5% and 97.5% quantiles,
+// over posterior samples, or for a method with analytic Gaussian moments
+// (the GP methods) those moments, with mean ∓ 1.96 std as the quantiles.
 type Grid struct {
 	X    []float64 `json:"x"`
 	Mean []float64 `json:"mean"`
@@ -63,11 +89,42 @@ type Grid struct {
 	Hi   []float64 `json:"hi"`
 }
 
-func (p *Prepared) evaluate() *Summary {
+// maxGridDiagDraws bounds the draws per chain behind GridDiagnostics.
+const maxGridDiagDraws = 1000
+
+// Units of a Summary.
+const (
+	UnitsFile  = "file"
+	UnitsModel = "model"
+)
+
+// evaluation is a summary and the draws behind it, for the draws file.
+type evaluation struct {
+	summary *Summary
+	// gridSamples are the function samples on the grid, report units
+	// (nil for a sampler, whose draws are its chains').
+	gridSamples [][]float64
+	chains      *chainTable
+}
+
+func (p *Prepared) evaluate() evaluation {
 	d, m := p.Dataset, p.method
 	s := &Summary{
-		Method: p.Method, Model: p.Model, Data: p.dataName(),
-		Seed: p.Seed, DataSeed: p.DataSeedUsed(), Steps: p.Steps, Controls: p.Controls,
+		Method: p.Method, Model: p.Model, Data: p.dataName(), Units: UnitsModel,
+		Seed: p.Seed, DataSeed: p.DataSeedUsed(), Steps: p.Steps, Controls: p.ReportControls,
+	}
+	if d.FromFile {
+		s.Units = UnitsFile
+	}
+	xs, ys := d.ReportScales()
+	// log p(y_report) = log p(y_model) − N·log(y scale): the Jacobian of
+	// y_model = (y_report − mean)/scale over N independent targets.
+	jac := -float64(d.N()) * math.Log(ys.Std)
+	shift := func(v *float64) *float64 {
+		if v != nil {
+			*v += jac
+		}
+		return v
 	}
 	if e, ok := m.(sim.ELBOEstimator); ok {
 		elbos := make([]float64, p.EvalReps)
@@ -75,6 +132,7 @@ func (p *Prepared) evaluate() *Summary {
 			elbos[i] = e.ELBO()
 		}
 		s.ELBOMean, s.ELBOSE = meanSE(elbos)
+		shift(s.ELBOMean)
 	}
 	if b, ok := m.(sim.Bounds); ok {
 		iwbos := make([]float64, p.EvalReps)
@@ -82,18 +140,42 @@ func (p *Prepared) evaluate() *Summary {
 			iwbos[i] = b.IWBO(p.IWBOSamples)
 		}
 		s.IWBOMean, s.IWBOSE = meanSE(iwbos)
+		shift(s.IWBOMean)
 	}
-	xs, ys := d.ReportScales()
+	if l, ok := m.(sim.LogMarginal); ok {
+		s.LogMarginal = shift(ptr(l.LogMarginal()))
+	}
 	if n, ok := m.(sim.NoiseModel); ok {
 		s.NoiseStd = ptr(n.NoiseStd() * ys.Std)
 	}
 
-	band := summarise(m.Predict(d.Grid, predictiveSamples))
+	ev := evaluation{summary: s}
+	ap, analytic := m.(sim.AnalyticPredictive)
+	var band Grid
+	if analytic {
+		band, analytic = moments(ap, d.Grid)
+		band = band.to(xs, ys)
+	}
+	// Function samples on the grid: the band's (unless analytic) and the
+	// draws file's, the same ones.
+	if !analytic || p.DrawsFile != "" {
+		pred := m.Predict(d.Grid, predictiveSamples)
+		for _, f := range pred.Samples {
+			for i, v := range f {
+				f[i] = ys.ToUser(v)
+			}
+		}
+		if !analytic {
+			band = summarise(pred)
+		}
+		ev.gridSamples = pred.Samples
+	}
+	band.X = p.gridX()
 	if d.Truth != nil {
 		lo, hi := slices.Min(d.X), slices.Max(d.X)
 		var all, outside rmse
 		for i, x := range d.Grid {
-			e := ys.Std * (band.Mean[i] - d.Truth(x))
+			e := band.Mean[i] - ys.ToUser(d.Truth(x))
 			all.add(e)
 			if x < lo || x > hi {
 				outside.add(e)
@@ -106,32 +188,97 @@ func (p *Prepared) evaluate() *Summary {
 			s.InbetweenRatio = ptr(r)
 		}
 	}
-	s.Grid = band.to(xs, ys)
+	s.Grid = band
 	if c, ok := m.(sim.Chains); ok {
-		summariseChains(s, c, ys)
+		ev.chains = chainDraws(c, ys)
+		summariseChains(s, c, ev.chains)
+		ev.gridSamples = nil
+		if w, ok := m.(sim.SamplerWork); ok {
+			s.StepSize, s.Leapfrogs = finite(w.StepSize()), ptrTo(w.Leapfrogs())
+			s.TreeDepthMean = finite(w.MeanTreeDepth())
+		}
+		if f, ok := m.(sim.ChainFunctions); ok {
+			s.GridDiagnostics, s.GridDiagnosticsDraws = gridDiagnostics(f, d.Grid, ys)
+		}
 	}
-	return s
+	return ev
 }
 
-// summariseChains fills the sampler keys; ESSPerSec is completed by the
-// caller, who knows the wall time. Parameters are reported as sampled,
-// except that sigma, a noise std, is mapped to report units.
-func summariseChains(s *Summary, c sim.Chains, ys sim.Affine) {
-	s.AcceptanceRate = ptr(c.AcceptanceRate())
-	div := c.Divergences()
-	s.Divergences = &div
-	s.Params = make(map[string]wire.ParamSummary)
-	minESS := math.Inf(1)
-	for _, name := range c.Params() {
+// gridX is the report-unit grid: the one asked for, exactly, or the data
+// set's mapped to report units.
+func (p *Prepared) gridX() []float64 {
+	if p.gridReport != nil {
+		return slices.Clone(p.gridReport)
+	}
+	xs, _ := p.Dataset.ReportScales()
+	out := make([]float64, len(p.Dataset.Grid))
+	for i, x := range p.Dataset.Grid {
+		out[i] = xs.ToUser(x)
+	}
+	return out
+}
+
+// moments is the analytic band on xs in model units; false when the method
+// has none here.
+func moments(ap sim.AnalyticPredictive, xs []float64) (Grid, bool) {
+	n := len(xs)
+	g := Grid{X: slices.Clone(xs), Mean: make([]float64, n), Std: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n)}
+	if !ap.PredictMoments(xs, g.Mean, g.Std) {
+		return Grid{}, false
+	}
+	const z = 1.959963984540054 // Φ⁻¹(0.975)
+	for i := range xs {
+		g.Lo[i] = g.Mean[i] - z*g.Std[i]
+		g.Hi[i] = g.Mean[i] + z*g.Std[i]
+	}
+	return g, true
+}
+
+// chainTable is a sampler's kept draws of its parameters in report units:
+// draws[j][c][i] is parameter names[j] in chain c at kept draw i.
+type chainTable struct {
+	names []string
+	draws [][][]float64
+}
+
+// chainDraws reads c's draws in report units: a noise std (sigma, noise)
+// scaled by the y scale, f_mid mapped to y units, the rest (weights, and
+// the linear model's coefficients, which work in the data's units) as
+// sampled.
+func chainDraws(c sim.Chains, ys sim.Affine) *chainTable {
+	t := &chainTable{names: c.Params()}
+	for _, name := range t.names {
 		draws := c.Draws(name)
-		if name == "sigma" && ys.Std != 1 {
+		var f func(float64) float64
+		switch name {
+		case "sigma", "noise":
+			f = func(v float64) float64 { return v * ys.Std }
+		case "f_mid":
+			f = ys.ToUser
+		}
+		if f != nil && ys != sim.Identity {
 			for _, ch := range draws {
 				for i := range ch {
-					ch[i] *= ys.Std
+					ch[i] = f(ch[i])
 				}
 			}
 		}
-		ps := numeric.Summarize(draws)
+		t.draws = append(t.draws, draws)
+	}
+	return t
+}
+
+// summariseChains fills the sampler keys from t; ESSPerSec is completed by
+// the caller, who knows the wall time.
+func summariseChains(s *Summary, c sim.Chains, t *chainTable) {
+	s.AcceptanceRate = ptr(c.AcceptanceRate())
+	div := c.Divergences()
+	s.Divergences = &div
+	s.GradEvals = ptrTo(c.GradEvals())
+	s.Params = make(map[string]wire.ParamSummary)
+	minESS := math.Inf(1)
+	for j, name := range t.names {
+		ps := numeric.Summarize(t.draws[j])
 		s.Params[name] = wire.ParamSummary(ps)
 		minESS = math.Min(minESS, ps.ESSBulk)
 	}
@@ -140,11 +287,42 @@ func summariseChains(s *Summary, c sim.Chains, ys sim.Affine) {
 	}
 }
 
+// gridDiagnostics summarises f at each of xs over f's per-chain draws, in
+// report units, and says how many draws per chain it used.
+func gridDiagnostics(f sim.ChainFunctions, xs []float64, ys sim.Affine) ([]wire.ParamSummary, *int) {
+	fd := f.FunctionDraws(xs, maxGridDiagDraws)
+	if len(fd) == 0 || len(fd[0]) == 0 {
+		return nil, nil
+	}
+	n := len(fd[0])
+	col := make([][]float64, len(fd))
+	for c := range col {
+		col[c] = make([]float64, n)
+	}
+	out := make([]wire.ParamSummary, len(xs))
+	for i := range xs {
+		for c, ch := range fd {
+			for k, fk := range ch {
+				col[c][k] = ys.ToUser(fk[i])
+			}
+		}
+		out[i] = wire.ParamSummary(numeric.Summarize(col))
+	}
+	return out, &n
+}
+
 // inbetweenRatio is sim.InbetweenRatio with f's stds at the training inputs
-// and the gap's centre from the same posterior samples.
+// and the gap's centre, analytic where the method has them, else from the
+// same posterior samples.
 func inbetweenRatio(m sim.Method, d *sim.Dataset) float64 {
 	xs := append(slices.Clone(d.X), d.GapCentre)
-	band := summarise(m.Predict(xs, predictiveSamples))
+	band, ok := Grid{}, false
+	if ap, is := m.(sim.AnalyticPredictive); is {
+		band, ok = moments(ap, xs)
+	}
+	if !ok {
+		band = summarise(m.Predict(xs, predictiveSamples))
+	}
 	return sim.InbetweenRatio(band.Std[:len(d.X)], band.Std[len(d.X)])
 }
 
@@ -188,6 +366,16 @@ func meanSE(xs []float64) (mean, se *float64) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+func ptrTo[T any](v T) *T { return &v }
+
+// finite is v's pointer, or nil for NaN or ±Inf (written as null).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
 
 // rmse accumulates a root mean square error; value is nil with no terms.
 type rmse struct {

@@ -276,6 +276,15 @@ func (m *Exact) Predict(xs []float64, samples int) sim.Predictive {
 	return predict(mean, cov, err, xs, samples, false, m.evalRng)
 }
 
+// PredictMoments writes the exact posterior mean and std of f at xs.
+func (m *Exact) PredictMoments(xs, mean, std []float64) bool {
+	if !m.ready {
+		return false
+	}
+	mu, cov, err := m.Posterior(xs)
+	return momentsTo(mean, std, mu, cov, err)
+}
+
 // NoiseStd returns σ.
 func (m *Exact) NoiseStd() float64 {
 	if !m.ready {
@@ -302,9 +311,11 @@ func (m *Exact) Settled() (why string, settled bool) {
 }
 
 var (
-	_ sim.Method     = (*Exact)(nil)
-	_ sim.NoiseModel = (*Exact)(nil)
-	_ sim.Settler    = (*Exact)(nil)
+	_ sim.Method             = (*Exact)(nil)
+	_ sim.NoiseModel         = (*Exact)(nil)
+	_ sim.Settler            = (*Exact)(nil)
+	_ sim.AnalyticPredictive = (*Exact)(nil)
+	_ sim.LogMarginal        = (*Exact)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

@@ -150,3 +150,16 @@ func predict(mean []float64, cov *mat.SymDense, err error, xs []float64, samples
 }
 
 func notReady(name string) error { return fmt.Errorf("%s: not initialised", name) }
+
+// momentsTo writes the mean and the square roots of cov's diagonal into
+// mean and std; false on a numerical failure.
+func momentsTo(mean, std, m []float64, cov *mat.SymDense, err error) bool {
+	if err != nil || len(m) != len(mean) || len(m) != len(std) {
+		return false
+	}
+	copy(mean, m)
+	for i := range std {
+		std[i] = math.Sqrt(max(cov.At(i, i), 0)) // ≥ Jitter analytically; rounding only
+	}
+	return true
+}

@@ -47,6 +47,16 @@ func (m *VI) Predict(xs []float64, samples int) sim.Predictive {
 	return predict(mean, cov, err, xs, samples, m.lik == likBernoulli, m.evalRng)
 }
 
+// PredictMoments writes the mean and std of q(f*) at xs; false for a
+// classifier, whose Predict returns probabilities sigmoid(f), not Gaussian.
+func (m *VI) PredictMoments(xs, mean, std []float64) bool {
+	if !m.ready || m.lik == likBernoulli {
+		return false
+	}
+	mu, cov, err := m.Posterior(xs)
+	return momentsTo(mean, std, mu, cov, err)
+}
+
 // ELBO returns the free energy F at the current parameters, with the
 // expectations in closed form (Gaussian) or by the adaptive quadrature
 // (~1e-10) whatever the expectation control says: a zero-variance estimate

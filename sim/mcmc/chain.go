@@ -24,6 +24,13 @@ type kernel interface {
 	setStep(eps float64, warm bool)
 }
 
+// treeKernel is a kernel that builds trajectories as trees (NUTS).
+type treeKernel interface {
+	// treeDepth is the depth of the last transition's tree, as Stan's
+	// treedepth__ counts it.
+	treeDepth() int
+}
+
 // chain is one Markov chain: its state, its random stream, its density and
 // kernel, its statistics and retained draws. A chain never refers to the
 // Method, so a dropped Method can be collected while its workers wait.
@@ -46,6 +53,8 @@ type chain struct {
 	divWarm   int
 	divPost   int
 	gradEvals int64
+	leapfrogs int64 // leapfrog steps, warm-up and step-size searches included
+	depthSum  int64 // NUTS tree depths summed over the kept transitions
 
 	summ        []float64
 	draws, full store
@@ -62,6 +71,7 @@ func (c *chain) evalGrad() {
 // leapfrog moves (θ, p) by one leapfrog step of size eps with inverse
 // metric minv; grad and logp follow θ.
 func (c *chain) leapfrog(p, minv []float64, eps float64) {
+	c.leapfrogs++
 	h := 0.5 * eps
 	for i, g := range c.grad {
 		p[i] += h * g
@@ -117,6 +127,9 @@ func (c *chain) advance() {
 	} else {
 		c.postAcc += acc
 		c.postN++
+		if t, ok := c.k.(treeKernel); ok {
+			c.depthSum += int64(t.treeDepth())
+		}
 		if div {
 			c.divPost++
 		}

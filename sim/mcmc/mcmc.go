@@ -231,8 +231,10 @@ func (m *Method) Close() error {
 }
 
 var (
-	_ sim.Method     = (*Method)(nil)
-	_ sim.Chains     = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
-	_ sim.Diagnoser  = (*Method)(nil)
+	_ sim.Method         = (*Method)(nil)
+	_ sim.Chains         = (*Method)(nil)
+	_ sim.NoiseModel     = (*Method)(nil)
+	_ sim.Diagnoser      = (*Method)(nil)
+	_ sim.SamplerWork    = (*Method)(nil)
+	_ sim.ChainFunctions = (*Method)(nil)
 )

@@ -194,6 +194,8 @@ func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
 	return acc, k.divergent
 }
 
+func (k *nuts) treeDepth() int { return k.depth }
+
 // build extends the trajectory by 2^depth leapfrog steps in direction sign
 // from the integrator state, as Stan's base_nuts::build_tree. It returns
 // false when the new subtree diverged or U-turned.

@@ -68,6 +68,53 @@ func (m *Method) GradEvals() int64 {
 	return n
 }
 
+// Leapfrogs returns the leapfrog steps so far over all chains, warm-up and
+// step-size searches included; 0 for Metropolis and SGLD.
+func (m *Method) Leapfrogs() int64 {
+	var n int64
+	for _, c := range m.chains {
+		n += c.leapfrogs
+	}
+	return n
+}
+
+// MeanTreeDepth returns the mean NUTS tree depth over the kept transitions
+// of all chains; NaN for the other samplers or before a kept transition.
+func (m *Method) MeanTreeDepth() float64 {
+	if m.kind != kindNUTS {
+		return math.NaN()
+	}
+	var s int64
+	var n int
+	for _, c := range m.chains {
+		s, n = s+c.depthSum, n+c.postN
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return float64(s) / float64(n)
+}
+
+// FunctionDraws returns f at xs for at most perChain evenly spaced draws of
+// each chain's kept full draws (those Predict uses, thinned to bounded
+// memory as they arrive), indexed [chain][draw][i].
+func (m *Method) FunctionDraws(xs []float64, perChain int) [][][]float64 {
+	if !m.ready || perChain < 1 {
+		return nil
+	}
+	n := m.chains[0].full.len()
+	stride := max(1, (n+perChain-1)/perChain)
+	out := make([][][]float64, len(m.chains))
+	for k, c := range m.chains {
+		for i := 0; i < n; i += stride {
+			f := make([]float64, len(xs))
+			m.prob.predict(f, xs, c.full.at(i))
+			out[k] = append(out[k], f)
+		}
+	}
+	return out
+}
+
 // Warmup reports whether the next Step is still a warm-up transition.
 func (m *Method) Warmup() bool { return m.iter < m.warmup }
 

@@ -10,6 +10,7 @@ import (
 const (
 	BNN    = "bnn"    // the GIP notebook's network
 	Linear = "linear" // y = b0 + b·x + σε
+	GP     = "gp"     // what the GP methods report: a GP prior on f, no weights
 )
 
 // Arch is a fully connected ReLU network with biases absorbed by a column of
