@@ -102,6 +102,7 @@ func (a *API) Uploads() *Uploads { return a.uploads }
 // Routes registers the API on r, which must be mounted at /api. The stream
 // route stays outside middleware.Timeout: it lives long and is hijacked.
 func (a *API) Routes(r chi.Router) {
+	r.Use(a.guardWrites) // guard.go
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, http.StatusNotFound, "path", "no such API endpoint: "+r.URL.Path)
 	})

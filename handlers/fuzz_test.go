@@ -178,7 +178,9 @@ func FuzzCreateRunBody(f *testing.F) {
 	router.Route("/api", api.Routes)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		w := httptest.NewRecorder()
-		router.ServeHTTP(w, httptest.NewRequest("POST", "/api/runs", bytes.NewReader(body)))
+		req := httptest.NewRequest("POST", "/api/runs", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		router.ServeHTTP(w, req)
 		switch {
 		case w.Code == http.StatusCreated:
 			var out struct{ ID string }

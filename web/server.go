@@ -30,7 +30,11 @@ import (
 // Config configures the server. Zero values take the defaults.
 type Config struct {
 	Addr           string   // listen address, default ":8080"
-	AllowedOrigins []string // origins besides the page's own that may open streams, "scheme://host[:port]"
+	AllowedOrigins []string // origins besides the page's own that may open streams and write, "scheme://host[:port]"
+	// FrameAncestors may embed the pages in a frame besides the page's own
+	// origin (course sites, slides): "scheme://host[:port]", the host
+	// perhaps "*.domain".
+	FrameAncestors []string
 	// RegistryConfig holds the run limits (MaxRuns, MaxRunsPerClient,
 	// MaxSteps, IdleTimeout, ExpireAfter) and the options of every run (Run:
 	// FrameRate, …), with sim's defaults, except that Run.BatchTime defaults
@@ -86,6 +90,7 @@ type Server struct {
 	reg       *engine.Registry
 	sweeps    *sweeps.Registry
 	api       *handlers.API
+	csp       string // Content-Security-Policy of every response
 	handler   http.Handler
 	closeOnce sync.Once
 }
@@ -110,6 +115,10 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 			return nil, fmt.Errorf("trusted proxy %q: want a CIDR prefix such as 10.0.0.0/8", p)
 		}
 	}
+	csp, err := contentSecurityPolicy(cfg.FrameAncestors)
+	if err != nil {
+		return nil, err
+	}
 	uploads := handlers.NewUploads(cfg.MaxUploads)
 	factory := cfg.Factory
 	if factory == nil {
@@ -133,7 +142,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 		sw.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api}
+	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api, csp: csp}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -151,6 +160,7 @@ func (s *Server) routes() http.Handler {
 	}
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
+	r.Use(securityHeaders(s.csp, len(s.cfg.FrameAncestors) > 0))
 
 	r.Route("/api", s.api.Routes)
 	r.Group(func(r chi.Router) {
