@@ -79,6 +79,7 @@ func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
 		err = applyOp(ctx, op, run)
 		cancel()
 	}
+	a.observer.Command(err == nil)
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return

@@ -181,6 +181,7 @@ func (c *wsConn) readLoop() {
 			err = applyOp(ctx, op, c.run)
 			cancel()
 		}
+		c.api.observer.Command(err == nil)
 		if err != nil {
 			c.sendError(errorFrame(op.Op, err))
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/sweeps"
 	"github.com/posterior-playground/playground/static"
+	"github.com/posterior-playground/playground/web/metrics"
 )
 
 // Config configures the server. Zero values take the defaults.
@@ -90,6 +91,7 @@ type Server struct {
 	reg       *engine.Registry
 	sweeps    *sweeps.Registry
 	api       *handlers.API
+	metrics   *metrics.Metrics
 	csp       string // Content-Security-Policy of every response
 	handler   http.Handler
 	closeOnce sync.Once
@@ -132,17 +134,18 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 		cfg.Sweeps.Log = log
 	}
 	sw := sweeps.New(cfg.Sweeps)
+	m := metrics.New(reg)
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, ClientKey: clientKey, Stream: cfg.Stream, Log: log,
-		Sweeps: sw,
+		Sweeps: sw, Observer: m,
 	})
 	if err != nil {
 		reg.Close()
 		sw.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api, csp: csp}
+	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api, metrics: m, csp: csp}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -160,7 +163,9 @@ func (s *Server) routes() http.Handler {
 	}
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
+	r.Use(s.metrics.Middleware)
 	r.Use(securityHeaders(s.csp, len(s.cfg.FrameAncestors) > 0))
+	r.Use(middleware.GetHead) // HEAD answers as GET, without the body
 
 	r.Route("/api", s.api.Routes)
 	r.Group(func(r chi.Router) {
@@ -169,6 +174,7 @@ func (s *Server) routes() http.Handler {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.Write([]byte("ok\n"))
 		})
+		r.Method(http.MethodGet, "/metrics", s.metrics.Handler())
 		r.Handle("/static/*", http.StripPrefix("/static/", staticFiles(static.Files)))
 		handlers.NewPages(s.log).Routes(r)
 	})

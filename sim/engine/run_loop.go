@@ -157,6 +157,7 @@ func (r *Run) stepOnce() bool {
 		return false
 	}
 	r.step++
+	r.taken.Add(1)
 	r.lastObj = obj
 	if r.pending > 0 {
 		r.pending--
