@@ -15,7 +15,7 @@ import (
 )
 
 const usage = `usage:
-  playground [serve] [--addr :8080] [--allow-origin URL ...]
+  playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]
   playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N]
                    [--seed S] [--data-seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
   playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST
@@ -27,7 +27,7 @@ LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".
 
 // synopses are the first lines of each command's help.
 var synopses = map[string]string{
-	"serve": "usage: playground [serve] [--addr :8080] [--allow-origin URL ...]\n" +
+	"serve": "usage: playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]\n" +
 		"Serves the live dashboard until interrupted.\n",
 	"run": "usage: playground run --data NAME|--data-file F --method NAME [flags] [--<control> VALUE ...]\n" +
 		"Trains one method headless and prints its summary.\n",

@@ -73,7 +73,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve")
 	addr := fs.String("addr", ":8080", "`ADDR` to listen on")
 	var origins stringList
-	fs.Var(&origins, "allow-origin", "an extra origin `URL` allowed to open streams (repeatable)")
+	fs.Var(&origins, "allow-origin", "an extra origin `URL` allowed to open streams and send commands (repeatable)")
+	var ancestors stringList
+	fs.Var(&ancestors, "allow-frame-ancestor", "an origin `URL` that may embed the pages in a frame, such as a course site (repeatable; *.domain allowed)")
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
 		return commandHelp(stdout, "serve", fs, args)
 	} else if err != nil {
@@ -81,7 +83,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := web.DefaultConfig()
-	cfg.Addr, cfg.AllowedOrigins = *addr, origins
+	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
 	srv, err := web.New(cfg, log)
 	if err != nil {
 		return err

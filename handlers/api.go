@@ -43,7 +43,24 @@ type APIConfig struct {
 	Log       *slog.Logger
 	// Sweeps runs the browser's sweeps; nil: no /api/sweeps routes.
 	Sweeps *sweeps.Registry
+	// Observer counts frames and commands (the server's metrics); nil
+	// counts nothing.
+	Observer Observer
 }
+
+// Observer is told what the streams and command routes do, for monitoring.
+// Its methods are called on hot paths: they must be cheap, allocate
+// nothing and be safe for concurrent use.
+type Observer interface {
+	FrameSent(bytes int)  // a run frame of this many bytes went to a viewer
+	Command(applied bool) // a command was applied, or refused with an error
+}
+
+// nopObserver counts nothing.
+type nopObserver struct{}
+
+func (nopObserver) FrameSent(int) {}
+func (nopObserver) Command(bool)  {}
 
 // API serves /api: methods, data sets, uploads, runs and their streams.
 type API struct {
@@ -58,6 +75,7 @@ type API struct {
 	log       *slog.Logger
 	upgrader  websocket.Upgrader
 	sweeps    *sweeps.Registry // nil: no sweeps
+	observer  Observer
 
 	mu      sync.Mutex
 	conns   map[*wsConn]struct{}
@@ -74,7 +92,10 @@ func NewAPI(cfg APIConfig) (*API, error) {
 	a := &API{reg: cfg.Registry, uploads: cfg.Uploads, specs: cfg.Specs, specsFor: cfg.SpecsFor, origins: map[string]bool{},
 		timeout: cfg.RequestTimeout, clientKey: cfg.ClientKey, stream: cfg.Stream.withDefaults(), log: cfg.Log,
 		conns: map[*wsConn]struct{}{}, closing: make(chan struct{})}
-	a.sweeps = cfg.Sweeps
+	a.sweeps, a.observer = cfg.Sweeps, cfg.Observer
+	if a.observer == nil {
+		a.observer = nopObserver{}
+	}
 	if a.uploads == nil {
 		a.uploads = NewUploads(0)
 	}
@@ -110,6 +131,7 @@ func (a *API) Uploads() *Uploads { return a.uploads }
 // Routes registers the API on r, which must be mounted at /api. The stream
 // route stays outside middleware.Timeout: it lives long and is hijacked.
 func (a *API) Routes(r chi.Router) {
+	r.Use(a.guardWrites) // guard.go
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, http.StatusNotFound, "path", "no such API endpoint: "+r.URL.Path)
 	})

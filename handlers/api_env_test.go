@@ -178,7 +178,11 @@ func (e *env) create() string {
 func (e *env) wantError(method, path, body string, status int, field string) wire.APIError {
 	e.t.Helper()
 	var got wire.APIError
-	code, h := e.do(method, path, "application/json", body, &got)
+	ct := "application/json"
+	if path == "/api/data" { // an upload is CSV (guard.go)
+		ct = "text/csv"
+	}
+	code, h := e.do(method, path, ct, body, &got)
 	if code != status || got.Field != field || got.Message == "" {
 		e.t.Fatalf("%s %s %s: %d %+v, want %d naming %q", method, path, body, code, got, status, field)
 	}

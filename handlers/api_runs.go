@@ -2,24 +2,17 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/wire"
 )
-
-const maxJSONBody = 64 << 10
 
 func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	var req wire.CreateRun
@@ -86,57 +79,10 @@ func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
 		err = applyOp(ctx, op, run)
 		cancel()
 	}
+	a.observer.Command(err == nil)
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// decodeJSON reads one JSON object into v, rejecting unknown fields,
-// trailing data and bodies over maxJSONBody with a *sim.FieldError.
-func decodeJSON(w http.ResponseWriter, r *http.Request, v any, allowed string) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonFieldError(err, allowed)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return &sim.FieldError{Field: "body", Message: "want a single JSON object, found more after it"}
-	}
-	return nil
-}
-
-// jsonFieldError names the field a decoding error is about.
-func jsonFieldError(err error, allowed string) error {
-	var (
-		syn *json.SyntaxError
-		typ *json.UnmarshalTypeError
-		big *http.MaxBytesError
-	)
-	switch {
-	case errors.Is(err, io.EOF):
-		return &sim.FieldError{Field: "body", Message: "empty; want a JSON object"}
-	case errors.As(err, &syn):
-		return &sim.FieldError{Field: "body", Message: fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn)}
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "body"
-		}
-		return &sim.FieldError{Field: field, Message: fmt.Sprintf("want a %s, got a JSON %s", typ.Type, typ.Value)}
-	case errors.As(err, &big):
-		return &sim.FieldError{Field: "body", Message: fmt.Sprintf("larger than the limit of %d bytes", big.Limit)}
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		quoted := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		name, uerr := strconv.Unquote(quoted)
-		if uerr != nil || name == "" { // a key "" must still name a field
-			return &sim.FieldError{Field: "body", Message: "unknown field " + quoted + " (allowed: " + allowed + ")"}
-		}
-		return &sim.FieldError{Field: name, Message: "unknown field (allowed: " + allowed + ")"}
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &sim.FieldError{Field: "body", Message: "malformed JSON: it ends too early"}
-	}
-	// A control value that is neither a number nor a string.
-	return &sim.FieldError{Field: "controls", Message: err.Error()}
 }

@@ -123,7 +123,7 @@ func TestAPICreateRejectsBadInput(t *testing.T) {
 		{`{"data":"d","method":"fake","controls":{"depth":3}}`, "depth"},
 		{`{"data":"d","method":"fake","controls":{"prior_scale":100}}`, "prior_scale"},
 		{`{"data":"d","method":"fake","controls":{"width":2.5}}`, "width"},
-		{`{"data":"d","method":"fake","controls":{"prior_scale":{}}}`, "controls"},
+		{`{"data":"d","method":"fake","controls":{"prior_scale":{}}}`, "prior_scale"}, // issue 19: the control, not "controls"
 		{`[1,2]`, "body"},
 	} {
 		e.wantError("POST", "/api/runs", c.body, 400, c.field)

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -33,6 +34,9 @@ func FuzzParseOp(f *testing.F) {
 		`{"op":"speed","value":1e309}`, `{"op":"play","n":3}`, `{"op":"play","colour":1}`, `{"":1}`, `{"op":"pl\u0061y"}`,
 		`{"op":"play"} {"op":"pause"}`, `{"op":"play"`, `[]`, `null`, `"play"`, `{}`, ``, "\xff\xfe", `{"op":5}`,
 		`{"OP":"play"}`, `{"op":"play","op":"jump"}`, `{"a\"b":1}`,
+		// Duplicate keys, also differing in case only, and inside a value.
+		`{"op":"set","name":"a","name":"b","value":1}`, `{"op":"play","OP":"pause"}`, `{"op":"set","name":"x","value":{"a":1,"a":2}}`,
+		`{"op":"set","name":"x","value":""}`, `{"op":"speed","value":""}`, `{"op":"set","name":"x","value":true}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -44,8 +48,10 @@ func FuzzParseOp(f *testing.F) {
 			if !errors.As(err, &fe) || fe.Field == "" || fe.Message == "" {
 				t.Fatalf("%q: error %#v does not name a field", b, err)
 			}
-			// The field is one of the message's, or an unknown key it holds.
-			if !slices.Contains(allowed, fe.Field) && !hasKey(b, fe.Field) {
+			// The field is one of the message's, a key it holds, or the
+			// control a set names.
+			if !slices.Contains(allowed, fe.Field) && !hasKey(b, fe.Field) && !namesControl(b, fe.Field) &&
+				!(strings.Contains(fe.Message, "twice") && hasString(b, fe.Field)) {
 				t.Fatalf("%q: error names %q, which is neither a message field nor in the input", b, fe.Field)
 			}
 			return
@@ -64,7 +70,7 @@ func FuzzParseOp(f *testing.F) {
 				t.Fatalf("%q: accepted set %+v", b, m)
 			}
 		case engine.OpSpeed:
-			if m.N != nil || m.Name != nil || m.Value == nil || m.Value.Choice != "" {
+			if m.N != nil || m.Name != nil || m.Value == nil || m.Value.IsChoice() {
 				t.Fatalf("%q: accepted speed %+v", b, m)
 			}
 		case engine.OpWeight:
@@ -91,6 +97,35 @@ func hasKey(b []byte, k string) bool {
 	json.NewDecoder(bytes.NewReader(b)).Decode(&obj)
 	_, ok := obj[k]
 	return ok
+}
+
+// namesControl reports whether the JSON object b has a key "name" (in any
+// case, as encoding/json matches it) whose value is the string control.
+func namesControl(b []byte, control string) bool {
+	var obj map[string]json.RawMessage
+	json.NewDecoder(bytes.NewReader(b)).Decode(&obj)
+	for k, v := range obj {
+		var s string
+		if strings.EqualFold(k, "name") && json.Unmarshal(v, &s) == nil && s == control {
+			return true
+		}
+	}
+	return false
+}
+
+// hasString reports whether s is one of the strings (keys or values) in
+// the JSON text b.
+func hasString(b []byte, s string) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if t == s {
+			return true
+		}
+	}
 }
 
 // catalogSource is the play page's view of the real catalog.
@@ -165,6 +200,9 @@ func FuzzCreateRunBody(f *testing.F) {
 		`{"data":"d","method":"fake","seed":18446744073709551616}`, `{"data":"d","method":"fake","model":"x"}`,
 		`{"data":"upload:zz","method":"fake"}`, `{"data":"d"}`, `{}`, `[]`, `null`, ``, `{"data":"d","method":"fake"} x`,
 		`{"data":"d","method":"fake","controls":{"prior_scale":[1]}}`, "{\"data\":\"d\xff\",\"method\":\"fake\"}",
+		`{"data":"d","method":"fake","method":"fake"}`, `{"data":"d","method":"fake","Seed":1,"seed":2}`,
+		`{"data":"d","method":"fake","controls":{"prior_scale":1,"prior_scale":2}}`, `{"data":"d","method":"fake","controls":{"prior_scale":null}}`,
+		`{"data":"d","method":"fake","controls":{"prior_scale":""}}`, `{"data":"d","method":"fake","controls":{"width":true}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -178,7 +216,9 @@ func FuzzCreateRunBody(f *testing.F) {
 	router.Route("/api", api.Routes)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		w := httptest.NewRecorder()
-		router.ServeHTTP(w, httptest.NewRequest("POST", "/api/runs", bytes.NewReader(body)))
+		req := httptest.NewRequest("POST", "/api/runs", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		router.ServeHTTP(w, req)
 		switch {
 		case w.Code == http.StatusCreated:
 			var out struct{ ID string }

@@ -16,10 +16,16 @@ import (
 )
 
 // StreamConfig tunes the run stream. Zero values take the defaults.
+//
+// A viewer that stops reading is dropped at most PongWait after the last
+// pong it sent, so within PongWait of stopping: a pong can only answer a
+// ping read after every frame before it, and whatever else the viewer
+// does, the read deadline then ends the connection, a blocked write
+// included. A write that waits longer than WriteWait drops it sooner.
 type StreamConfig struct {
 	WriteWait  time.Duration // deadline of each write; a viewer slower than this is dropped. Default 10s
-	PongWait   time.Duration // a viewer silent this long (no pong) is dropped. Default 60s
-	PingPeriod time.Duration // default 9/10 of PongWait
+	PongWait   time.Duration // a viewer silent this long (no pong) is dropped. Default 10s
+	PingPeriod time.Duration // default PongWait/2, so a pong has half of PongWait to arrive
 	ReadLimit  int64         // largest message from a viewer, default 4 KiB
 }
 
@@ -28,10 +34,10 @@ func (c StreamConfig) withDefaults() StreamConfig {
 		c.WriteWait = 10 * time.Second
 	}
 	if c.PongWait <= 0 {
-		c.PongWait = 60 * time.Second
+		c.PongWait = 10 * time.Second
 	}
 	if c.PingPeriod <= 0 || c.PingPeriod >= c.PongWait {
-		c.PingPeriod = c.PongWait * 9 / 10
+		c.PingPeriod = c.PongWait / 2
 	}
 	if c.ReadLimit <= 0 {
 		c.ReadLimit = 4 << 10
@@ -82,8 +88,10 @@ func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 	}()
 	c.readLoop()
 	close(c.readerDone)
-	<-writerDone
+	// The viewer closed, broke or fell silent: a writer blocked on it must
+	// not hold the connection for another WriteWait.
 	conn.Close()
+	<-writerDone
 }
 
 // enter counts a stream handler in unless the API is closing.
@@ -173,6 +181,7 @@ func (c *wsConn) readLoop() {
 			err = applyOp(ctx, op, c.run)
 			cancel()
 		}
+		c.api.observer.Command(err == nil)
 		if err != nil {
 			c.sendError(errorFrame(op.Op, err))
 		}

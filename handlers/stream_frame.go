@@ -61,5 +61,9 @@ func (c *wsConn) writeFrame(f *engine.Frame, cur *engine.Cursor) error {
 		return err
 	}
 	c.conn.SetWriteDeadline(time.Now().Add(c.api.stream.WriteWait))
-	return c.conn.WriteMessage(websocket.TextMessage, b)
+	if err := c.conn.WriteMessage(websocket.TextMessage, b); err != nil {
+		return err
+	}
+	c.api.observer.FrameSent(len(b))
+	return nil
 }

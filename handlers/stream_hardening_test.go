@@ -240,8 +240,8 @@ func TestStreamReadLimit(t *testing.T) {
 // Messages the fuzzer's invariants do not pin down by name.
 func TestStreamBadValuesNameTheirField(t *testing.T) {
 	for _, m := range []struct{ msg, field string }{
-		{`{"op":"set","name":"prior_scale","value":{}}`, "value"},
-		{`{"op":"set","name":"prior_scale","value":[1]}`, "value"},
+		{`{"op":"set","name":"prior_scale","value":{}}`, "prior_scale"}, // issue 19: the control, not "value"
+		{`{"op":"set","name":"prior_scale","value":[1]}`, "prior_scale"},
 		{`{"":1}`, "body"},
 		{`{"op":"play","a\"b":1}`, `a"b`},
 		{`{"op":5}`, "op"},

@@ -20,12 +20,17 @@ const maxWeightIndex = 1 << 24
 // against the method's spec.
 func parseOp(b []byte) (wire.Op, error) {
 	var m wire.Op
+	if err := checkDuplicateKeys(b); err != nil {
+		return m, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		err = jsonFieldError(err, "op, n, name, value")
-		if fe, ok := errors.AsType[*sim.FieldError](err); ok && fe.Field == "controls" {
-			fe.Field = "value" // a value neither a number nor a string: name the message's field
+		if fe, ok := errors.AsType[*sim.FieldError](err); ok && fe.Field == "value" {
+			if p := probeOp(b); p.Op == engine.OpSet && p.Name != "" {
+				fe.Field = p.Name // a set's value neither a number nor a string: name the control
+			}
 		}
 		return m, err
 	}
@@ -57,11 +62,14 @@ func parseOp(b []byte) (wire.Op, error) {
 			return m, &sim.FieldError{Field: "name", Message: "required: the control to set"}
 		}
 		if m.Value == nil {
+			if probeOp(b).Value != nil { // null
+				return m, &sim.FieldError{Field: *m.Name, Message: "want a number, or one of a choice control's options as a string, got null"}
+			}
 			return m, &sim.FieldError{Field: "value", Message: "required: a number, or one of a choice control's options"}
 		}
 		return m, unused("name", "value")
 	case engine.OpSpeed:
-		if m.Value == nil || m.Value.Choice != "" {
+		if m.Value == nil || m.Value.IsChoice() {
 			return m, &sim.FieldError{Field: "value", Message: fmt.Sprintf("want steps per second, a number in [0, %d] (0: as fast as possible)", engine.MaxSpeed)}
 		}
 		return m, unused("value")
@@ -74,6 +82,21 @@ func parseOp(b []byte) (wire.Op, error) {
 		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, continue, set, speed, weight"}
 	}
 	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, continue, set, speed, weight)", m.Op)}
+}
+
+// opProbe is what parseOp reads again of a message it refused, to name the
+// control in the error.
+type opProbe struct {
+	Op    string          `json:"op"`
+	Name  string          `json:"name"`
+	Value json.RawMessage `json:"value"` // "null" when null, nil when absent
+}
+
+// probeOp decodes what it can of b, leniently.
+func probeOp(b []byte) opProbe {
+	var p opProbe
+	json.Unmarshal(b, &p) // errors leave what decoded so far
+	return p
 }
 
 // applyOp sends the command m to run and returns its answer.

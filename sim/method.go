@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 )
@@ -75,20 +78,26 @@ func (s MethodSpec) Control(name string) (ControlSpec, bool) {
 	return ControlSpec{}, false
 }
 
-// Value is a control's value: a number, or a choice among options.
+// Value is a control's value: a number, or a choice among options. A value
+// given as a string is a choice even when empty, so "" is never read as the
+// number 0: Choice("") fits no control.
 type Value struct {
 	Num    float64
 	Choice string // set for choice controls
+	choice bool   // made by Choice: a string, even ""
 }
 
 // Num returns a numeric Value.
 func Num(v float64) Value { return Value{Num: v} }
 
 // Choice returns a choice Value.
-func Choice(s string) Value { return Value{Choice: s} }
+func Choice(s string) Value { return Value{Choice: s, choice: true} }
+
+// IsChoice reports whether v is a string (a choice) rather than a number.
+func (v Value) IsChoice() bool { return v.choice || v.Choice != "" }
 
 func (v Value) String() string {
-	if v.Choice != "" {
+	if v.IsChoice() {
 		return v.Choice
 	}
 	return strconv.FormatFloat(v.Num, 'g', -1, 64)
@@ -96,29 +105,86 @@ func (v Value) String() string {
 
 // MarshalJSON writes a number or a string.
 func (v Value) MarshalJSON() ([]byte, error) {
-	if v.Choice != "" {
+	if v.IsChoice() {
 		return json.Marshal(v.Choice)
 	}
 	return json.Marshal(v.Num)
 }
 
-// UnmarshalJSON reads a number or a string.
+// UnmarshalJSON reads a number or a string. Anything else (null, true,
+// false, an array, an object) and a number beyond float64 are a
+// *json.UnmarshalTypeError, which encoding/json completes with the path of
+// the value ("controls.lr"): null is not 0.
 func (v *Value) UnmarshalJSON(b []byte) error {
-	var f float64
-	if err := json.Unmarshal(b, &f); err == nil {
+	b = bytes.TrimSpace(b)
+	fail := func(got string) error {
+		return &json.UnmarshalTypeError{Value: got, Type: reflect.TypeFor[Value]()}
+	}
+	if len(b) == 0 {
+		return fail("nothing")
+	}
+	switch c := b[0]; {
+	case c == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*v = Choice(s)
+	case c == '-' || '0' <= c && c <= '9':
+		var f float64
+		if err := json.Unmarshal(b, &f); err != nil {
+			return fail("number " + string(b))
+		}
 		*v = Num(f)
-		return nil
+	case c == 'n':
+		return fail("null")
+	case c == 't' || c == 'f':
+		return fail("bool")
+	case c == '[':
+		return fail("array")
+	case c == '{':
+		return fail("object")
+	default:
+		return fail(string(b))
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("want a number or a string")
-	}
-	*v = Choice(s)
 	return nil
 }
 
 // Controls holds values by control name.
 type Controls map[string]Value
+
+// UnmarshalJSON reads an object of Values (null: none). A value that is not
+// a number or a string is a *json.UnmarshalTypeError whose Field ends in
+// the control's name ("controls.kl_weight"): encoding/json's own map
+// decoding would name only the map.
+func (c *Controls) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return &json.UnmarshalTypeError{Value: te.Value, Type: reflect.TypeFor[Controls]()}
+		}
+		return err
+	}
+	if raw == nil {
+		*c = nil
+		return nil
+	}
+	out := make(Controls, len(raw))
+	for _, name := range slices.Sorted(maps.Keys(raw)) { // the first bad value in a fixed order
+		var v Value
+		if err := v.UnmarshalJSON(raw[name]); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				te.Field = name
+			}
+			return err
+		}
+		out[name] = v
+	}
+	*c = out
+	return nil
+}
 
 // FieldError is a validation error that names the offending field.
 type FieldError struct {
@@ -132,15 +198,18 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 // *FieldError naming the field and the allowed values when it does not fit.
 func (c ControlSpec) Validate(v Value) error {
 	if len(c.Options) > 0 {
+		if !v.IsChoice() {
+			return &FieldError{c.Name, fmt.Sprintf("want one of %v, got the number %s", c.Options, v.String())}
+		}
 		for _, o := range c.Options {
-			if v.Choice == o {
+			if v.Choice == o && o != "" {
 				return nil
 			}
 		}
-		return &FieldError{c.Name, fmt.Sprintf("%q is not one of %v", v.String(), c.Options)}
+		return &FieldError{c.Name, fmt.Sprintf("%q is not one of %v", v.Choice, c.Options)}
 	}
-	if v.Choice != "" {
-		return &FieldError{c.Name, fmt.Sprintf("want a number in [%g, %g], got %q", c.Min, c.Max, v.Choice)}
+	if v.IsChoice() {
+		return &FieldError{c.Name, fmt.Sprintf("want a number in [%g, %g], got the string %q", c.Min, c.Max, v.Choice)}
 	}
 	x := v.Num
 	if x != x || x < c.Min || x > c.Max { // x != x: NaN

@@ -28,7 +28,7 @@ func requestLogger(log *slog.Logger) func(http.Handler) http.Handler {
 					level = slog.LevelError
 				case status >= 400:
 					level = slog.LevelWarn
-				case strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/healthz":
+				case strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/healthz" || r.URL.Path == "/metrics":
 					level = slog.LevelDebug
 				}
 				log.LogAttrs(r.Context(), level, "http",

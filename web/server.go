@@ -25,12 +25,17 @@ import (
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/sweeps"
 	"github.com/posterior-playground/playground/static"
+	"github.com/posterior-playground/playground/web/metrics"
 )
 
 // Config configures the server. Zero values take the defaults.
 type Config struct {
 	Addr           string   // listen address, default ":8080"
-	AllowedOrigins []string // origins besides the page's own that may open streams, "scheme://host[:port]"
+	AllowedOrigins []string // origins besides the page's own that may open streams and write, "scheme://host[:port]"
+	// FrameAncestors may embed the pages in a frame besides the page's own
+	// origin (course sites, slides): "scheme://host[:port]", the host
+	// perhaps "*.domain".
+	FrameAncestors []string
 	// RegistryConfig holds the run limits (MaxRuns, MaxRunsPerClient,
 	// MaxSteps, IdleTimeout, ExpireAfter) and the options of every run (Run:
 	// FrameRate, …), with sim's defaults, except that Run.BatchTime defaults
@@ -86,6 +91,8 @@ type Server struct {
 	reg       *engine.Registry
 	sweeps    *sweeps.Registry
 	api       *handlers.API
+	metrics   *metrics.Metrics
+	csp       string // Content-Security-Policy of every response
 	handler   http.Handler
 	closeOnce sync.Once
 }
@@ -110,6 +117,10 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 			return nil, fmt.Errorf("trusted proxy %q: want a CIDR prefix such as 10.0.0.0/8", p)
 		}
 	}
+	csp, err := contentSecurityPolicy(cfg.FrameAncestors)
+	if err != nil {
+		return nil, err
+	}
 	uploads := handlers.NewUploads(cfg.MaxUploads)
 	factory := cfg.Factory
 	if factory == nil {
@@ -123,17 +134,18 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 		cfg.Sweeps.Log = log
 	}
 	sw := sweeps.New(cfg.Sweeps)
+	m := metrics.New(reg)
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, ClientKey: clientKey, Stream: cfg.Stream, Log: log,
-		Sweeps: sw,
+		Sweeps: sw, Observer: m,
 	})
 	if err != nil {
 		reg.Close()
 		sw.Close()
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api}
+	s := &Server{cfg: cfg, log: log, reg: reg, sweeps: sw, api: api, metrics: m, csp: csp}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -151,6 +163,9 @@ func (s *Server) routes() http.Handler {
 	}
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
+	r.Use(s.metrics.Middleware)
+	r.Use(securityHeaders(s.csp, len(s.cfg.FrameAncestors) > 0))
+	r.Use(middleware.GetHead) // HEAD answers as GET, without the body
 
 	r.Route("/api", s.api.Routes)
 	r.Group(func(r chi.Router) {
@@ -159,6 +174,7 @@ func (s *Server) routes() http.Handler {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.Write([]byte("ok\n"))
 		})
+		r.Method(http.MethodGet, "/metrics", s.metrics.Handler())
 		r.Handle("/static/*", http.StripPrefix("/static/", staticFiles(static.Files)))
 		handlers.NewPages(s.log, s.api.Uploads()).Routes(r)
 	})

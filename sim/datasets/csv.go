@@ -44,7 +44,8 @@ func LoadCSVFile(path string) (*sim.Dataset, error) {
 
 // LoadCSV reads a regression data set from CSV with a header row naming the
 // columns x and y (in any order; other columns are ignored). Rows are
-// numbered as in the file, the header being row 1. It rejects files over
+// numbered as in the file, the header being row 1. Cells hold numbers in
+// decimal or exponent notation (see decimal). It rejects files over
 // MaxCSVBytes or MaxCSVRows, non-numeric, NaN or infinite cells, fewer than
 // two rows and inputs that are all equal, with a *sim.FieldError for the
 // field "data-file".
@@ -126,21 +127,64 @@ func parseXY(raw []byte) (xs, ys []float64, err error) {
 	return xs, ys, nil
 }
 
-// parseCell reads one finite number.
+// parseCell reads one finite number in ordinary notation (see decimal).
 func parseCell(s string, row int, col string) (float64, error) {
 	s = strings.TrimSpace(s)
-	v, err := strconv.ParseFloat(s, 64)
-	switch {
-	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
-		return 0, csvErr("row %d, column %s: %q is too large for a float64", row, col, s)
-	case err != nil && !errors.Is(err, strconv.ErrRange): // underflow to 0 is fine
-		return 0, csvErr("row %d, column %s: %q is not a number", row, col, s)
-	case math.IsNaN(v):
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "nan":
 		return 0, csvErr("row %d, column %s: NaN is not allowed; want a finite number", row, col)
-	case math.IsInf(v, 0):
+	case "inf", "infinity":
 		return 0, csvErr("row %d, column %s: %q is infinite; want a finite number", row, col, s)
 	}
+	if !decimal(s) {
+		return 0, csvErr("row %d, column %s: %q is not a number; want decimal or exponent notation such as -1.5, .25 or 2.5e-3", row, col, s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // underflow to 0 is fine
+		return 0, csvErr("row %d, column %s: %q is not a number", row, col, s)
+	}
+	if math.IsInf(v, 0) {
+		return 0, csvErr("row %d, column %s: %q is too large for a float64", row, col, s)
+	}
 	return v, nil
+}
+
+// decimal reports whether s is a number as people and spreadsheets write
+// one: an optional sign, digits with an optional decimal point (1, 1.5, 1.
+// or .5), and an optional exponent (e or E, an optional sign, digits).
+// strconv.ParseFloat takes more, which a data file should not mean: digit
+// separators (1_000), hexadecimal (0x10, 0x1p-2), Inf and NaN. A leading
+// '+' is allowed: some programs write it, and it cannot mean anything else.
+func decimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	mantissa := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		mantissa += digits()
+	}
+	if mantissa == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func malformed(err error) error {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,4 +231,34 @@ func FuzzLoadCSV(f *testing.F) {
 			t.Fatalf("%q: x mean %g, std %g", data, m, s)
 		}
 	})
+}
+
+// TestCSVNumberNotation: cells take ordinary decimal and exponent notation
+// only; strconv.ParseFloat's extensions are refused, each by name.
+func TestCSVNumberNotation(t *testing.T) {
+	for _, cell := range []string{"1", "-1", "+1", "1.5", "-0.25", "1.", ".5", "-.5", "+.5", "0", "007",
+		"1e3", "1E3", "1e+3", "1e-3", "-2.5E-03", ".5e1", "1.e2", " 3 "} {
+		want, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
+		if err != nil {
+			t.Fatalf("bad case %q", cell)
+		}
+		d, err := loadCSVString("x,y\n0,0\n1," + cell + "\n")
+		if err != nil {
+			t.Errorf("%q refused: %v", cell, err)
+			continue
+		}
+		// y is standardised: with two rows, y[1] = YScale.Mean + YScale.Std.
+		if got := d.YScale.Mean + d.YScale.Std*d.Y[1]; math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("%q read as %g, want %g", cell, got, want)
+		}
+	}
+	for _, cell := range []string{"1_000", "1_0.5", "0x10", "0X1F", "0x1p-2", "0b101", "0o17",
+		"Inf", "inf", "+Inf", "-inf", "Infinity", "-INFINITY", "NaN", "nan", "-NaN", "+nan",
+		"", ".", "-", "+", "e5", ".e5", "1e", "1e+", "1e-", "1.5.2", "1,5", "--1", "+-1", "1 000", "1e5.5", "١٢"} {
+		_, err := loadCSVString("x,y\n0,0\n1,\"" + cell + "\"\n")
+		var fe *sim.FieldError
+		if !errors.As(err, &fe) || fe.Field != "data-file" || !strings.Contains(fe.Message, "row 3, column y") {
+			t.Errorf("%q: %v, want a data-file error naming row 3, column y", cell, err)
+		}
+	}
 }

@@ -93,6 +93,7 @@ type Registry struct {
 	perClient map[string]int
 	reserved  int // slots held by Creates in progress
 	closed    bool
+	retired   map[string]int64 // steps of removed runs, by method (Stats)
 }
 
 type entry struct {
@@ -114,7 +115,7 @@ func NewRegistry(cfg RegistryConfig, factory Factory, log *slog.Logger) *Registr
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Registry{cfg: cfg, factory: factory, log: log, ctx: ctx, cancel: cancel,
-		runs: make(map[string]*entry), perClient: make(map[string]int)}
+		runs: make(map[string]*entry), perClient: make(map[string]int), retired: make(map[string]int64)}
 	g.wg.Go(g.janitor)
 	return g
 }
@@ -251,11 +252,43 @@ func (g *Registry) Delete(id string) error {
 	return nil
 }
 
-// remove stops a run; g.mu must be held.
+// remove stops a run; g.mu must be held. Its steps so far stay counted in
+// Stats (the few it may take while stopping are not).
 func (g *Registry) remove(id string, e *entry) {
+	g.retired[e.run.spec.Name] += e.run.StepsTaken()
 	delete(g.runs, id)
 	g.release(e.client)
 	e.cancel()
+}
+
+// RunKey groups runs for Stats.
+type RunKey struct {
+	Status Status
+	Method string
+}
+
+// Stats is a snapshot of the registry, for monitoring.
+type Stats struct {
+	Runs    map[RunKey]int   // live runs by status and method
+	Viewers int              // stream viewers over every run
+	Steps   map[string]int64 // steps taken by method since the registry started, deleted runs included
+}
+
+// Stats returns a snapshot of the runs, their viewers and their steps.
+func (g *Registry) Stats() Stats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := Stats{Runs: make(map[RunKey]int), Steps: make(map[string]int64, len(g.retired))}
+	for m, n := range g.retired {
+		s.Steps[m] = n
+	}
+	for _, e := range g.runs {
+		m := e.run.spec.Name
+		s.Runs[RunKey{Status: e.run.Latest().Status, Method: m}]++
+		s.Viewers += e.run.Viewers()
+		s.Steps[m] += e.run.StepsTaken()
+	}
+	return s
 }
 
 // Watch counts a viewer in on the run with id. release counts it out; when

@@ -142,6 +142,7 @@ type Run struct {
 	done    chan struct{}
 	started atomic.Bool
 	viewers atomic.Int64
+	taken   atomic.Int64 // steps over the run's life, resets included
 
 	// Owned by the run goroutine (and NewRun before Start).
 	controls   sim.Controls
@@ -231,6 +232,10 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 
 // Viewers is the number of viewers attached with AddViewer.
 func (r *Run) Viewers() int { return int(r.viewers.Load()) }
+
+// StepsTaken counts the steps the run has taken over its life, resets
+// included, for monitoring: unlike Frame.Step it never goes back.
+func (r *Run) StepsTaken() int64 { return r.taken.Load() }
 
 // AddViewer counts a viewer in and returns the function that counts it out.
 func (r *Run) AddViewer() (release func()) {

@@ -208,6 +208,7 @@ func (r *Run) stepOnce() bool {
 		return false
 	}
 	r.step++
+	r.taken.Add(1)
 	r.lastObj = obj
 	r.unrecorded = false
 	if r.pending > 0 {

@@ -77,7 +77,14 @@ class Sweep {
   addLegend(caption) {
     const key = document.createElement("span");
     key.className = "sweep-key";
-    key.innerHTML = `<span style="color:${SWEEP_COLORS.elbo}">● ELBO</span> <span style="color:${SWEEP_COLORS.iwbo}">● IWBO</span>`;
+    // Colours through the CSSOM: a style attribute would need 'unsafe-inline'
+    // in the Content-Security-Policy.
+    for (const [name, color] of [["ELBO", SWEEP_COLORS.elbo], ["IWBO", SWEEP_COLORS.iwbo]]) {
+      const item = document.createElement("span");
+      item.style.color = color;
+      item.textContent = `● ${name}`;
+      key.append(item, " ");
+    }
     caption.appendChild(key);
     addPNGButton(caption, () => this.plot.u, () => [`Sweep over ${this.label}: ELBO and IWBO ± 2 s.e.`, `sweep-${this.param}.png`]);
   }
