@@ -13,9 +13,10 @@ import (
 // (TestPagesNeedNoInlineCode checks the templates' output). Scripts may
 // still set styles through the CSSOM (el.style.x = …), which CSP allows:
 // uPlot and our modules do. Plots exported as PNG are data: and blob: URLs.
-// connect-src 'self' covers the run's websocket on the same host (CSP 3).
+// connect-src 'self' covers the run's websocket on the same host (CSP 3);
+// blob: lets a script read back an export it made (the browser test does).
 const basePolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+	"connect-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'"
 
 // frameAncestorRE is the form --allow-frame-ancestor takes: a scheme, a host
 // or a "*." wildcard over a domain's subdomains, an optional port; nothing

@@ -18,7 +18,7 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 	defer s.Close()
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
-	wantCSP := "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+	wantCSP := "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self' blob:; " +
 		"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self' https://moodle.uni.example https://*.slides.example:8443"
 	for _, path := range []string{"/", "/play?data=gap&methods=mfvi", "/healthz", "/api/methods", "/api/nope", "/static/app/app.css", "/nope"} {
 		res, _ := get(t, srv.URL+path)
