@@ -1,0 +1,49 @@
+package fastblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+// benchImpls are the implementations every benchmark compares.
+var benchImpls = []struct {
+	name string
+	impl blas.Float64
+}{{"gonum", ref}, {"fastblas", Implementation()}}
+
+// BenchmarkDgemm times the products of a GIP step (M = 100, 2×50 net):
+// C(m×n) = op(A)·op(B) with inner size k, reporting GFLOP/s.
+func BenchmarkDgemm(b *testing.B) {
+	for _, s := range []struct {
+		tA, tB  bool
+		m, n, k int
+	}{
+		{false, true, 100, 50, 51},  // NT 100×51·(50×51)ᵀ
+		{false, false, 51, 50, 51},  // NN 51×51·51×50
+		{false, false, 100, 51, 50}, // NN 100×50·50×51
+		{true, false, 51, 100, 51},  // TN (51×51)ᵀ·51×100
+		{false, false, 300, 300, 300},
+	} {
+		name := fmt.Sprintf("%s%s/%dx%dx%d", tname(s.tA), tname(s.tB), s.m, s.k, s.n)
+		rng := rand.New(rand.NewPCG(1, 1))
+		g := newGemmCase(rng, s.tA, s.tB, s.m, s.n, s.k, 1, 0, 0)
+		for _, im := range benchImpls {
+			b.Run(name+"/"+im.name, func(b *testing.B) {
+				for b.Loop() {
+					im.impl.Dgemm(trans(g.tA), trans(g.tB), g.m, g.n, g.k, 1, g.a, g.lda, g.b, g.ldb, 0, g.c, g.ldc)
+				}
+				b.ReportMetric(2*float64(s.m*s.n*s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
+func tname(t bool) string {
+	if t {
+		return "T"
+	}
+	return "N"
+}

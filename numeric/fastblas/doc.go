@@ -1,0 +1,48 @@
+// Package fastblas is a float64 BLAS for gonum's blas64 interface whose
+// level-3 calls on the project's hot paths run on AVX2/FMA kernels written in
+// Go assembly.
+//
+// # What is accelerated
+//
+// [Implementation] returns a [blas.Float64]. On amd64 CPUs with AVX2 and FMA
+// it is an [Impl]: gonum's pure-Go implementation (gonum.org/v1/gonum/blas/gonum)
+// with these methods replaced:
+//
+//   - Dgemm, every transpose pair, any α and β, any shape and stride. It is
+//     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
+//     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
+//     micro-kernel accumulates each tile of C in YMM registers with FMA.
+//     Edge tiles are computed into a stack tile and copied, so no element
+//     outside C is touched. With β = 0, C is written without being read
+//     (NaN or Inf already in C is ignored), as the BLAS specification asks.
+//   - Dtrsm, every side, triangle, transpose and diagonal: blocked
+//     substitution whose off-diagonal updates are Dgemm calls and whose
+//     diagonal blocks are solved row by row with an AVX2 axpy.
+//   - Dsyrk and Dtrmm: blocked, off-diagonal blocks by Dgemm, diagonal
+//     blocks by gonum.
+//
+// Every other call is gonum's, so results are those of gonum up to the
+// rounding of a different summation order. Bad arguments panic with gonum's
+// messages: each method hands anything it does not accept to gonum's.
+//
+// Calls run on the calling goroutine (gonum's Dgemm splits large products
+// across goroutines; the playground already runs one method per core).
+// Packing buffers come from a sync.Pool of fixed-size arrays, so concurrent
+// calls share no scratch and a call allocates nothing once the pool is warm.
+//
+// # CPU detection and fallback
+//
+// The kernels are used when golang.org/x/sys/cpu reports AVX2 and FMA.
+// Otherwise, on other architectures, and when built with the purego tag,
+// [Implementation] returns gonum's implementation itself.
+//
+// # Generated code
+//
+// The assembly (kernel_amd64.s) and its Go declarations (kernel_amd64.go)
+// are written by the avo program in internal/asmgen, a separate module so
+// that avo stays out of the playground's build. `go generate
+// ./numeric/fastblas` rewrites both, byte for byte as committed; `make
+// lint` checks that it does.
+package fastblas
+
+//go:generate go run -C internal/asmgen . -out ../../kernel_amd64.s -stubs ../../kernel_amd64.go -pkg fastblas
