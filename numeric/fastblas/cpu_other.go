@@ -9,6 +9,6 @@ func kernel6x8(k int, a, b, c *float64, ldc int, alpha, beta float64) {
 	panic("fastblas: kernel6x8 called without kernels")
 }
 
-func axpy(n int, alpha float64, x, y *float64) {
-	panic("fastblas: axpy called without kernels")
+func trsm6x8(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64) {
+	panic("fastblas: trsm6x8 called without kernels")
 }

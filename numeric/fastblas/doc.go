@@ -15,11 +15,13 @@
 //     Edge tiles are computed into a stack tile and copied, so no element
 //     outside C is touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
-//   - Dtrsm, every side, triangle, transpose and diagonal: blocked
-//     substitution whose off-diagonal updates are Dgemm calls and whose
-//     diagonal blocks are solved row by row with an AVX2 axpy.
-//   - Dsyrk and Dtrmm: blocked, off-diagonal blocks by Dgemm, diagonal
-//     blocks by gonum.
+//   - Dtrsm, every side, triangle, transpose and diagonal. Rows of X are
+//     solved six at a time in 6×8 tiles by a fused kernel: the product of
+//     the already-solved rows (kept packed as they are solved) and then
+//     substitution on the 6×6 diagonal block, all in registers. Side Right
+//     is solved as side Left on the transpose of B. Systems of order above
+//     4096 are solved by blocks, their off-diagonal updates by Dgemm and
+//     their diagonal blocks by gonum.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's

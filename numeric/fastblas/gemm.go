@@ -18,10 +18,13 @@ const (
 	nc = 64 * nr
 )
 
-// packBuffers is the scratch of one Dgemm call.
+// packBuffers is the scratch of one call: packed A and B for Dgemm; for
+// Dtrsm, a packed panel of the triangle, the packed solution and a
+// transposed right-hand side.
 type packBuffers struct {
 	a [mc * kc]float64
 	b [kc * nc]float64
+	t [kc * nc]float64
 }
 
 // buffers hands each call its own packing scratch: concurrent calls never

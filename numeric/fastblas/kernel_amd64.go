@@ -6,13 +6,18 @@ package fastblas
 
 // kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to
 // alpha·Ã·B̃ + beta·c, where Ã is 6×k packed k-major at a (6 values a
-// step) and B̃ is k×8 packed row by row at b. k must be at least 1. When
+// step) and B̃ is k×8 packed row by row at b (k may be zero). When
 // beta is zero, c is written without being read, so NaN in c is ignored.
 //
 //go:noescape
 func kernel6x8(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
 
-// axpy sets y[i] += alpha·x[i] for i < n.
+// trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.
+// It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements
+// apart, ldx may be negative), Ã is 6×k packed at a and B̃ is k×8 packed at
+// b (k may be zero); then, for s = 0..5, T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s]
+// (d holds the diagonal block in solving order with reciprocals on its
+// diagonal). The result is stored into the tile at x and, packed, at xp.
 //
 //go:noescape
-func axpy(n int, alpha float64, x *float64, y *float64)
+func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)

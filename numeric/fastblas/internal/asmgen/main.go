@@ -10,7 +10,6 @@
 package main
 
 import (
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -27,7 +26,7 @@ const (
 func main() {
 	ConstraintExpr("!purego")
 	gemmKernel()
-	axpyKernel()
+	trsmKernel()
 	Generate()
 }
 
@@ -37,7 +36,7 @@ func gemmKernel() {
 	Doc(
 		"kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to",
 		"alpha·Ã·B̃ + beta·c, where Ã is 6×k packed k-major at a (6 values a",
-		"step) and B̃ is k×8 packed row by row at b. k must be at least 1. When",
+		"step) and B̃ is k×8 packed row by row at b (k may be zero). When",
 		"beta is zero, c is written without being read, so NaN in c is ignored.",
 	)
 	k := Load(Param("k"), GP64())
@@ -45,49 +44,8 @@ func gemmKernel() {
 	b := Load(Param("b"), GP64())
 
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
-	for i := range acc {
-		for _, r := range acc[i] {
-			VXORPD(r, r, r)
-		}
-	}
-	bv := [2]VecPhysical{Y12, Y13}
-	av := [2]VecPhysical{Y14, Y15}
-	step := func(u int) {
-		VMOVUPD(Mem{Base: b, Disp: 8 * nr * u}, bv[0])
-		VMOVUPD(Mem{Base: b, Disp: 8*nr*u + 32}, bv[1])
-		for i := 0; i < mr; i++ {
-			x := av[i%2]
-			VBROADCASTSD(Mem{Base: a, Disp: 8 * (mr*u + i)}, x)
-			VFMADD231PD(bv[0], x, acc[i][0])
-			VFMADD231PD(bv[1], x, acc[i][1])
-		}
-	}
+	accumulate(k, a, b, acc, "")
 
-	Comment("Main loop: unroll k steps at a time.")
-	n := GP64()
-	MOVQ(k, n)
-	SHRQ(U8(2), n)
-	JZ(LabelRef("tail"))
-	Label("loop")
-	for u := 0; u < unroll; u++ {
-		step(u)
-	}
-	ADDQ(U32(8*mr*unroll), a)
-	ADDQ(U32(8*nr*unroll), b)
-	DECQ(n)
-	JNZ(LabelRef("loop"))
-
-	Label("tail")
-	ANDQ(U32(unroll-1), k)
-	JZ(LabelRef("scale"))
-	Label("tailloop")
-	step(0)
-	ADDQ(U32(8*mr), a)
-	ADDQ(U32(8*nr), b)
-	DECQ(k)
-	JNZ(LabelRef("tailloop"))
-
-	Label("scale")
 	Load(Param("alpha"), X14)
 	VBROADCASTSD(X14, Y14)
 	for i := range acc {
@@ -130,61 +88,106 @@ func gemmKernel() {
 	RET()
 }
 
-// axpyKernel writes y += alpha·x over n elements, the row update of the
-// triangular solves' diagonal blocks.
-func axpyKernel() {
-	TEXT("axpy", NOSPLIT, "func(n int, alpha float64, x, y *float64)")
-	Pragma("noescape")
-	Doc("axpy sets y[i] += alpha·x[i] for i < n.")
-	n := Load(Param("n"), GP64())
-	x := Load(Param("x"), GP64())
-	y := Load(Param("y"), GP64())
-	al := YMM()
-	ax := XMM()
-	Load(Param("alpha"), ax)
-	VBROADCASTSD(ax, al)
-
-	const w = 4 // ymm registers per iteration
-	Label("axpyloop")
-	CMPQ(n, U32(4*w))
-	JL(LabelRef("axpyvec"))
-	for u := 0; u < w; u++ {
-		t := YMM()
-		VMOVUPD(Mem{Base: y, Disp: 32 * u}, t)
-		VFMADD231PD(Mem{Base: x, Disp: 32 * u}, al, t)
-		VMOVUPD(t, Mem{Base: y, Disp: 32 * u})
+// accumulate emits the k loop shared by the kernels: acc += Ã·B̃ over k
+// steps of the packed panels at a and b (k may be zero).
+func accumulate(k, a, b Register, acc [mr][2]VecPhysical, prefix string) {
+	bv := [2]VecPhysical{Y12, Y13}
+	av := [2]VecPhysical{Y14, Y15}
+	step := func(u int) {
+		VMOVUPD(Mem{Base: b, Disp: 8 * nr * u}, bv[0])
+		VMOVUPD(Mem{Base: b, Disp: 8*nr*u + 32}, bv[1])
+		for i := 0; i < mr; i++ {
+			x := av[i%2]
+			VBROADCASTSD(Mem{Base: a, Disp: 8 * (mr*u + i)}, x)
+			VFMADD231PD(bv[0], x, acc[i][0])
+			VFMADD231PD(bv[1], x, acc[i][1])
+		}
 	}
-	ADDQ(U32(32*w), x)
-	ADDQ(U32(32*w), y)
-	SUBQ(U32(4*w), n)
-	JMP(LabelRef("axpyloop"))
-
-	Label("axpyvec")
-	CMPQ(n, U32(4))
-	JL(LabelRef("axpyscalar"))
-	t := YMM()
-	VMOVUPD(Mem{Base: y}, t)
-	VFMADD231PD(Mem{Base: x}, al, t)
-	VMOVUPD(t, Mem{Base: y})
-	ADDQ(U32(32), x)
-	ADDQ(U32(32), y)
-	SUBQ(U32(4), n)
-	JMP(LabelRef("axpyvec"))
-
-	Label("axpyscalar")
-	TESTQ(n, n)
-	JZ(LabelRef("axpydone"))
-	s := XMM()
-	VMOVSD(Mem{Base: y}, s)
-	VFMADD231SD(Mem{Base: x}, ax, s)
-	VMOVSD(s, Mem{Base: y})
-	ADDQ(U32(8), x)
-	ADDQ(U32(8), y)
+	for i := range acc {
+		for _, r := range acc[i] {
+			VXORPD(r, r, r)
+		}
+	}
+	Comment("Main loop: unroll k steps at a time.")
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(2), n)
+	JZ(LabelRef(prefix + "tail"))
+	Label(prefix + "loop")
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	ADDQ(U32(8*mr*unroll), a)
+	ADDQ(U32(8*nr*unroll), b)
 	DECQ(n)
-	JMP(LabelRef("axpyscalar"))
+	JNZ(LabelRef(prefix + "loop"))
 
-	Label("axpydone")
+	Label(prefix + "tail")
+	ANDQ(U32(unroll-1), k)
+	JZ(LabelRef(prefix + "done"))
+	Label(prefix + "tailloop")
+	step(0)
+	ADDQ(U32(8*mr), a)
+	ADDQ(U32(8*nr), b)
+	DECQ(k)
+	JNZ(LabelRef(prefix + "tailloop"))
+	Label(prefix + "done")
+}
+
+// trsmKernel is the fused tile step of the triangular solve: the product of
+// the solved rows, then substitution on the 6×6 diagonal block in registers.
+func trsmKernel() {
+	TEXT("trsm6x8", NOSPLIT, "func(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64)")
+	Pragma("noescape")
+	Doc(
+		"trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.",
+		"It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements",
+		"apart, ldx may be negative), Ã is 6×k packed at a and B̃ is k×8 packed at",
+		"b (k may be zero); then, for s = 0..5, T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s]",
+		"(d holds the diagonal block in solving order with reciprocals on its",
+		"diagonal). The result is stored into the tile at x and, packed, at xp.",
+	)
+	k := Load(Param("k"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
+	accumulate(k, a, b, acc, "trsm_")
+
+	x := Load(Param("x"), GP64())
+	ldx := Load(Param("ldx"), GP64())
+	SHLQ(U8(3), ldx)
+	Load(Param("alpha"), X14)
+	VBROADCASTSD(X14, Y14)
+	row := GP64()
+	MOVQ(x, row)
+	for s := range acc {
+		VFMSUB231PD(Mem{Base: row}, Y14, acc[s][0])
+		VFMSUB231PD(Mem{Base: row, Disp: 32}, Y14, acc[s][1])
+		if s < mr-1 {
+			ADDQ(ldx, row)
+		}
+	}
+	d := Load(Param("d"), GP64())
+	for s := range acc {
+		for l := range s {
+			VBROADCASTSD(Mem{Base: d, Disp: 8 * (mr*s + l)}, Y14)
+			VFNMADD231PD(acc[l][0], Y14, acc[s][0])
+			VFNMADD231PD(acc[l][1], Y14, acc[s][1])
+		}
+		VBROADCASTSD(Mem{Base: d, Disp: 8 * (mr + 1) * s}, Y15)
+		VMULPD(Y15, acc[s][0], acc[s][0])
+		VMULPD(Y15, acc[s][1], acc[s][1])
+	}
+	xp := Load(Param("xp"), GP64())
+	for s := range acc {
+		VMOVUPD(acc[s][0], Mem{Base: x})
+		VMOVUPD(acc[s][1], Mem{Base: x, Disp: 32})
+		VMOVUPD(acc[s][0], Mem{Base: xp, Disp: 8 * nr * s})
+		VMOVUPD(acc[s][1], Mem{Base: xp, Disp: 8*nr*s + 32})
+		if s < mr-1 {
+			ADDQ(ldx, x)
+		}
+	}
 	VZEROUPPER()
 	RET()
 }
-
