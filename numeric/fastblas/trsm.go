@@ -43,6 +43,14 @@ func (im Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 			return
 		}
 	}
+	im.trsmBlocked(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+// trsmBlocked is Dtrsm by blocks of trsmBlock, for systems too large for
+// leftSolve's buffers. Arguments are valid and alpha is not zero.
+func (im Impl) trsmBlocked(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	trans := isTrans(tA)
+	lower := (ul == blas.Lower) != trans
 	g := im.Implementation
 	if s == blas.Left {
 		// op(A)[i0:i1, j0:j1] as a Dgemm operand: a sub-block of A, read

@@ -168,7 +168,29 @@ var (
 )
 
 func TestDtrsm(t *testing.T) {
-	impl := kernelImpl(t)
+	testDtrsm(t, kernelImpl(t))
+}
+
+// blockedImpl routes every Dtrsm to the blocked algorithm that large
+// systems take.
+type blockedImpl struct{ Impl }
+
+func (b blockedImpl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, x []float64, ldb int) {
+	if alpha == 0 {
+		b.Impl.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, x, ldb)
+		return
+	}
+	b.trsmBlocked(s, ul, tA, d, m, n, alpha, a, lda, x, ldb)
+}
+
+func TestDtrsmBlocked(t *testing.T) {
+	if !Accelerated() {
+		t.Skip("no kernels: the blocked algorithm calls Dgemm's kernels")
+	}
+	testDtrsm(t, blockedImpl{})
+}
+
+func testDtrsm(t *testing.T, impl blas.Float64) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	sizes := []int{1, 5, 23, 24, 25, 31, 47, 50, 51, 61, 100, 101, 151}
 	if !testing.Short() {
