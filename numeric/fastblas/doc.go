@@ -22,6 +22,8 @@
 //     is solved as side Left on the transpose of B. Systems of order above
 //     4096 are solved by blocks, their off-diagonal updates by Dgemm and
 //     their diagonal blocks by gonum.
+//   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal
+//     blocks by Dgemm and the diagonal blocks by gonum.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
