@@ -26,6 +26,11 @@ func BenchmarkDgemm(b *testing.B) {
 		{false, false, 100, 51, 50}, // NN 100×50·50×51
 		{true, false, 51, 100, 51},  // TN (51×51)ᵀ·51×100
 		{false, false, 300, 300, 300},
+		// Matrix–vector products through Dgemm (the output layer, and
+		// gradients of a one-column output).
+		{false, false, 100, 1, 51},
+		{true, false, 51, 1, 100},
+		{false, false, 1, 50, 51},
 	} {
 		name := fmt.Sprintf("%s%s/%dx%dx%d", tname(s.tA), tname(s.tB), s.m, s.k, s.n)
 		rng := rand.New(rand.NewPCG(1, 1))

@@ -15,13 +15,17 @@
 //     Edge tiles are computed into a stack tile and copied, so no element
 //     outside C is touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
+//     A product with one row or one column of C is a matrix–vector product
+//     and goes to gonum's Dgemv, which is several times faster there than
+//     a tile padded to 6×8 (and than gonum's Dgemm).
 //   - Dtrsm, every side, triangle, transpose and diagonal. Rows of X are
 //     solved six at a time in 6×8 tiles by a fused kernel: the product of
 //     the already-solved rows (kept packed as they are solved) and then
 //     substitution on the 6×6 diagonal block, all in registers. Side Right
 //     is solved as side Left on the transpose of B. Systems of order above
-//     4096 are solved by blocks, their off-diagonal updates by Dgemm and
-//     their diagonal blocks by gonum.
+//     4096, and side Right with B above 131,072 elements, are solved by
+//     blocks, their off-diagonal updates by Dgemm and their diagonal blocks
+//     by gonum.
 //   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal
 //     blocks by Dgemm and the diagonal blocks by gonum.
 //

@@ -38,7 +38,34 @@ func (im Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []floa
 		im.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	gemm(isTrans(tA), isTrans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	aT, bT := isTrans(tA), isTrans(tB)
+	switch {
+	case n == 1 && m > 1 && k > 0 && alpha != 0:
+		// A column of C: c = α·op(A)·b + β·c, b a column of op(B). The
+		// padded tile would waste seven eighths of the kernel.
+		incB := ldb
+		if bT {
+			incB = 1
+		}
+		ra, ca := m, k
+		if aT {
+			ra, ca = k, m
+		}
+		im.Implementation.Dgemv(tA, ra, ca, alpha, a, lda, b, incB, beta, c, ldc)
+	case m == 1 && n > 1 && k > 0 && alpha != 0:
+		// A row of C: cᵀ = α·op(B)ᵀ·a + β·cᵀ, a the row of op(A).
+		incA := 1
+		if aT {
+			incA = lda
+		}
+		rb, cb, t := k, n, blas.Trans
+		if bT {
+			rb, cb, t = n, k, blas.NoTrans
+		}
+		im.Implementation.Dgemv(t, rb, cb, alpha, b, ldb, a, incA, beta, c, 1)
+	default:
+		gemm(aT, bT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // gemmArgsOK mirrors gonum's argument checks; on false, gonum's Dgemm
