@@ -56,7 +56,7 @@ func (im Impl) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if s == blas.Left {
 		k = m
 	}
-	if !hasKernels || k <= trsmBlock || alpha == 0 || !triArgsOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
+	if !hasKernels || k <= trsmBlock || alpha == 0 || m == 0 || n == 0 || !triArgsOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
 		im.Implementation.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}

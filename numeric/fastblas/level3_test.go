@@ -18,6 +18,9 @@ func (c triCase) checkTrmm(t testing.TB, impl blas.Float64) {
 	want := append([]float64(nil), c.b...)
 	impl.Dtrmm(c.s, c.ul, c.tA, c.d, c.m, c.n, c.alpha, c.a, c.lda, got, c.ldb)
 	ref.Dtrmm(c.s, c.ul, c.tA, c.d, c.m, c.n, c.alpha, c.a, c.lda, want, c.ldb)
+	if c.m == 0 || c.n == 0 {
+		return
+	}
 	k := c.n
 	if c.s == blas.Left {
 		k = c.m
@@ -60,7 +63,7 @@ func TestDtrmm(t *testing.T) {
 			for _, tA := range transs {
 				for _, d := range diags {
 					for _, k := range []int{1, 23, 24, 25, 47, 51, 100, 151} {
-						other := []int{1, 7, 50, 100}[i%4]
+						other := []int{1, 7, 50, 100, 0}[i%5]
 						alpha := []float64{1, -1, 0.37, 0}[(i/4)%4]
 						i++
 						m, n := k, other
@@ -84,15 +87,15 @@ func TestDsyrk(t *testing.T) {
 	i := 0
 	for _, ul := range uplos {
 		for _, tA := range transs {
-			for _, n := range []int{1, 7, 24, 25, 50, 51, 101, 151} {
-				for _, k := range []int{1, 13, 50, 100} {
+			for _, n := range []int{0, 1, 7, 24, 25, 50, 51, 101, 151} {
+				for _, k := range []int{0, 1, 13, 50, 100} {
 					alpha, beta := scalars[i%4], scalars[(i/4)%4]
 					i++
 					row, col := n, k
 					if tA == blas.Trans {
 						row, col = k, n
 					}
-					lda, ldc := col+rng.IntN(4), n+rng.IntN(4)
+					lda, ldc := max(col, 1)+rng.IntN(4), max(n, 1)+rng.IntN(4)
 					a := strided(rng, row, col, lda)
 					c := strided(rng, n, n, ldc)
 					for r := range n {
@@ -106,6 +109,9 @@ func TestDsyrk(t *testing.T) {
 					want := append([]float64(nil), c...)
 					impl.Dsyrk(ul, tA, n, k, alpha, a, lda, beta, got, ldc)
 					ref.Dsyrk(ul, tA, n, k, alpha, a, lda, beta, want, ldc)
+					if n == 0 {
+						continue
+					}
 					bound := make([]float64, n*n)
 					for r := range n {
 						for cc := range n {

@@ -18,7 +18,7 @@ func (im Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if s == blas.Left {
 		k = m
 	}
-	if !hasKernels || alpha == 0 || !triArgsOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
+	if !hasKernels || alpha == 0 || m == 0 || n == 0 || !triArgsOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
 		im.Implementation.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}

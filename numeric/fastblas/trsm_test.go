@@ -176,7 +176,7 @@ func TestDtrsm(t *testing.T) {
 type blockedImpl struct{ Impl }
 
 func (b blockedImpl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, x []float64, ldb int) {
-	if alpha == 0 {
+	if alpha == 0 || m == 0 || n == 0 {
 		b.Impl.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, x, ldb)
 		return
 	}
@@ -203,7 +203,7 @@ func testDtrsm(t *testing.T, impl blas.Float64) {
 				for _, d := range diags {
 					for _, k := range sizes {
 						// The other dimension and α cycle through their classes.
-						other := []int{1, 7, 50, 100}[i%4]
+						other := []int{1, 7, 50, 100, 0}[i%5]
 						alpha := []float64{1, -1, 0.37, 0}[(i/4)%4]
 						i++
 						m, n := k, other
