@@ -18,7 +18,8 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 		}
 		return a[i*lda+j]
 	}
-	width := len(buf.b) / m / nr * nr
+	mp := (m + mr - 1) / mr * mr // panel stride: room for a padded last block
+	width := len(buf.b) / mp / nr * nr
 	for jc := 0; jc < n; jc += width {
 		w := min(width, n-jc)
 		xp := buf.b[:]
@@ -53,9 +54,12 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 					diag[s*mr+s] = 1 / at(row(s), row(s))
 				}
 			}
+			for s := r; s < mr; s++ {
+				diag[s*mr+s] = 1
+			}
 			for jr := 0; jr < w; jr += nr {
 				cols := min(nr, w-jr)
-				panel := xp[jr*m : jr*m+nr*m]
+				panel := xp[jr*mp : jr*mp+nr*mp]
 				if r == mr && cols == nr {
 					// Rows in solving order: downwards, or upwards from the
 					// block's last row.
@@ -70,32 +74,20 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 					trsm6x8(k, ap0, &panel[0], &b[x], ldx, alpha, &diag[0], &panel[blk*nr])
 					continue
 				}
-				// Edge tile: the same steps on a stack tile.
+				// Edge tile: the same kernel on a zero-padded stack copy. Padded
+				// rows have a unit diagonal and solve to zero, as do padded
+				// columns; panels have room for them (stride mp).
 				var t [mr * nr]float64
+				for s := range r {
+					copy(t[s*nr:s*nr+cols], b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols])
+				}
+				var ap0 *float64
 				if k > 0 {
-					kernel6x8(k, &ap[0], &panel[0], &t[0], nr, -1, 0)
+					ap0 = &ap[0]
 				}
+				trsm6x8(k, ap0, &panel[0], &t[0], nr, alpha, &diag[0], &panel[blk*nr])
 				for s := range r {
-					src := b[row(s)*ldb+jc+jr : row(s)*ldb+jc+jr+cols]
-					ts := t[s*nr : s*nr+cols]
-					for j, v := range src {
-						ts[j] += alpha * v
-					}
-				}
-				for s := range r {
-					ts := t[s*nr : s*nr+nr : s*nr+nr]
-					for l := range s {
-						f := diag[s*mr+l]
-						tl := t[l*nr : l*nr+nr : l*nr+nr]
-						for j := range ts {
-							ts[j] -= f * tl[j]
-						}
-					}
-					for j := range ts {
-						ts[j] *= diag[s*mr+s]
-					}
-					copy(b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols], ts[:cols])
-					copy(panel[(blk+s)*nr:(blk+s+1)*nr], ts)
+					copy(b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols], t[s*nr:s*nr+cols])
 				}
 			}
 		}
