@@ -12,8 +12,11 @@
 //     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
 //     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
 //     micro-kernel accumulates each tile of C in YMM registers with FMA.
-//     Edge tiles are computed into a stack tile and copied, so no element
-//     outside C is touched. With β = 0, C is written without being read
+//     A product that fits one cache block (m ≤ 120, k ≤ 256, n ≤ 512, all
+//     of the project's) skips the packing of whole panels: the kernel reads
+//     op(A), and B unless transposed, where they lie. Edge tiles are
+//     computed into a stack tile and copied, so no element outside C is
+//     touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
 //     A product with one row or one column of C is a matrix–vector product
 //     and goes to gonum's Dgemv, which is several times faster there than
@@ -23,7 +26,7 @@
 //     the already-solved rows (kept packed as they are solved) and then
 //     substitution on the 6×6 diagonal block, all in registers. Side Right
 //     is solved as side Left on the transpose of B. Systems of order above
-//     4096, and side Right with B above 131,072 elements, are solved by
+//     5120, and side Right with B above 131,072 elements, are solved by
 //     blocks, their off-diagonal updates by Dgemm and their diagonal blocks
 //     by gonum.
 //   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal

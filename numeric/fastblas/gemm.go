@@ -7,14 +7,14 @@ import (
 )
 
 // Register tile of the micro-kernel (internal/asmgen writes it for these)
-// and cache blocking of the driver. An mc×kc block of packed A (192 KiB)
+// and cache blocking of the driver. An mc×kc block of packed A (240 KiB)
 // stays in the 1 MiB L2 of a Zen 4 core while a kc×nr panel of packed B
 // (16 KiB) streams from L1; a kc×nc block of packed B (1 MiB) sits in L3.
 const (
 	mr = 6
 	nr = 8
 	kc = 256
-	mc = 16 * mr
+	mc = 20 * mr
 	nc = 64 * nr
 )
 
@@ -101,6 +101,11 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 		return
 	}
 	buf := buffers.Get().(*packBuffers)
+	defer buffers.Put(buf)
+	if m <= mc && n <= nc && k <= kc {
+		gemmInPlace(buf, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
@@ -117,7 +122,68 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 			}
 		}
 	}
-	buffers.Put(buf)
+}
+
+// gemmInPlace is gemm for a product within one cache block: the kernel
+// reads whole 6-row panels of op(A), and whole 8-column panels of B when it
+// is not transposed, where they lie; only edge panels and a transposed B
+// are packed. On the GIP shapes (m, n, k ≈ 50–100) packing took about a
+// fifth of the time of a product.
+func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	mFull, nFull := m/mr*mr, n/nr*nr
+	if mFull < m {
+		packA(buf.a[:], tA, a, lda, mFull, 0, m-mFull, k)
+	}
+	if tB {
+		packB(buf.b[:], true, b, ldb, 0, 0, k, n)
+	} else if nFull < n {
+		packB(buf.b[:], false, b, ldb, 0, nFull, k, n-nFull)
+	}
+	// op(A)[i, p] = a[i·ars + p·aps].
+	ars, aps := lda, 1
+	if tA {
+		ars, aps = 1, lda
+	}
+	for jr := 0; jr < n; jr += nr {
+		cols := min(nr, n-jr)
+		bp, bps := &buf.b[0], nr // the packed edge panel
+		switch {
+		case tB:
+			bp = &buf.b[jr*k]
+		case cols == nr:
+			bp, bps = &b[jr], ldb
+		}
+		for ir := 0; ir < m; ir += mr {
+			rows := min(mr, m-ir)
+			ap, ar, ap2 := &buf.a[0], 1, mr // the packed edge panel
+			if rows == mr {
+				ap, ar, ap2 = &a[ir*ars], ars, aps
+			}
+			tile(k, ap, ar, ap2, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, alpha, beta)
+		}
+	}
+}
+
+// tile updates the rows×cols tile at c, through a stack tile when it is
+// smaller than the register tile.
+func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
+	if rows == mr && cols == nr {
+		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, alpha, beta)
+		return
+	}
+	var t [mr * nr]float64
+	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, alpha, 0)
+	for i := range rows {
+		row := c[i*ldc : i*ldc+cols]
+		tr := t[i*nr : i*nr+cols]
+		if beta == 0 {
+			copy(row, tr)
+			continue
+		}
+		for j := range row {
+			row[j] = beta*row[j] + tr[j]
+		}
+	}
 }
 
 // scale sets C = β·C, writing zeros when β = 0.
@@ -143,27 +209,7 @@ func macroKernel(buf *packBuffers, mb, nb, kb int, alpha, beta float64, c []floa
 		cols := min(nr, nb-jr)
 		bp := &buf.b[jr*kb]
 		for ir := 0; ir < mb; ir += mr {
-			rows := min(mr, mb-ir)
-			ap := &buf.a[ir*kb]
-			if rows == mr && cols == nr {
-				kernel6x8(kb, ap, bp, &c[ir*ldc+jr], ldc, alpha, beta)
-				continue
-			}
-			// Edge tile: compute the full tile on the stack and copy the
-			// part inside C.
-			var t [mr * nr]float64
-			kernel6x8(kb, ap, bp, &t[0], nr, alpha, 0)
-			for i := range rows {
-				row := c[(ir+i)*ldc+jr : (ir+i)*ldc+jr+cols]
-				tr := t[i*nr : i*nr+cols]
-				if beta == 0 {
-					copy(row, tr)
-					continue
-				}
-				for j := range row {
-					row[j] = beta*row[j] + tr[j]
-				}
-			}
+			tile(kb, &buf.a[ir*kb], 1, mr, bp, nr, c[ir*ldc+jr:], ldc, min(mr, mb-ir), cols, alpha, beta)
 		}
 	}
 }

@@ -31,20 +31,28 @@ func main() {
 }
 
 func gemmKernel() {
-	TEXT("kernel6x8", NOSPLIT, "func(k int, a, b, c *float64, ldc int, alpha, beta float64)")
+	TEXT("kernel6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
 	Pragma("noescape")
 	Doc(
 		"kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to",
-		"alpha·Ã·B̃ + beta·c, where Ã is 6×k packed k-major at a (6 values a",
-		"step) and B̃ is k×8 packed row by row at b (k may be zero). When",
-		"beta is zero, c is written without being read, so NaN in c is ignored.",
+		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
+		"6×k matrix Ã is at a[i·ars + p·aps]: ars = 1, aps = 6 for a packed",
+		"panel, or the strides of op(A) read in place. Row p of the k×8 matrix",
+		"B̃ is the 8 values at b[p·bps]. When beta is zero, c is written",
+		"without being read, so NaN in c is ignored.",
 	)
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
+	ars := Load(Param("ars"), GP64())
+	aps := Load(Param("aps"), GP64())
 	b := Load(Param("b"), GP64())
+	bps := Load(Param("bps"), GP64())
+	SHLQ(U8(3), ars)
+	SHLQ(U8(3), aps)
+	SHLQ(U8(3), bps)
 
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
-	accumulate(k, a, b, acc, "")
+	accumulateStrided(k, a, ars, aps, b, bps, acc)
 
 	Load(Param("alpha"), X14)
 	VBROADCASTSD(X14, Y14)
@@ -132,6 +140,60 @@ func accumulate(k, a, b Register, acc [mr][2]VecPhysical, prefix string) {
 	DECQ(k)
 	JNZ(LabelRef(prefix + "tailloop"))
 	Label(prefix + "done")
+}
+
+// accumulateStrided emits acc += Ã·B̃ over k steps (k may be zero) with
+// strides in bytes: Ã(i, p) at a + i·ars + p·aps, row p of B̃ at b + p·bps.
+// Rows 0–2 of Ã are addressed from a and rows 3–5 from a + 3·ars, each
+// as base + index·{0, 1, 2}.
+func accumulateStrided(k, a, ars, aps, b, bps Register, acc [mr][2]VecPhysical) {
+	a3 := GP64()
+	LEAQ(Mem{Base: a, Index: ars, Scale: 2}, a3)
+	ADDQ(ars, a3)
+	bv := [2]VecPhysical{Y12, Y13}
+	av := [2]VecPhysical{Y14, Y15}
+	rows := [mr]Mem{
+		{Base: a}, {Base: a, Index: ars, Scale: 1}, {Base: a, Index: ars, Scale: 2},
+		{Base: a3}, {Base: a3, Index: ars, Scale: 1}, {Base: a3, Index: ars, Scale: 2},
+	}
+	step := func() {
+		VMOVUPD(Mem{Base: b}, bv[0])
+		VMOVUPD(Mem{Base: b, Disp: 32}, bv[1])
+		for i := 0; i < mr; i++ {
+			x := av[i%2]
+			VBROADCASTSD(rows[i], x)
+			VFMADD231PD(bv[0], x, acc[i][0])
+			VFMADD231PD(bv[1], x, acc[i][1])
+		}
+		ADDQ(aps, a)
+		ADDQ(aps, a3)
+		ADDQ(bps, b)
+	}
+	for i := range acc {
+		for _, r := range acc[i] {
+			VXORPD(r, r, r)
+		}
+	}
+	Comment("Main loop: unroll k steps at a time.")
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(2), n)
+	JZ(LabelRef("gemm_tail"))
+	Label("gemm_loop")
+	for range unroll {
+		step()
+	}
+	DECQ(n)
+	JNZ(LabelRef("gemm_loop"))
+
+	Label("gemm_tail")
+	ANDQ(U32(unroll-1), k)
+	JZ(LabelRef("gemm_done"))
+	Label("gemm_tailloop")
+	step()
+	DECQ(k)
+	JNZ(LabelRef("gemm_tailloop"))
+	Label("gemm_done")
 }
 
 // trsmKernel is the fused tile step of the triangular solve: the product of
