@@ -24,7 +24,7 @@ const (
 type packBuffers struct {
 	a [mc * kc]float64
 	b [kc * nc]float64
-	t [kc * nc]float64
+	t [kc * nc]float64 // Dtrsm's side Right takes B of at most kc·nc elements
 }
 
 // buffers hands each call its own packing scratch: concurrent calls never

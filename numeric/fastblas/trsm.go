@@ -27,23 +27,22 @@ func (im Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	// "transposed" holds.
 	lower := (ul == blas.Lower) != trans
 	unit := d == blas.Unit
-	if k <= maxSolve {
+	switch {
+	case k > maxSolve || (s == blas.Right && m*n > kc*nc):
+		im.trsmBlocked(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+	case s == blas.Left:
 		buf := buffers.Get().(*packBuffers)
-		defer buffers.Put(buf)
-		if s == blas.Left {
-			leftSolve(buf, lower, trans, unit, m, n, alpha, a, lda, b, ldb)
-			return
-		}
-		if m*n <= len(buf.t) {
-			// X·op(A) = α·B is op(A)ᵀ·Xᵀ = α·Bᵀ: solve on the transpose.
-			t := buf.t[:n*m]
-			transpose(t, m, b, ldb, m, n)
-			leftSolve(buf, !lower, !trans, unit, n, m, alpha, a, lda, t, m)
-			transpose(b, ldb, t, m, n, m)
-			return
-		}
+		leftSolve(buf, lower, trans, unit, m, n, alpha, a, lda, b, ldb)
+		buffers.Put(buf)
+	default:
+		// X·op(A) = α·B is op(A)ᵀ·Xᵀ = α·Bᵀ: solve on the transpose.
+		buf := buffers.Get().(*packBuffers)
+		t := buf.t[:n*m]
+		transpose(t, m, b, ldb, m, n)
+		leftSolve(buf, !lower, !trans, unit, n, m, alpha, a, lda, t, m)
+		transpose(b, ldb, t, m, n, m)
+		buffers.Put(buf)
 	}
-	im.trsmBlocked(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 }
 
 // trsmBlocked is Dtrsm by blocks of trsmBlock, for systems too large for
