@@ -26,6 +26,8 @@ func BenchmarkDgemm(b *testing.B) {
 		{false, false, 100, 51, 50}, // NN 100×50·50×51
 		{true, false, 51, 100, 51},  // TN (51×51)ᵀ·51×100
 		{false, false, 300, 300, 300},
+		{false, false, 20, 20, 20}, // a GP's N = 20 kernel matrix
+		{false, false, 100, 3, 3},  // the first layer of a 2×50 net on 2 inputs
 		// Matrix–vector products through Dgemm (the output layer, and
 		// gradients of a one-column output).
 		{false, false, 100, 1, 51},
