@@ -85,11 +85,13 @@ func (c triCase) op() []float64 {
 // checkTrsm runs the case through impl and gonum's reference and compares.
 //
 // Substitution, blocked or not, is componentwise backward stable: the
-// computed X solves (T + ΔT)·X = α·B + ΔB with |ΔT| ≤ γ_{k+2}|T| and
-// |ΔB| ≤ γ_{k+2}|α·B| (Higham, Accuracy and Stability, Thm 8.5 and §13.2;
-// the blocked form adds a Dgemm of inner size below k, whose error is of the
-// same form). To first order |X̂ − X| ≤ γ_{k+2}·|T⁻¹|·(|T|·|X| + |α·B|), so
-// two such solutions differ by at most twice that (for side Right, the same
+// computed X solves (T + ΔT)·X = α·B + ΔB with |ΔT| ≤ γ_j|T| and
+// |ΔB| ≤ γ_j|α·B| (Higham, Accuracy and Stability, Lemma 8.2, Thm 8.5 and
+// §13.2), where j counts the roundings along one element: at most k − 1
+// products and sums (fused or not), α·b, and the reciprocal of the diagonal
+// and the product by it (both implementations scale by reciprocals), so
+// j = k + 3. To first order |X̂ − X| ≤ γ_j·|T⁻¹|·(|T|·|X| + |α·B|), and two
+// such solutions differ by at most twice that (for side Right, the same
 // with the products on the other side).
 func (c triCase) checkTrsm(t testing.TB, impl blas.Float64) {
 	t.Helper()
@@ -129,7 +131,7 @@ func (c triCase) checkTrsm(t testing.TB, impl blas.Float64) {
 		ref.Dgemm(blas.NoTrans, blas.NoTrans, c.m, c.n, k, 1, abs(x), c.n, abs(top), k, 1, r, c.n)
 		ref.Dgemm(blas.NoTrans, blas.NoTrans, c.m, c.n, k, 1, r, c.n, abs(inv), k, 0, bound, c.n)
 	}
-	j := float64(k + 2)
+	j := float64(k + 3)
 	gamma := j * u / (1 - j*u)
 	for i := range c.m {
 		for jj := range c.ldb {
