@@ -2,11 +2,13 @@
 // declarations with avo. It is its own module so that avo never enters the
 // playground's build; run it through `go generate ./numeric/fastblas`.
 //
-// The GEMM micro-kernel multiplies a packed 6×k panel of A by a packed k×8
-// panel of B into a 6×8 tile held in twelve YMM accumulators (two per row),
-// the register tile BLIS uses on Haswell-class cores: 12 of the 16 YMM
-// registers accumulate, two hold the row of B, two take broadcasts of A, so
-// each k step is two loads, six broadcasts and twelve independent FMAs.
+// Both kernels keep a 6×8 tile of the result in twelve YMM accumulators (two
+// per row), the register tile BLIS uses on Haswell-class cores: 12 of the 16
+// YMM registers accumulate, two hold a row of B, two take broadcasts of A,
+// so each k step is two loads, six broadcasts and twelve independent FMAs.
+// kernel6x8 (GEMM) reads A and B through strides, packed or in place;
+// trsm6x8 (triangular solve) reads packed panels and then solves the tile
+// against a 6×6 diagonal block in registers.
 package main
 
 import (
