@@ -23,3 +23,10 @@ func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *floa
 //
 //go:noescape
 func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
+
+// transpose4 writes the transpose of the 4×4n strip at src (rows lds
+// elements apart) into the 4n×4 strip at dst (rows ldd elements apart),
+// one 4×4 block per step: unpack pairs of rows, then swap 128-bit halves.
+//
+//go:noescape
+func transpose4(n int, src *float64, lds int, dst *float64, ldd int)

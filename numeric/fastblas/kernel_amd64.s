@@ -502,3 +502,50 @@ trsm_done:
 	VMOVUPD      Y11, 352(DX)
 	VZEROUPPER
 	RET
+
+// func transpose4(n int, src *float64, lds int, dst *float64, ldd int)
+// Requires: AVX
+TEXT ·transpose4(SB), NOSPLIT, $0-40
+	MOVQ  n+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  lds+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	MOVQ  ldd+32(FP), SI
+	SHLQ  $0x03, DX
+	SHLQ  $0x03, SI
+	LEAQ  (CX)(DX*2), DI
+	ADDQ  DX, DI
+	LEAQ  (BX)(SI*2), R8
+	ADDQ  SI, R8
+	LEAQ  (SI)(SI*2), R9
+	ADDQ  SI, R9
+	TESTQ AX, AX
+	JZ    transpose_done
+
+transpose_loop:
+	VMOVUPD    (CX), Y0
+	VMOVUPD    (CX)(DX*1), Y1
+	VMOVUPD    (CX)(DX*2), Y2
+	VMOVUPD    (DI), Y3
+	VUNPCKLPD  Y1, Y0, Y4
+	VUNPCKHPD  Y1, Y0, Y5
+	VUNPCKLPD  Y3, Y2, Y6
+	VUNPCKHPD  Y3, Y2, Y7
+	VPERM2F128 $0x20, Y6, Y4, Y0
+	VPERM2F128 $0x20, Y7, Y5, Y1
+	VPERM2F128 $0x31, Y6, Y4, Y2
+	VPERM2F128 $0x31, Y7, Y5, Y3
+	VMOVUPD    Y0, (BX)
+	VMOVUPD    Y1, (BX)(SI*1)
+	VMOVUPD    Y2, (BX)(SI*2)
+	VMOVUPD    Y3, (R8)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, DI
+	ADDQ       R9, BX
+	ADDQ       R9, R8
+	DECQ       AX
+	JNZ        transpose_loop
+
+transpose_done:
+	VZEROUPPER
+	RET

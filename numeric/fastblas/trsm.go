@@ -142,12 +142,22 @@ func triArgsOK(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n i
 }
 
 // transpose writes the c×r transpose of the r×c matrix src (stride lds)
-// into dst (stride ldd).
+// into dst (stride ldd): 4×4 blocks by transpose4, the edges by element.
+// It runs only where the kernels do.
 func transpose(dst []float64, ldd int, src []float64, lds, r, c int) {
+	r4, c4 := r/4*4, c/4*4
+	if c4 > 0 {
+		for i := 0; i < r4; i += 4 {
+			transpose4(c4/4, &src[i*lds], lds, &dst[i], ldd)
+		}
+	}
 	for i := range r {
-		row := src[i*lds : i*lds+c]
-		for j, v := range row {
-			dst[j*ldd+i] = v
+		j0 := c4
+		if i >= r4 {
+			j0 = 0
+		}
+		for j, v := range src[i*lds+j0 : i*lds+c] {
+			dst[(j0+j)*ldd+i] = v
 		}
 	}
 }

@@ -29,6 +29,7 @@ func main() {
 	ConstraintExpr("!purego")
 	gemmKernel()
 	trsmKernel()
+	transposeKernel()
 	Generate()
 }
 
@@ -252,6 +253,62 @@ func trsmKernel() {
 			ADDQ(ldx, x)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// transposeKernel writes 4×4 block transposes: side-Right triangular solves
+// run on the transpose of B.
+func transposeKernel() {
+	TEXT("transpose4", NOSPLIT, "func(n int, src *float64, lds int, dst *float64, ldd int)")
+	Pragma("noescape")
+	Doc(
+		"transpose4 writes the transpose of the 4×4n strip at src (rows lds",
+		"elements apart) into the 4n×4 strip at dst (rows ldd elements apart),",
+		"one 4×4 block per step: unpack pairs of rows, then swap 128-bit halves.",
+	)
+	n := Load(Param("n"), GP64())
+	s0 := Load(Param("src"), GP64())
+	lds := Load(Param("lds"), GP64())
+	d0 := Load(Param("dst"), GP64())
+	ldd := Load(Param("ldd"), GP64())
+	SHLQ(U8(3), lds)
+	SHLQ(U8(3), ldd)
+	s3 := GP64()
+	LEAQ(Mem{Base: s0, Index: lds, Scale: 2}, s3)
+	ADDQ(lds, s3)
+	d3 := GP64()
+	LEAQ(Mem{Base: d0, Index: ldd, Scale: 2}, d3)
+	ADDQ(ldd, d3)
+	step := GP64() // four rows of dst
+	LEAQ(Mem{Base: ldd, Index: ldd, Scale: 2}, step)
+	ADDQ(ldd, step)
+	TESTQ(n, n)
+	JZ(LabelRef("transpose_done"))
+	Label("transpose_loop")
+	VMOVUPD(Mem{Base: s0}, Y0)                       // a0 a1 a2 a3
+	VMOVUPD(Mem{Base: s0, Index: lds, Scale: 1}, Y1) // b0 b1 b2 b3
+	VMOVUPD(Mem{Base: s0, Index: lds, Scale: 2}, Y2) // c0 c1 c2 c3
+	VMOVUPD(Mem{Base: s3}, Y3)                       // d0 d1 d2 d3
+	VUNPCKLPD(Y1, Y0, Y4)                            // a0 b0 a2 b2
+	VUNPCKHPD(Y1, Y0, Y5)                            // a1 b1 a3 b3
+	VUNPCKLPD(Y3, Y2, Y6)                            // c0 d0 c2 d2
+	VUNPCKHPD(Y3, Y2, Y7)                            // c1 d1 c3 d3
+	VPERM2F128(U8(0x20), Y6, Y4, Y0)                 // a0 b0 c0 d0
+	VPERM2F128(U8(0x20), Y7, Y5, Y1)                 // a1 b1 c1 d1
+	VPERM2F128(U8(0x31), Y6, Y4, Y2)                 // a2 b2 c2 d2
+	VPERM2F128(U8(0x31), Y7, Y5, Y3)                 // a3 b3 c3 d3
+	VMOVUPD(Y0, Mem{Base: d0})
+	VMOVUPD(Y1, Mem{Base: d0, Index: ldd, Scale: 1})
+	VMOVUPD(Y2, Mem{Base: d0, Index: ldd, Scale: 2})
+	VMOVUPD(Y3, Mem{Base: d3})
+	ADDQ(U32(32), s0)
+	ADDQ(U32(32), s3)
+	ADDQ(step, d0)
+	ADDQ(step, d3)
+	DECQ(n)
+	JNZ(LabelRef("transpose_loop"))
+	Label("transpose_done")
 	VZEROUPPER()
 	RET()
 }
