@@ -282,6 +282,13 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 		}
 		if cols == nr {
 			off := (j0+jr)*ldb + p0
+			// Steps in fours as two 4×4 block transposes per step group,
+			// the rest by element.
+			k4 := kb / 4 * 4
+			if k4 > 0 {
+				transpose4(k4/4, &b[off], ldb, &d[0], nr)
+				transpose4(k4/4, &b[off+4*ldb], ldb, &d[4], nr)
+			}
 			r0 := b[off : off+kb]
 			r1 := b[off+ldb : off+ldb+kb]
 			r2 := b[off+2*ldb : off+2*ldb+kb]
@@ -290,7 +297,7 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 			r5 := b[off+5*ldb : off+5*ldb+kb]
 			r6 := b[off+6*ldb : off+6*ldb+kb]
 			r7 := b[off+7*ldb : off+7*ldb+kb]
-			for p := range kb {
+			for p := k4; p < kb; p++ {
 				dp := d[p*nr : p*nr+nr : p*nr+nr]
 				dp[0], dp[1], dp[2], dp[3] = r0[p], r1[p], r2[p], r3[p]
 				dp[4], dp[5], dp[6], dp[7] = r4[p], r5[p], r6[p], r7[p]
