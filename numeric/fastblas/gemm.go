@@ -1,10 +1,6 @@
 package fastblas
 
-import (
-	"sync"
-
-	"gonum.org/v1/gonum/blas"
-)
+import "gonum.org/v1/gonum/blas"
 
 // Register tile of the micro-kernel (internal/asmgen writes it for these)
 // and cache blocking of the driver. An mc×kc block of packed A (240 KiB)
@@ -20,16 +16,50 @@ const (
 
 // packBuffers is the scratch of one call: packed A and B for Dgemm; for
 // Dtrsm, a packed panel of the triangle, the packed solution and a
-// transposed right-hand side.
+// transposed right-hand side. Its slices grow to the largest call they have
+// served and are then reused.
 type packBuffers struct {
-	a [mc * kc]float64
-	b [kc * nc]float64
-	t [kc * nc]float64 // Dtrsm's side Right takes B of at most kc·nc elements
+	a, b, t []float64
 }
 
-// buffers hands each call its own packing scratch: concurrent calls never
-// share one, and a warm pool makes a call allocation-free.
-var buffers = sync.Pool{New: func() any { return new(packBuffers) }}
+// size makes a, b and t at least na, nb and nt long.
+func (p *packBuffers) size(na, nb, nt int) {
+	grow := func(s *[]float64, n int) {
+		if len(*s) < n {
+			*s = make([]float64, n)
+		}
+	}
+	grow(&p.a, na)
+	grow(&p.b, nb)
+	grow(&p.t, nt)
+}
+
+// freeBuffers holds idle scratch. Each call takes its own (or a new one
+// when all are in use) and returns it, so concurrent calls share none, and
+// once warm a call allocates nothing. A channel rather than a sync.Pool:
+// the pool empties at every other garbage collection, which would make
+// the next call re-allocate its scratch, and under the race detector it
+// drops items at random.
+var freeBuffers = make(chan *packBuffers, 16)
+
+func getBuffers() *packBuffers {
+	select {
+	case p := <-freeBuffers:
+		return p
+	default:
+		return new(packBuffers)
+	}
+}
+
+func putBuffers(p *packBuffers) {
+	select {
+	case freeBuffers <- p:
+	default: // more calls were in flight than are kept
+	}
+}
+
+// roundUp rounds n up to a multiple of q.
+func roundUp(n, q int) int { return (n + q - 1) / q * q }
 
 // Dgemm computes C = α·op(A)·op(B) + β·C where op(X) is X or Xᵀ, A is m×k
 // after op, B is k×n after op and C is m×n. With β = 0, C is not read.
@@ -100,12 +130,18 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 		scale(m, n, beta, c, ldc)
 		return
 	}
-	buf := buffers.Get().(*packBuffers)
-	defer buffers.Put(buf)
+	buf := getBuffers()
+	defer putBuffers(buf)
 	if m <= mc && n <= nc && k <= kc {
+		nb := nr * k
+		if tB {
+			nb = roundUp(n, nr) * k
+		}
+		buf.size(mr*k, nb, 0)
 		gemmInPlace(buf, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	buf.size(roundUp(min(m, mc), mr)*min(k, kc), min(k, kc)*roundUp(min(n, nc), nr), 0)
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
@@ -114,10 +150,10 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 			if pc > 0 {
 				bt = 1
 			}
-			packB(buf.b[:], tB, b, ldb, pc, jc, kb, nb)
+			packB(buf.b, tB, b, ldb, pc, jc, kb, nb)
 			for ic := 0; ic < m; ic += mc {
 				mb := min(mc, m-ic)
-				packA(buf.a[:], tA, a, lda, ic, pc, mb, kb)
+				packA(buf.a, tA, a, lda, ic, pc, mb, kb)
 				macroKernel(buf, mb, nb, kb, alpha, bt, c[ic*ldc+jc:], ldc)
 			}
 		}
@@ -132,12 +168,12 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	mFull, nFull := m/mr*mr, n/nr*nr
 	if mFull < m {
-		packA(buf.a[:], tA, a, lda, mFull, 0, m-mFull, k)
+		packA(buf.a, tA, a, lda, mFull, 0, m-mFull, k)
 	}
 	if tB {
-		packB(buf.b[:], true, b, ldb, 0, 0, k, n)
+		packB(buf.b, true, b, ldb, 0, 0, k, n)
 	} else if nFull < n {
-		packB(buf.b[:], false, b, ldb, 0, nFull, k, n-nFull)
+		packB(buf.b, false, b, ldb, 0, nFull, k, n-nFull)
 	}
 	// op(A)[i, p] = a[i·ars + p·aps].
 	ars, aps := lda, 1

@@ -31,17 +31,18 @@ func (im Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	case k > maxSolve || (s == blas.Right && m*n > kc*nc):
 		im.trsmBlocked(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 	case s == blas.Left:
-		buf := buffers.Get().(*packBuffers)
+		buf := getBuffers()
 		leftSolve(buf, lower, trans, unit, m, n, alpha, a, lda, b, ldb)
-		buffers.Put(buf)
+		putBuffers(buf)
 	default:
 		// X·op(A) = α·B is op(A)ᵀ·Xᵀ = α·Bᵀ: solve on the transpose.
-		buf := buffers.Get().(*packBuffers)
+		buf := getBuffers()
+		buf.size(0, 0, m*n)
 		t := buf.t[:n*m]
 		transpose(t, m, b, ldb, m, n)
 		leftSolve(buf, !lower, !trans, unit, n, m, alpha, a, lda, t, m)
 		transpose(b, ldb, t, m, n, m)
-		buffers.Put(buf)
+		putBuffers(buf)
 	}
 }
 

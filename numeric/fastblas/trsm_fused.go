@@ -18,11 +18,13 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 		}
 		return a[i*lda+j]
 	}
-	mp := (m + mr - 1) / mr * mr // panel stride: room for a padded last block
-	width := len(buf.b) / mp / nr * nr
+	mp := roundUp(m, mr) // panel stride: room for a padded last block
+	// Columns are solved in chunks whose packed solution fits kc·nc values.
+	width := min(roundUp(n, nr), max(nr, kc*nc/mp/nr*nr))
+	buf.size(mr*m, width*mp, 0)
 	for jc := 0; jc < n; jc += width {
 		w := min(width, n-jc)
-		xp := buf.b[:]
+		xp := buf.b
 		for blk := 0; blk < m; blk += mr {
 			// Rows i0..i1 of X, solved after the k rows before them in
 			// solving order.
@@ -94,8 +96,8 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 	}
 }
 
-// maxSolve bounds the triangular order leftSolve accepts: a packed 6×m
-// panel of op(A) must fit the A buffer.
+// maxSolve bounds the triangular order leftSolve accepts, and so the
+// scratch it keeps (a packed 6×m panel of op(A)).
 const maxSolve = mc * kc / mr
 
 // packSolved packs op(A)[rows, solved columns] for leftSolve: step q holds
