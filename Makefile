@@ -21,9 +21,11 @@ static/vendor/.stamp: static/package.json static/package-lock.json
 	$(NPM) run vendor
 	touch $@
 
-## generate: templ components to Go (the generated files are committed)
+## generate: templ components to Go, and fastblas's kernels to Go assembly with avo
+## (the generated files are committed)
 generate:
 	$(GO) tool templ generate
+	$(GO) generate ./numeric/fastblas
 
 ## test: every test: Go (browser end-to-end included; needs /usr/bin/chromium), and node for the plot helpers
 test: assets
@@ -40,8 +42,8 @@ race:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./numeric/... ./sim/...
 
-## fuzz: each fuzz target (CSV loader, stream messages, play-page links, run bodies) for a short fixed time
-FUZZ_PKGS := ./sim/datasets/ ./handlers/
+## fuzz: each fuzz target (CSV loader, stream messages, play-page links, run bodies, Dgemm) for a short fixed time
+FUZZ_PKGS := ./sim/datasets/ ./handlers/ ./numeric/fastblas/
 fuzz:
 	@for p in $(FUZZ_PKGS); do for t in $$($(GO) test -list '^Fuzz' $$p | grep ^Fuzz); do \
 		echo "fuzz $$p $$t"; \
@@ -54,6 +56,8 @@ lint:
 	$(GO) tool staticcheck $(PKGS)
 	$(GO) tool templ generate
 	@git diff --exit-code -- '*_templ.go' || (echo 'templ generate changed generated files: commit them'; exit 1)
+	$(GO) generate ./numeric/fastblas
+	@git diff --exit-code -- numeric/fastblas/kernel_amd64.s numeric/fastblas/kernel_amd64.go || (echo 'go generate ./numeric/fastblas changed the kernels: commit them'; exit 1)
 
 clean:
 	rm -rf $(BIN) static/node_modules static/vendor/.stamp static/vendor/*.js static/vendor/*.css

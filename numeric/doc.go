@@ -30,4 +30,12 @@
 // is a 1×c row (repeated down the rows of the other), an r×1 column (repeated
 // across its columns) or a 1×1 scalar. The result has the larger shape, and
 // the gradient of a broadcast operand is summed over the repeated axis.
+//
+// # BLAS
+//
+// Importing numeric installs fastblas.Implementation() as gonum's blas64
+// implementation (in an init function), so the tape, gonum's mat and lapack
+// and every package above run their matrix products and triangular solves on
+// the AVX2/FMA kernels where the CPU has them, and on gonum's code otherwise
+// or when built with the purego tag.
 package numeric

@@ -1,0 +1,18 @@
+//go:build !amd64 || purego
+
+package fastblas
+
+// hasKernels is false: without the amd64 kernels every call is gonum's.
+const hasKernels = false
+
+func kernel6x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+	panic("fastblas: kernel6x8 called without kernels")
+}
+
+func trsm6x8(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64) {
+	panic("fastblas: trsm6x8 called without kernels")
+}
+
+func transpose4(n int, src *float64, lds int, dst *float64, ldd int) {
+	panic("fastblas: transpose4 called without kernels")
+}

@@ -1,0 +1,62 @@
+// Package fastblas is a float64 BLAS for gonum's blas64 interface whose
+// level-3 calls on the project's hot paths run on AVX2/FMA kernels written in
+// Go assembly.
+//
+// # What is accelerated
+//
+// [Implementation] returns a [blas.Float64]. On amd64 CPUs with AVX2 and FMA
+// it is an [Impl]: gonum's pure-Go implementation (gonum.org/v1/gonum/blas/gonum)
+// with these methods replaced:
+//
+//   - Dgemm, every transpose pair, any α and β, any shape and stride. It is
+//     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
+//     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
+//     micro-kernel accumulates each tile of C in YMM registers with FMA.
+//     A product that fits one cache block (m ≤ 120, k ≤ 256, n ≤ 512, all
+//     of the project's) skips the packing of whole panels: the kernel reads
+//     op(A), and B unless transposed, where they lie. Edge tiles are
+//     computed into a stack tile and copied, so no element outside C is
+//     touched. With β = 0, C is written without being read
+//     (NaN or Inf already in C is ignored), as the BLAS specification asks.
+//     A product with one row or one column of C is a matrix–vector product
+//     and goes to gonum's Dgemv, which is several times faster there than
+//     a tile padded to 6×8 (and than gonum's Dgemm).
+//   - Dtrsm, every side, triangle, transpose and diagonal. Rows of X are
+//     solved six at a time in 6×8 tiles by a fused kernel: the product of
+//     the already-solved rows (kept packed as they are solved) and then
+//     substitution on the 6×6 diagonal block, all in registers. Side Right
+//     is solved as side Left on the transpose of B. Systems of order above
+//     5120, and side Right with B above 131,072 elements, are solved by
+//     blocks, their off-diagonal updates by Dgemm and their diagonal blocks
+//     by gonum.
+//   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal
+//     blocks by Dgemm and the diagonal blocks by gonum.
+//
+// Every other call is gonum's, so results are those of gonum up to the
+// rounding of a different summation order. Bad arguments panic with gonum's
+// messages: each method hands anything it does not accept to gonum's.
+//
+// Calls run on the calling goroutine (gonum's Dgemm splits large products
+// across goroutines; the playground already runs one method per core).
+// Each call takes its packing scratch from a small free list (a buffered
+// channel) and returns it, so concurrent calls share no scratch, and once
+// warm a call allocates nothing. Scratch grows to the largest call it has
+// served, bounded by the cache blocking (about 1.3 MiB for Dgemm, and for
+// Dtrsm a 6×m panel, a kc·nc-value packed solution and an m·n transpose).
+//
+// # CPU detection and fallback
+//
+// The kernels are used when golang.org/x/sys/cpu reports AVX2 and FMA.
+// Otherwise, on other architectures, and when built with the purego tag,
+// [Implementation] returns gonum's implementation itself.
+//
+// # Generated code
+//
+// The assembly (kernel_amd64.s) and its Go declarations (kernel_amd64.go)
+// are written by the avo program in internal/asmgen, a separate module so
+// that avo stays out of the playground's build. `go generate
+// ./numeric/fastblas` rewrites both, byte for byte as committed; `make
+// lint` checks that it does.
+package fastblas
+
+//go:generate go run -C internal/asmgen . -out ../../kernel_amd64.s -stubs ../../kernel_amd64.go -pkg fastblas

@@ -1,0 +1,352 @@
+package fastblas
+
+import "gonum.org/v1/gonum/blas"
+
+// Register tile of the micro-kernel (internal/asmgen writes it for these)
+// and cache blocking of the driver. An mc×kc block of packed A (240 KiB)
+// stays in the 1 MiB L2 of a Zen 4 core while a kc×nr panel of packed B
+// (16 KiB) streams from L1; a kc×nc block of packed B (1 MiB) sits in L3.
+const (
+	mr = 6
+	nr = 8
+	kc = 256
+	mc = 20 * mr
+	nc = 64 * nr
+)
+
+// packBuffers is the scratch of one call: packed A and B for Dgemm; for
+// Dtrsm, a packed panel of the triangle, the packed solution and a
+// transposed right-hand side. Its slices grow to the largest call they have
+// served and are then reused.
+type packBuffers struct {
+	a, b, t []float64
+}
+
+// size makes a, b and t at least na, nb and nt long.
+func (p *packBuffers) size(na, nb, nt int) {
+	grow := func(s *[]float64, n int) {
+		if len(*s) < n {
+			*s = make([]float64, n)
+		}
+	}
+	grow(&p.a, na)
+	grow(&p.b, nb)
+	grow(&p.t, nt)
+}
+
+// freeBuffers holds idle scratch. Each call takes its own (or a new one
+// when all are in use) and returns it, so concurrent calls share none, and
+// once warm a call allocates nothing. A channel rather than a sync.Pool:
+// the pool empties at every other garbage collection, which would make
+// the next call re-allocate its scratch, and under the race detector it
+// drops items at random.
+var freeBuffers = make(chan *packBuffers, 16)
+
+func getBuffers() *packBuffers {
+	select {
+	case p := <-freeBuffers:
+		return p
+	default:
+		return new(packBuffers)
+	}
+}
+
+func putBuffers(p *packBuffers) {
+	select {
+	case freeBuffers <- p:
+	default: // more calls were in flight than are kept
+	}
+}
+
+// roundUp rounds n up to a multiple of q.
+func roundUp(n, q int) int { return (n + q - 1) / q * q }
+
+// Dgemm computes C = α·op(A)·op(B) + β·C where op(X) is X or Xᵀ, A is m×k
+// after op, B is k×n after op and C is m×n. With β = 0, C is not read.
+func (im Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if !hasKernels || !gemmArgsOK(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
+		im.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	aT, bT := isTrans(tA), isTrans(tB)
+	switch {
+	case n == 1 && m > 1 && k > 0 && alpha != 0:
+		// A column of C: c = α·op(A)·b + β·c, b a column of op(B). The
+		// padded tile would waste seven eighths of the kernel.
+		incB := ldb
+		if bT {
+			incB = 1
+		}
+		ra, ca := m, k
+		if aT {
+			ra, ca = k, m
+		}
+		im.Implementation.Dgemv(tA, ra, ca, alpha, a, lda, b, incB, beta, c, ldc)
+	case m == 1 && n > 1 && k > 0 && alpha != 0:
+		// A row of C: cᵀ = α·op(B)ᵀ·a + β·cᵀ, a the row of op(A).
+		incA := 1
+		if aT {
+			incA = lda
+		}
+		rb, cb, t := k, n, blas.Trans
+		if bT {
+			rb, cb, t = n, k, blas.NoTrans
+		}
+		im.Implementation.Dgemv(t, rb, cb, alpha, b, ldb, a, incA, beta, c, 1)
+	default:
+		gemm(aT, bT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
+}
+
+// gemmArgsOK mirrors gonum's argument checks; on false, gonum's Dgemm
+// panics with its own message.
+func gemmArgsOK(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) bool {
+	if !validTrans(tA) || !validTrans(tB) || m < 0 || n < 0 || k < 0 || ldc < max(1, n) {
+		return false
+	}
+	ra, ca := m, k // rows and columns of A as stored
+	if isTrans(tA) {
+		ra, ca = k, m
+	}
+	rb, cb := k, n
+	if isTrans(tB) {
+		rb, cb = n, k
+	}
+	if lda < max(1, ca) || ldb < max(1, cb) {
+		return false
+	}
+	if m == 0 || n == 0 {
+		return true
+	}
+	return len(a) >= (ra-1)*lda+ca && len(b) >= (rb-1)*ldb+cb && len(c) >= (m-1)*ldc+n
+}
+
+// gemm is Dgemm after argument checks.
+func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if alpha == 0 || k == 0 {
+		scale(m, n, beta, c, ldc)
+		return
+	}
+	buf := getBuffers()
+	defer putBuffers(buf)
+	if m <= mc && n <= nc && k <= kc {
+		nb := nr * k
+		if tB {
+			nb = roundUp(n, nr) * k
+		}
+		buf.size(mr*k, nb, 0)
+		gemmInPlace(buf, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	buf.size(roundUp(min(m, mc), mr)*min(k, kc), min(k, kc)*roundUp(min(n, nc), nr), 0)
+	for jc := 0; jc < n; jc += nc {
+		nb := min(nc, n-jc)
+		for pc := 0; pc < k; pc += kc {
+			kb := min(kc, k-pc)
+			bt := beta
+			if pc > 0 {
+				bt = 1
+			}
+			packB(buf.b, tB, b, ldb, pc, jc, kb, nb)
+			for ic := 0; ic < m; ic += mc {
+				mb := min(mc, m-ic)
+				packA(buf.a, tA, a, lda, ic, pc, mb, kb)
+				macroKernel(buf, mb, nb, kb, alpha, bt, c[ic*ldc+jc:], ldc)
+			}
+		}
+	}
+}
+
+// gemmInPlace is gemm for a product within one cache block: the kernel
+// reads whole 6-row panels of op(A), and whole 8-column panels of B when it
+// is not transposed, where they lie; only edge panels and a transposed B
+// are packed. On the GIP shapes (m, n, k ≈ 50–100) packing took about a
+// fifth of the time of a product.
+func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	mFull, nFull := m/mr*mr, n/nr*nr
+	if mFull < m {
+		packA(buf.a, tA, a, lda, mFull, 0, m-mFull, k)
+	}
+	if tB {
+		packB(buf.b, true, b, ldb, 0, 0, k, n)
+	} else if nFull < n {
+		packB(buf.b, false, b, ldb, 0, nFull, k, n-nFull)
+	}
+	// op(A)[i, p] = a[i·ars + p·aps].
+	ars, aps := lda, 1
+	if tA {
+		ars, aps = 1, lda
+	}
+	for jr := 0; jr < n; jr += nr {
+		cols := min(nr, n-jr)
+		bp, bps := &buf.b[0], nr // the packed edge panel
+		switch {
+		case tB:
+			bp = &buf.b[jr*k]
+		case cols == nr:
+			bp, bps = &b[jr], ldb
+		}
+		for ir := 0; ir < m; ir += mr {
+			rows := min(mr, m-ir)
+			ap, ar, ap2 := &buf.a[0], 1, mr // the packed edge panel
+			if rows == mr {
+				ap, ar, ap2 = &a[ir*ars], ars, aps
+			}
+			tile(k, ap, ar, ap2, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, alpha, beta)
+		}
+	}
+}
+
+// tile updates the rows×cols tile at c, through a stack tile when it is
+// smaller than the register tile.
+func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
+	if rows == mr && cols == nr {
+		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, alpha, beta)
+		return
+	}
+	var t [mr * nr]float64
+	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, alpha, 0)
+	for i := range rows {
+		row := c[i*ldc : i*ldc+cols]
+		tr := t[i*nr : i*nr+cols]
+		if beta == 0 {
+			copy(row, tr)
+			continue
+		}
+		for j := range row {
+			row[j] = beta*row[j] + tr[j]
+		}
+	}
+}
+
+// scale sets C = β·C, writing zeros when β = 0.
+func scale(m, n int, beta float64, c []float64, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// macroKernel updates the mb×nb block at c from the packed blocks in buf.
+func macroKernel(buf *packBuffers, mb, nb, kb int, alpha, beta float64, c []float64, ldc int) {
+	for jr := 0; jr < nb; jr += nr {
+		cols := min(nr, nb-jr)
+		bp := &buf.b[jr*kb]
+		for ir := 0; ir < mb; ir += mr {
+			tile(kb, &buf.a[ir*kb], 1, mr, bp, nr, c[ir*ldc+jr:], ldc, min(mr, mb-ir), cols, alpha, beta)
+		}
+	}
+}
+
+// packA copies the mb×kb block of op(A) at (i0, p0) into dst as ⌈mb/mr⌉
+// panels, each kb steps of mr values, zero-padding the last panel's rows.
+func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
+	for ir := 0; ir < mb; ir += mr {
+		d := dst[ir*kb : ir*kb+mr*kb]
+		rows := min(mr, mb-ir)
+		if trans { // op(A)[i][p] = a[p*lda+i]
+			for p := range kb {
+				src := a[(p0+p)*lda+i0+ir:]
+				dp := d[p*mr : p*mr+mr : p*mr+mr]
+				if rows == mr {
+					src = src[:mr:mr]
+					dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
+					continue
+				}
+				copy(dp, src[:rows])
+				clear(dp[rows:])
+			}
+			continue
+		}
+		if rows == mr {
+			off := (i0+ir)*lda + p0
+			r0 := a[off : off+kb]
+			r1 := a[off+lda : off+lda+kb]
+			r2 := a[off+2*lda : off+2*lda+kb]
+			r3 := a[off+3*lda : off+3*lda+kb]
+			r4 := a[off+4*lda : off+4*lda+kb]
+			r5 := a[off+5*lda : off+5*lda+kb]
+			for p := range kb {
+				dp := d[p*mr : p*mr+mr : p*mr+mr]
+				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
+			}
+			continue
+		}
+		clear(d)
+		for i := range rows {
+			r := a[(i0+ir+i)*lda+p0:]
+			r = r[:kb]
+			for p, v := range r {
+				d[p*mr+i] = v
+			}
+		}
+	}
+}
+
+// packB copies the kb×nb block of op(B) at (p0, j0) into dst as ⌈nb/nr⌉
+// panels, each kb rows of nr values, zero-padding the last panel's columns.
+func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
+	for jr := 0; jr < nb; jr += nr {
+		d := dst[jr*kb : jr*kb+nr*kb]
+		cols := min(nr, nb-jr)
+		if !trans { // op(B)[p][j] = b[p*ldb+j]
+			for p := range kb {
+				src := b[(p0+p)*ldb+j0+jr:]
+				dp := d[p*nr : p*nr+nr : p*nr+nr]
+				if cols == nr {
+					src = src[:nr:nr]
+					dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
+					dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
+					continue
+				}
+				copy(dp, src[:cols])
+				clear(dp[cols:])
+			}
+			continue
+		}
+		if cols == nr {
+			off := (j0+jr)*ldb + p0
+			// Steps in fours as two 4×4 block transposes per step group,
+			// the rest by element.
+			k4 := kb / 4 * 4
+			if k4 > 0 {
+				transpose4(k4/4, &b[off], ldb, &d[0], nr)
+				transpose4(k4/4, &b[off+4*ldb], ldb, &d[4], nr)
+			}
+			r0 := b[off : off+kb]
+			r1 := b[off+ldb : off+ldb+kb]
+			r2 := b[off+2*ldb : off+2*ldb+kb]
+			r3 := b[off+3*ldb : off+3*ldb+kb]
+			r4 := b[off+4*ldb : off+4*ldb+kb]
+			r5 := b[off+5*ldb : off+5*ldb+kb]
+			r6 := b[off+6*ldb : off+6*ldb+kb]
+			r7 := b[off+7*ldb : off+7*ldb+kb]
+			for p := k4; p < kb; p++ {
+				dp := d[p*nr : p*nr+nr : p*nr+nr]
+				dp[0], dp[1], dp[2], dp[3] = r0[p], r1[p], r2[p], r3[p]
+				dp[4], dp[5], dp[6], dp[7] = r4[p], r5[p], r6[p], r7[p]
+			}
+			continue
+		}
+		clear(d)
+		for j := range cols {
+			r := b[(j0+jr+j)*ldb+p0:]
+			r = r[:kb]
+			for p, v := range r {
+				d[p*nr+j] = v
+			}
+		}
+	}
+}

@@ -1,0 +1,314 @@
+// Command asmgen writes fastblas's amd64 AVX2/FMA kernels and their Go
+// declarations with avo. It is its own module so that avo never enters the
+// playground's build; run it through `go generate ./numeric/fastblas`.
+//
+// Both kernels keep a 6×8 tile of the result in twelve YMM accumulators (two
+// per row), the register tile BLIS uses on Haswell-class cores: 12 of the 16
+// YMM registers accumulate, two hold a row of B, two take broadcasts of A,
+// so each k step is two loads, six broadcasts and twelve independent FMAs.
+// kernel6x8 (GEMM) reads A and B through strides, packed or in place;
+// trsm6x8 (triangular solve) reads packed panels and then solves the tile
+// against a 6×6 diagonal block in registers.
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Tile shape; fastblas's Go driver uses the same constants (mr, nr).
+const (
+	mr = 6
+	nr = 8
+	// unroll is the k-loop unroll factor of the micro-kernel.
+	unroll = 4
+)
+
+func main() {
+	ConstraintExpr("!purego")
+	gemmKernel()
+	trsmKernel()
+	transposeKernel()
+	Generate()
+}
+
+func gemmKernel() {
+	TEXT("kernel6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	Pragma("noescape")
+	Doc(
+		"kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to",
+		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
+		"6×k matrix Ã is at a[i·ars + p·aps]: ars = 1, aps = 6 for a packed",
+		"panel, or the strides of op(A) read in place. Row p of the k×8 matrix",
+		"B̃ is the 8 values at b[p·bps]. When beta is zero, c is written",
+		"without being read, so NaN in c is ignored.",
+	)
+	k := Load(Param("k"), GP64())
+	a := Load(Param("a"), GP64())
+	ars := Load(Param("ars"), GP64())
+	aps := Load(Param("aps"), GP64())
+	b := Load(Param("b"), GP64())
+	bps := Load(Param("bps"), GP64())
+	SHLQ(U8(3), ars)
+	SHLQ(U8(3), aps)
+	SHLQ(U8(3), bps)
+
+	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
+	accumulateStrided(k, a, ars, aps, b, bps, acc)
+
+	Load(Param("alpha"), X14)
+	VBROADCASTSD(X14, Y14)
+	for i := range acc {
+		for _, r := range acc[i] {
+			VMULPD(Y14, r, r)
+		}
+	}
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(3), ldc)
+	Load(Param("beta"), X15)
+	VXORPD(X14, X14, X14)
+	UCOMISD(X14, X15)
+	JNE(LabelRef("accumulate"))
+	JP(LabelRef("accumulate")) // beta is NaN
+
+	Comment("beta == 0: overwrite c without reading it.")
+	for i := range acc {
+		VMOVUPD(acc[i][0], Mem{Base: c})
+		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
+		if i < mr-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+
+	Label("accumulate")
+	VBROADCASTSD(X15, Y15)
+	for i := range acc {
+		VFMADD231PD(Mem{Base: c}, Y15, acc[i][0])
+		VFMADD231PD(Mem{Base: c, Disp: 32}, Y15, acc[i][1])
+		VMOVUPD(acc[i][0], Mem{Base: c})
+		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
+		if i < mr-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// accumulate emits the k loop shared by the kernels: acc += Ã·B̃ over k
+// steps of the packed panels at a and b (k may be zero).
+func accumulate(k, a, b Register, acc [mr][2]VecPhysical, prefix string) {
+	bv := [2]VecPhysical{Y12, Y13}
+	av := [2]VecPhysical{Y14, Y15}
+	step := func(u int) {
+		VMOVUPD(Mem{Base: b, Disp: 8 * nr * u}, bv[0])
+		VMOVUPD(Mem{Base: b, Disp: 8*nr*u + 32}, bv[1])
+		for i := 0; i < mr; i++ {
+			x := av[i%2]
+			VBROADCASTSD(Mem{Base: a, Disp: 8 * (mr*u + i)}, x)
+			VFMADD231PD(bv[0], x, acc[i][0])
+			VFMADD231PD(bv[1], x, acc[i][1])
+		}
+	}
+	for i := range acc {
+		for _, r := range acc[i] {
+			VXORPD(r, r, r)
+		}
+	}
+	Comment("Main loop: unroll k steps at a time.")
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(2), n)
+	JZ(LabelRef(prefix + "tail"))
+	Label(prefix + "loop")
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	ADDQ(U32(8*mr*unroll), a)
+	ADDQ(U32(8*nr*unroll), b)
+	DECQ(n)
+	JNZ(LabelRef(prefix + "loop"))
+
+	Label(prefix + "tail")
+	ANDQ(U32(unroll-1), k)
+	JZ(LabelRef(prefix + "done"))
+	Label(prefix + "tailloop")
+	step(0)
+	ADDQ(U32(8*mr), a)
+	ADDQ(U32(8*nr), b)
+	DECQ(k)
+	JNZ(LabelRef(prefix + "tailloop"))
+	Label(prefix + "done")
+}
+
+// accumulateStrided emits acc += Ã·B̃ over k steps (k may be zero) with
+// strides in bytes: Ã(i, p) at a + i·ars + p·aps, row p of B̃ at b + p·bps.
+// Rows 0–2 of Ã are addressed from a and rows 3–5 from a + 3·ars, each
+// as base + index·{0, 1, 2}.
+func accumulateStrided(k, a, ars, aps, b, bps Register, acc [mr][2]VecPhysical) {
+	a3 := GP64()
+	LEAQ(Mem{Base: a, Index: ars, Scale: 2}, a3)
+	ADDQ(ars, a3)
+	bv := [2]VecPhysical{Y12, Y13}
+	av := [2]VecPhysical{Y14, Y15}
+	rows := [mr]Mem{
+		{Base: a}, {Base: a, Index: ars, Scale: 1}, {Base: a, Index: ars, Scale: 2},
+		{Base: a3}, {Base: a3, Index: ars, Scale: 1}, {Base: a3, Index: ars, Scale: 2},
+	}
+	step := func() {
+		VMOVUPD(Mem{Base: b}, bv[0])
+		VMOVUPD(Mem{Base: b, Disp: 32}, bv[1])
+		for i := 0; i < mr; i++ {
+			x := av[i%2]
+			VBROADCASTSD(rows[i], x)
+			VFMADD231PD(bv[0], x, acc[i][0])
+			VFMADD231PD(bv[1], x, acc[i][1])
+		}
+		ADDQ(aps, a)
+		ADDQ(aps, a3)
+		ADDQ(bps, b)
+	}
+	for i := range acc {
+		for _, r := range acc[i] {
+			VXORPD(r, r, r)
+		}
+	}
+	Comment("Main loop: unroll k steps at a time.")
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(2), n)
+	JZ(LabelRef("gemm_tail"))
+	Label("gemm_loop")
+	for range unroll {
+		step()
+	}
+	DECQ(n)
+	JNZ(LabelRef("gemm_loop"))
+
+	Label("gemm_tail")
+	ANDQ(U32(unroll-1), k)
+	JZ(LabelRef("gemm_done"))
+	Label("gemm_tailloop")
+	step()
+	DECQ(k)
+	JNZ(LabelRef("gemm_tailloop"))
+	Label("gemm_done")
+}
+
+// trsmKernel is the fused tile step of the triangular solve: the product of
+// the solved rows, then substitution on the 6×6 diagonal block in registers.
+func trsmKernel() {
+	TEXT("trsm6x8", NOSPLIT, "func(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64)")
+	Pragma("noescape")
+	Doc(
+		"trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.",
+		"It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements",
+		"apart, ldx may be negative), Ã is 6×k packed at a and B̃ is k×8 packed at",
+		"b (k may be zero); then, for s = 0..5, T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s]",
+		"(d holds the diagonal block in solving order with reciprocals on its",
+		"diagonal). The result is stored into the tile at x and, packed, at xp.",
+	)
+	k := Load(Param("k"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
+	accumulate(k, a, b, acc, "trsm_")
+
+	x := Load(Param("x"), GP64())
+	ldx := Load(Param("ldx"), GP64())
+	SHLQ(U8(3), ldx)
+	Load(Param("alpha"), X14)
+	VBROADCASTSD(X14, Y14)
+	row := GP64()
+	MOVQ(x, row)
+	for s := range acc {
+		VFMSUB231PD(Mem{Base: row}, Y14, acc[s][0])
+		VFMSUB231PD(Mem{Base: row, Disp: 32}, Y14, acc[s][1])
+		if s < mr-1 {
+			ADDQ(ldx, row)
+		}
+	}
+	d := Load(Param("d"), GP64())
+	for s := range acc {
+		for l := range s {
+			VBROADCASTSD(Mem{Base: d, Disp: 8 * (mr*s + l)}, Y14)
+			VFNMADD231PD(acc[l][0], Y14, acc[s][0])
+			VFNMADD231PD(acc[l][1], Y14, acc[s][1])
+		}
+		VBROADCASTSD(Mem{Base: d, Disp: 8 * (mr + 1) * s}, Y15)
+		VMULPD(Y15, acc[s][0], acc[s][0])
+		VMULPD(Y15, acc[s][1], acc[s][1])
+	}
+	xp := Load(Param("xp"), GP64())
+	for s := range acc {
+		VMOVUPD(acc[s][0], Mem{Base: x})
+		VMOVUPD(acc[s][1], Mem{Base: x, Disp: 32})
+		VMOVUPD(acc[s][0], Mem{Base: xp, Disp: 8 * nr * s})
+		VMOVUPD(acc[s][1], Mem{Base: xp, Disp: 8*nr*s + 32})
+		if s < mr-1 {
+			ADDQ(ldx, x)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// transposeKernel writes 4×4 block transposes: side-Right triangular solves
+// run on the transpose of B.
+func transposeKernel() {
+	TEXT("transpose4", NOSPLIT, "func(n int, src *float64, lds int, dst *float64, ldd int)")
+	Pragma("noescape")
+	Doc(
+		"transpose4 writes the transpose of the 4×4n strip at src (rows lds",
+		"elements apart) into the 4n×4 strip at dst (rows ldd elements apart),",
+		"one 4×4 block per step: unpack pairs of rows, then swap 128-bit halves.",
+	)
+	n := Load(Param("n"), GP64())
+	s0 := Load(Param("src"), GP64())
+	lds := Load(Param("lds"), GP64())
+	d0 := Load(Param("dst"), GP64())
+	ldd := Load(Param("ldd"), GP64())
+	SHLQ(U8(3), lds)
+	SHLQ(U8(3), ldd)
+	s3 := GP64()
+	LEAQ(Mem{Base: s0, Index: lds, Scale: 2}, s3)
+	ADDQ(lds, s3)
+	d3 := GP64()
+	LEAQ(Mem{Base: d0, Index: ldd, Scale: 2}, d3)
+	ADDQ(ldd, d3)
+	step := GP64() // four rows of dst
+	LEAQ(Mem{Base: ldd, Index: ldd, Scale: 2}, step)
+	ADDQ(ldd, step)
+	TESTQ(n, n)
+	JZ(LabelRef("transpose_done"))
+	Label("transpose_loop")
+	VMOVUPD(Mem{Base: s0}, Y0)                       // a0 a1 a2 a3
+	VMOVUPD(Mem{Base: s0, Index: lds, Scale: 1}, Y1) // b0 b1 b2 b3
+	VMOVUPD(Mem{Base: s0, Index: lds, Scale: 2}, Y2) // c0 c1 c2 c3
+	VMOVUPD(Mem{Base: s3}, Y3)                       // d0 d1 d2 d3
+	VUNPCKLPD(Y1, Y0, Y4)                            // a0 b0 a2 b2
+	VUNPCKHPD(Y1, Y0, Y5)                            // a1 b1 a3 b3
+	VUNPCKLPD(Y3, Y2, Y6)                            // c0 d0 c2 d2
+	VUNPCKHPD(Y3, Y2, Y7)                            // c1 d1 c3 d3
+	VPERM2F128(U8(0x20), Y6, Y4, Y0)                 // a0 b0 c0 d0
+	VPERM2F128(U8(0x20), Y7, Y5, Y1)                 // a1 b1 c1 d1
+	VPERM2F128(U8(0x31), Y6, Y4, Y2)                 // a2 b2 c2 d2
+	VPERM2F128(U8(0x31), Y7, Y5, Y3)                 // a3 b3 c3 d3
+	VMOVUPD(Y0, Mem{Base: d0})
+	VMOVUPD(Y1, Mem{Base: d0, Index: ldd, Scale: 1})
+	VMOVUPD(Y2, Mem{Base: d0, Index: ldd, Scale: 2})
+	VMOVUPD(Y3, Mem{Base: d3})
+	ADDQ(U32(32), s0)
+	ADDQ(U32(32), s3)
+	ADDQ(step, d0)
+	ADDQ(step, d3)
+	DECQ(n)
+	JNZ(LabelRef("transpose_loop"))
+	Label("transpose_done")
+	VZEROUPPER()
+	RET()
+}
