@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,11 +16,11 @@ import (
 // the fake's state, "bad" a key the engine keeps for itself.
 type viewsFake struct {
 	fakeMethod
-	asks int
+	asks atomic.Int64 // read by the test while the run may ask again
 }
 
 func (v *viewsFake) Views() map[string]any {
-	v.asks++
+	v.asks.Add(1)
 	return map[string]any{"where": map[string]float64{"x": v.x, "k": v.k}, "draws": 1}
 }
 
@@ -48,12 +49,12 @@ func TestRunCarriesMethodViews(t *testing.T) {
 		if err := r.Play(ctx); err != nil {
 			t.Fatal(err)
 		}
-		asks0 := f.asks
+		asks0 := f.asks.Load()
 		time.Sleep(2 * time.Second) // fake time: 2000 steps of 1 ms
 		if err := r.Pause(ctx); err != nil {
 			t.Fatal(err)
 		}
-		asks := f.asks - asks0
+		asks := int(f.asks.Load() - asks0)
 		// At most one ask per viewsInterval (plus the pause's), and at least
 		// one per second.
 		if limit := int(2*time.Second/viewsInterval) + 2; asks > limit || asks < 2 {
