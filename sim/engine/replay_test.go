@@ -12,6 +12,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 	"github.com/posterior-playground/playground/sim/experiment"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -47,21 +48,21 @@ func TestReplayReproducesTheBandBitForBit(t *testing.T) {
 			if err := orig.Play(ctx); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, orig, func(f *engine.Frame) bool { return f.Step >= 40 })
+			enginetest.WaitFrame(t, orig, 60*time.Second, func(f *engine.Frame) bool { return f.Step >= 40 })
 			if err := orig.Set(ctx, "lr", sim.Num(0.005)); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, orig, func(f *engine.Frame) bool { return f.Step >= 90 })
+			enginetest.WaitFrame(t, orig, 60*time.Second, func(f *engine.Frame) bool { return f.Step >= 90 })
 			if err := orig.Set(ctx, "prior_scale", sim.Num(3)); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, orig, func(f *engine.Frame) bool { return f.Step >= 130 })
+			enginetest.WaitFrame(t, orig, 60*time.Second, func(f *engine.Frame) bool { return f.Step >= 130 })
 			if err := orig.Pause(ctx); err != nil {
 				t.Fatal(err)
 			}
 			// A paused run redraws its band at its step before it publishes,
 			// so a paused frame's band is its step's.
-			end := waitFor(t, orig, func(f *engine.Frame) bool {
+			end := enginetest.WaitFrame(t, orig, 60*time.Second, func(f *engine.Frame) bool {
 				return f.Status == engine.StatusPaused && f.Predictive != nil
 			})
 			link := wire.Replay{Step: end.Step, Changes: engine.ReplayChanges(end)}
@@ -75,7 +76,7 @@ func TestReplayReproducesTheBandBitForBit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := waitFor(t, rep, func(f *engine.Frame) bool {
+			got := enginetest.WaitFrame(t, rep, 60*time.Second, func(f *engine.Frame) bool {
 				return f.Step == link.Step && f.Status == engine.StatusPaused && f.Pending == 0 && f.Predictive != nil
 			})
 			a, _ := end.Predictive.MarshalJSON()
@@ -119,22 +120,5 @@ func TestReplayRefusesBadLinks(t *testing.T) {
 	}
 	if reg.Len() != 0 {
 		t.Fatalf("%d runs made", reg.Len())
-	}
-}
-
-func waitFor(t *testing.T, r *engine.Run, ok func(*engine.Frame) bool) *engine.Frame {
-	t.Helper()
-	deadline := time.After(60 * time.Second)
-	var c engine.Cursor
-	for {
-		f, changed := r.Read(&c)
-		if ok(f) {
-			return f
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("no such frame; last: step %d status %s pending %d message %q", f.Step, f.Status, f.Pending, f.Message)
-		}
 	}
 }

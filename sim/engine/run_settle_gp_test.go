@@ -11,6 +11,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 	"github.com/posterior-playground/playground/sim/gp"
 )
 
@@ -44,7 +45,7 @@ func TestExactGPRecomputesOnEveryChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Settled at once, by the reply to play: one step records the state.
-	prev := wait(t, r, func(f *engine.Frame) bool { return f.Status == engine.StatusSettled && f.Predictive != nil })
+	prev := enginetest.WaitFrame(t, r, 10*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusSettled && f.Predictive != nil })
 	if prev.Step != 1 {
 		t.Fatalf("settled gp-exact at step %d, want 1 (one recording step)", prev.Step)
 	}
@@ -52,7 +53,7 @@ func TestExactGPRecomputesOnEveryChange(t *testing.T) {
 		if err := r.Set(bg, "variance", sim.Num(c2)); err != nil {
 			t.Fatal(err)
 		}
-		f := wait(t, r, func(f *engine.Frame) bool { return f.Step == prev.Step+1 && f.Predictive != prev.Predictive })
+		f := enginetest.WaitFrame(t, r, 10*time.Second, func(f *engine.Frame) bool { return f.Step == prev.Step+1 && f.Predictive != prev.Predictive })
 		if f.Objective == prev.Objective || f.Diagnostics["objective"] != f.Objective {
 			t.Errorf("variance %g: log marginal %g, was %g (diagnostics %v)", c2, f.Objective, prev.Objective, f.Diagnostics)
 		}
@@ -73,22 +74,5 @@ func TestExactGPRecomputesOnEveryChange(t *testing.T) {
 	if err := r.Set(bg, "learn_kernel", sim.Num(1)); err != nil {
 		t.Fatal(err)
 	}
-	wait(t, r, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > prev.Step+50 })
-}
-
-func wait(t *testing.T, r *engine.Run, ok func(*engine.Frame) bool) *engine.Frame {
-	t.Helper()
-	deadline := time.After(10 * time.Second)
-	var c engine.Cursor
-	for {
-		f, changed := r.Read(&c)
-		if ok(f) {
-			return f
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("no such frame; last: step %d status %s %q", f.Step, f.Status, f.Message)
-		}
-	}
+	enginetest.WaitFrame(t, r, 10*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > prev.Step+50 })
 }
