@@ -53,20 +53,24 @@ var errReplayOvershot = errors.New("the run was commanded during its replay and 
 // and, as bands are seeded by step (sim.EvalSeeder), the band — equal the
 // original's at that step, bit for bit.
 func replay(ctx context.Context, r *Run, p wire.Replay) error {
+	epoch := r.Latest().Epoch
 	for _, c := range p.Changes {
-		if err := stepTo(ctx, r, c.Step); err != nil {
+		if err := stepTo(ctx, r, epoch, c.Step); err != nil {
 			return err
 		}
 		if err := r.Set(ctx, c.Name, c.Value); err != nil {
 			return fmt.Errorf("replaying %s = %s at step %d: %w", c.Name, c.Value, c.Step, err)
 		}
 	}
-	return stepTo(ctx, r, p.Step)
+	return stepTo(ctx, r, epoch, p.Step)
 }
 
+// errReplayReset is a replay whose run was reset: it starts afresh instead.
+var errReplayReset = errors.New("the run was reset during its replay")
+
 // stepTo steps a paused run to step target with step commands and waits for
-// it to get there.
-func stepTo(ctx context.Context, r *Run, target int64) error {
+// it to get there; it gives up when the run leaves epoch (a reset).
+func stepTo(ctx context.Context, r *Run, epoch uint64, target int64) error {
 	var cur Cursor
 	sent := int64(-1) // the step a command was sent at, until a frame shows it taken
 	for {
@@ -75,6 +79,8 @@ func stepTo(ctx context.Context, r *Run, target int64) error {
 			sent = -1 // frames from here on come after the command
 		}
 		switch {
+		case f.Epoch != epoch:
+			return errReplayReset
 		case f.Step > target:
 			return errReplayOvershot
 		case f.Status == StatusDiverged || f.Status == StatusDone:

@@ -305,7 +305,10 @@ export class Panel {
     this.setStatus(f.status ?? this.status, f.message, f.budget);
     if (Array.isArray(f.marks)) this.serverMarks = f.marks;
     if (this.replayTo != null) {
-      if (f.step >= this.replayTo && f.status === "paused") this.replayTo = null;
+      if (f.step >= this.replayTo && f.status === "paused") {
+        this.replayTo = null;
+        this.showError(""); // a "wait for the replay" note, if one was shown
+      }
       else this.role("status").textContent = `replaying the link: step ${this.step.toLocaleString("en-US")} of ${this.replayTo.toLocaleString("en-US")}`;
     }
     if (f.status === "diverged") {
@@ -469,6 +472,13 @@ export class Panel {
   }
 
   op(name) {
+    // A link's replay steps the run itself; Play, Step or Pause would take
+    // it off the link's path. Reset gives it up and starts afresh.
+    if (this.replayTo != null && name !== "reset") {
+      this.showError(`Replaying the link to step ${this.replayTo.toLocaleString("en-US")}: wait for it to finish, or reset.`);
+      return;
+    }
+    if (name === "reset") this.replayTo = null;
     switch (name) {
       case "play":
         // A spent budget says so in the status line, with Continue beside it.
