@@ -79,17 +79,7 @@ func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.GridLo, cfg.GridHi, cfg.GridN = lo, hi, n
 		return nil
 	})
-	if wantsHelp(args) {
-		return commandHelp(stdout, "run", fs, args)
-	}
-	var bad error
-	if err := controlFlags(fs, args, &cfg, &bad); err != nil {
-		return err
-	}
-	if err := parse(fs, args); err != nil {
-		if bad != nil {
-			return bad
-		}
+	if done, err := parseCommand("run", fs, args, &cfg, stdout); done || err != nil {
 		return err
 	}
 	bar := newProgress(stderr, "steps")
@@ -113,17 +103,7 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	list := fs.String("values", "", "the `LIST` of values: \"1,2,5\", \"linspace:a:b:n\" or \"logspace:a:b:n\"")
 	seeds := fs.Int("seeds", 1, "`K` training seeds per value")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if wantsHelp(args) {
-		return commandHelp(stdout, "sweep", fs, args)
-	}
-	var bad error
-	if err := controlFlags(fs, args, &cfg, &bad); err != nil {
-		return err
-	}
-	if err := parse(fs, args); err != nil {
-		if bad != nil {
-			return bad
-		}
+	if done, err := parseCommand("sweep", fs, args, &cfg, stdout); done || err != nil {
 		return err
 	}
 	if *param == "" {
@@ -170,4 +150,24 @@ func printSummary(w io.Writer, s *experiment.Summary) {
 	}
 	fmt.Fprintf(w, "  ELBO             %s\n  IWBO             %s\n", pm(s.ELBOMean, s.ELBOSE), pm(s.IWBOMean, s.IWBOSE))
 	fmt.Fprintf(w, "  noise std        %s\n  RMSE to truth    %s\n  in-between ratio %s\n", num(s.NoiseStd), num(s.RMSETruth), num(s.InbetweenRatio))
+}
+
+// parseCommand parses a run or sweep command line: help if asked (done),
+// else the method's control flags and then the rest, a bad control's error
+// first.
+func parseCommand(name string, fs *flag.FlagSet, args []string, cfg *experiment.Config, stdout io.Writer) (done bool, err error) {
+	if wantsHelp(args) {
+		return true, commandHelp(stdout, name, fs, args)
+	}
+	var bad error
+	if err := controlFlags(fs, args, cfg, &bad); err != nil {
+		return false, err
+	}
+	if err := parse(fs, args); err != nil {
+		if bad != nil {
+			return false, bad
+		}
+		return false, err
+	}
+	return false, nil
 }
