@@ -140,15 +140,19 @@ func newEnv(t *testing.T, o envOptions) *env {
 	return e
 }
 
-// do sends a request and decodes a JSON answer into out (when not nil).
-func (e *env) do(method, path, contentType, body string, out any) (int, http.Header) {
+// roundTrip sends body with headers (empty values left out) and returns
+// the status, the response's headers and its body: every request helper of
+// these tests goes through it.
+func (e *env) roundTrip(method, path, body string, headers map[string]string) (int, http.Header, []byte) {
 	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	for k, v := range headers {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
 	}
 	res, err := e.client.Do(req)
 	if err != nil {
@@ -156,12 +160,32 @@ func (e *env) do(method, path, contentType, body string, out any) (int, http.Hea
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, b
+}
+
+// do sends a request and decodes a JSON answer into out (when not nil).
+func (e *env) do(method, path, contentType, body string, out any) (int, http.Header) {
+	e.t.Helper()
+	code, h, b := e.roundTrip(method, path, body, map[string]string{"Content-Type": contentType})
 	if out != nil && len(b) > 0 {
 		if err := json.Unmarshal(b, out); err != nil {
-			e.t.Fatalf("%s %s: %d %q: %v", method, path, res.StatusCode, b, err)
+			e.t.Fatalf("%s %s: %d %q: %v", method, path, code, b, err)
 		}
 	}
-	return res.StatusCode, res.Header
+	return code, h
+}
+
+// errorOf sends a request and decodes the JSON error of a 4xx or 5xx.
+func (e *env) errorOf(method, path, body string, headers map[string]string) (int, wire.APIError, []byte) {
+	e.t.Helper()
+	code, _, b := e.roundTrip(method, path, body, headers)
+	var ae wire.APIError
+	if code >= 400 {
+		if err := json.Unmarshal(b, &ae); err != nil {
+			e.t.Fatalf("%s %s: %d with a body that is not a JSON error: %q", method, path, code, b)
+		}
+	}
+	return code, ae, b
 }
 
 // create makes a fake run and returns its id.

@@ -1,10 +1,7 @@
 package handlers
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/posterior-playground/playground/sim/wire"
@@ -14,29 +11,8 @@ import (
 // header out) and returns the status and the decoded error, if any.
 func (e *env) send(method, path, contentType, origin, body string) (int, wire.APIError) {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if origin != "" {
-		req.Header.Set("Origin", origin)
-	}
-	res, err := e.client.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	var ae wire.APIError
-	if res.StatusCode >= 400 {
-		if err := json.Unmarshal(b, &ae); err != nil {
-			e.t.Fatalf("%s %s: %d with a body that is not a JSON error: %q", method, path, res.StatusCode, b)
-		}
-	}
-	return res.StatusCode, ae
+	code, ae, _ := e.errorOf(method, path, body, map[string]string{"Content-Type": contentType, "Origin": origin})
+	return code, ae
 }
 
 // A page on another site can send a text/plain POST without a preflight:

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -36,27 +35,7 @@ func limitsEnv(t *testing.T) *env {
 // call sends body as client and returns the status and the decoded error.
 func call(e *env, client, method, path, contentType, body string) (int, wire.APIError, []byte) {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("X-Client", client)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	res, err := e.client.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	var ae wire.APIError
-	if res.StatusCode >= 400 {
-		if err := json.Unmarshal(b, &ae); err != nil {
-			e.t.Fatalf("%s %s: %d with a body that is not a JSON error: %q", method, path, res.StatusCode, b)
-		}
-	}
-	return res.StatusCode, ae, b
+	return e.errorOf(method, path, body, map[string]string{"X-Client": client, "Content-Type": contentType})
 }
 
 func createdID(t *testing.T, b []byte) string {
