@@ -101,13 +101,7 @@ func TestStreamDropsStalledViewerWithinPongWait(t *testing.T) {
 	})
 	id := e.create()
 	run, _ := e.reg.Get(id)
-	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
-		c, err := net.Dial(network, addr)
-		if tc, ok := c.(*net.TCPConn); ok {
-			tc.SetReadBuffer(1024)
-		}
-		return c, err
-	}}
+	d := smallBufferDialer()
 	c, _, err := d.Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -287,13 +287,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	enginetest.WaitFrame(t, run, 5*time.Second, func(f *engine.Frame) bool { return f.Status == engine.StatusRunning && f.Step > 0 })
 	before := max(rate(250*time.Millisecond), rate(250*time.Millisecond))
 
-	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
-		c, err := net.Dial(network, addr)
-		if tc, ok := c.(*net.TCPConn); ok {
-			tc.SetReadBuffer(1024)
-		}
-		return c, err
-	}}
+	d := smallBufferDialer()
 	var stalled []*websocket.Conn
 	for range 3 {
 		c, _, err := d.Dial(e.wsURL(id), nil)

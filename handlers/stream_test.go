@@ -293,13 +293,7 @@ func TestStreamDropsViewerThatCannotKeepUp(t *testing.T) {
 		},
 	})
 	id := e.create()
-	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
-		c, err := net.Dial(network, addr)
-		if tc, ok := c.(*net.TCPConn); ok {
-			tc.SetReadBuffer(1024)
-		}
-		return c, err
-	}}
+	d := smallBufferDialer()
 	c, _, err := d.Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -312,4 +306,16 @@ func TestStreamDropsViewerThatCannotKeepUp(t *testing.T) {
 	if f := run.Latest(); f.Status != engine.StatusRunning || f.Step == 0 {
 		t.Fatalf("the run: %s at step %d", f.Status, f.Step)
 	}
+}
+
+// smallBufferDialer dials with a 1 KiB socket read buffer, so a viewer
+// that stops reading stalls the server's writes within a few frames.
+func smallBufferDialer() websocket.Dialer {
+	return websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
+		c, err := net.Dial(network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetReadBuffer(1024)
+		}
+		return c, err
+	}}
 }
