@@ -25,8 +25,7 @@ type extraState struct {
 	weights *wire.WeightSet
 	byKey   map[string]*wire.Extra // the current extra of every key
 	views   []*wire.Extra          // the method's views, as last asked
-	viewsAt int64                  // step the views were taken at
-	viewsEp uint64                 // epoch likewise
+	viewsOf *wire.Band             // the band they were asked with: a new band means a new state
 	next    time.Time              // earliest next ask while stepping
 	list    []*wire.Extra          // the last frame's extras
 }
@@ -79,16 +78,17 @@ func (x *extraState) set(key string, v any, r *Run) {
 	x.byKey[key] = e
 }
 
-// methodViews asks a sim.Views method for its views when it moved and the
-// last ask is old enough (at once while paused), and reports whether they
-// changed.
+// methodViews asks a sim.Views method for its views when a new band shows
+// a new state (a step, a reset or a control change: the band's own rules)
+// and the last ask is old enough (at once while paused), and reports
+// whether they changed.
 func (r *Run) methodViews(now time.Time) bool {
 	v, ok := r.m.(sim.Views)
 	x := &r.extras
 	if !ok || r.status == StatusDiverged {
 		return false
 	}
-	if x.viewsAt == r.step && x.viewsEp == r.epoch && x.views != nil {
+	if x.views != nil && x.viewsOf == r.band {
 		return false
 	}
 	if r.active() && now.Before(x.next) {
@@ -116,7 +116,7 @@ func (r *Run) methodViews(now time.Time) bool {
 	if x.views == nil {
 		x.views = []*wire.Extra{} // asked: not nil
 	}
-	x.viewsAt, x.viewsEp = r.step, r.epoch
+	x.viewsOf = r.band
 	x.next = now.Add(max(viewsInterval, time.Since(t0)*viewsCostShare))
 	return true
 }
