@@ -117,7 +117,7 @@ func TestFrameJSONSplicesSharedParts(t *testing.T) {
 // An extra cannot take a key the frame writes itself, nor one that would
 // need escaping.
 func TestNewExtraRefusesFrameKeys(t *testing.T) {
-	for _, key := range []string{"", "step", "predictive", "trace", `a"b`, "Draws", "x y"} {
+	for _, key := range []string{"", "step", "predictive", "trace", "budget", `a"b`, "Draws", "x y"} {
 		if _, err := wire.NewExtra(key, 1); err == nil {
 			t.Errorf("NewExtra(%q) accepted", key)
 		}
