@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/wire"
@@ -101,10 +100,4 @@ func stepTo(ctx context.Context, r *Run, epoch uint64, target int64) error {
 			return ctx.Err()
 		}
 	}
-}
-
-// ReplayChanges returns the run's live changes since its last reset, the
-// Changes of a link to its current state.
-func ReplayChanges(f *Frame) []wire.Mark {
-	return slices.Clone(f.Marks)
 }
