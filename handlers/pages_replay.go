@@ -16,7 +16,8 @@ import (
 // step 0. The changes are checked here against the panel's spec and the
 // engine's limits, so a bad link is a page error naming the parameter.
 
-// parseReplay reads raw, the value of key, against spec.
+// parseReplay reads raw, the value of key, and checks it as a run's
+// replay would be (engine.CheckReplay), naming key.
 func parseReplay(key, raw string, spec sim.MethodSpec) (*wire.Replay, error) {
 	bad := func(format string, a ...any) error {
 		return &sim.FieldError{Field: key, Message: fmt.Sprintf(format, a...) +
@@ -35,25 +36,21 @@ func parseReplay(key, raw string, spec sim.MethodSpec) (*wire.Replay, error) {
 		s, rest, ok1 := strings.Cut(part, ":")
 		name, val, ok2 := strings.Cut(rest, ":")
 		at, err := strconv.ParseInt(s, 10, 64)
-		if !ok1 || !ok2 || err != nil || at < 0 || at > step || (len(p.Changes) > 0 && at < p.Changes[len(p.Changes)-1].Step) {
-			return nil, bad("change %q is not STEP:NAME:VALUE in step order within [0, %d]", part, step)
-		}
-		c, ok := spec.Control(name)
-		if !ok || !c.Live {
-			return nil, bad("change %q names no live control (allowed: %s)", part, strings.Join(liveNames(spec), ", "))
+		if !ok1 || !ok2 || err != nil {
+			return nil, bad("change %q is not STEP:NAME:VALUE", part)
 		}
 		v := sim.Choice(val)
-		if len(c.Options) == 0 {
+		if c, ok := spec.Control(name); ok && len(c.Options) == 0 {
 			x, err := strconv.ParseFloat(val, 64)
 			if err != nil {
 				return nil, bad("change %q: %q is not a number", part, val)
 			}
 			v = sim.Num(x)
 		}
-		if err := c.Validate(v); err != nil {
-			return nil, bad("change %q: %v", part, err)
-		}
 		p.Changes = append(p.Changes, wire.Mark{Step: at, Name: name, Value: v})
+	}
+	if err := engine.CheckReplay(p, spec); err != nil { // the rules a run's replay keeps
+		return nil, bad("%v", err)
 	}
 	return p, nil
 }
@@ -66,14 +63,4 @@ func formatReplay(p *wire.Replay) string {
 		fmt.Fprintf(&b, ",%d:%s:%s", c.Step, c.Name, c.Value.String())
 	}
 	return b.String()
-}
-
-func liveNames(spec sim.MethodSpec) []string {
-	var out []string
-	for _, c := range spec.Controls {
-		if c.Live {
-			out = append(out, c.Name)
-		}
-	}
-	return out
 }

@@ -199,7 +199,7 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s cannot start on %s with these controls: %v", cfg.Method, cfg.Data, err)}
 	}
 	if cfg.Replay != nil {
-		if err := checkReplay(cfg.Replay, run.spec); err != nil {
+		if err := CheckReplay(cfg.Replay, run.spec); err != nil {
 			return nil, err
 		}
 	}

@@ -17,10 +17,10 @@ const (
 	MaxReplayChanges = maxMarks
 )
 
-// checkReplay validates a replay against the run's method: steps in [0,
+// CheckReplay validates a replay against the run's method: steps in [0,
 // MaxReplaySteps], changes in step order, none after the target, each a
 // live control with a valid value.
-func checkReplay(p *wire.Replay, spec sim.MethodSpec) error {
+func CheckReplay(p *wire.Replay, spec sim.MethodSpec) error {
 	if p.Step < 0 || p.Step > MaxReplaySteps {
 		return &sim.FieldError{Field: "replay.step", Message: fmt.Sprintf("%d is outside the allowed range [0, %d] (a replay trains every step again)", p.Step, MaxReplaySteps)}
 	}
