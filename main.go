@@ -76,6 +76,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&origins, "allow-origin", "an extra origin `URL` allowed to open streams and send commands (repeatable)")
 	var ancestors stringList
 	fs.Var(&ancestors, "allow-frame-ancestor", "an origin `URL` that may embed the pages in a frame, such as a course site (repeatable; *.domain allowed)")
+	instance := fs.String("instance", "", "this instance's `NAME` (a-z, 0-9), prefixed to every run id so a balancer can route by it (web/deploy/haproxy.cfg)")
+	var proxies stringList
+	fs.Var(&proxies, "trust-proxy", "a `CIDR` of reverse proxies whose X-Forwarded-For names the client (repeatable; none by default)")
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
 		return commandHelp(stdout, "serve", fs, args)
 	} else if err != nil {
@@ -84,6 +87,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := web.DefaultConfig()
 	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
+	cfg.Instance, cfg.TrustedProxies = *instance, proxies
 	srv, err := web.New(cfg, log)
 	if err != nil {
 		return err
