@@ -16,7 +16,7 @@ import (
 
 const usage = `usage:
   playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]
-                   [--instance NAME] [--trust-proxy CIDR ...]
+                   [--instance NAME] [--trust-proxy CIDR ...] [--free-unwatched 1m]
   playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N]
                    [--seed S] [--data-seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
   playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/web"
@@ -77,6 +78,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var ancestors stringList
 	fs.Var(&ancestors, "allow-frame-ancestor", "an origin `URL` that may embed the pages in a frame, such as a course site (repeatable; *.domain allowed)")
 	instance := fs.String("instance", "", "this instance's `NAME` (a-z, 0-9), prefixed to every run id so a balancer can route by it (web/deploy/haproxy.cfg)")
+	freeAfter := fs.Duration("free-unwatched", time.Minute, "delete a run nobody has watched for `DURATION`, freeing its slot (it pauses at half that)")
 	var proxies stringList
 	fs.Var(&proxies, "trust-proxy", "a `CIDR` of reverse proxies whose X-Forwarded-For names the client (repeatable; none by default)")
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
@@ -88,6 +90,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := web.DefaultConfig()
 	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
 	cfg.Instance, cfg.TrustedProxies = *instance, proxies
+	if *freeAfter < time.Second || *freeAfter > 24*time.Hour {
+		return &sim.FieldError{Field: "free-unwatched", Message: fmt.Sprintf("%v is outside [1s, 24h]", *freeAfter)}
+	}
+	cfg.ExpireAfter, cfg.IdleTimeout = *freeAfter, *freeAfter/2
 	srv, err := web.New(cfg, log)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package handlers
 import (
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -36,8 +35,8 @@ type APIConfig struct {
 	// "scheme://host[:port]".
 	AllowedOrigins []string
 	RequestTimeout time.Duration // for every route but the stream, default 15s
-	// ClientKey names the client a run counts against; default the IP of
-	// RemoteAddr (behind a trusted proxy, put middleware.RealIP first).
+	// ClientKey names the client that owns a run or sweep and whose caps it
+	// counts against; default its browser session (SessionOf, session.go).
 	ClientKey func(*http.Request) string
 	Stream    StreamConfig
 	Log       *slog.Logger
@@ -109,7 +108,7 @@ func NewAPI(cfg APIConfig) (*API, error) {
 		a.timeout = 15 * time.Second
 	}
 	if a.clientKey == nil {
-		a.clientKey = remoteIP
+		a.clientKey = SessionOf
 	}
 	if a.log == nil {
 		a.log = slog.Default()
@@ -131,6 +130,7 @@ func (a *API) Uploads() *Uploads { return a.uploads }
 // Routes registers the API on r, which must be mounted at /api. The stream
 // route stays outside middleware.Timeout: it lives long and is hijacked.
 func (a *API) Routes(r chi.Router) {
+	r.Use(Sessions)      // session.go
 	r.Use(a.guardWrites) // guard.go
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, http.StatusNotFound, "path", "no such API endpoint: "+r.URL.Path)
@@ -146,6 +146,7 @@ func (a *API) Routes(r chi.Router) {
 		r.Get("/datasets", a.datasets)
 		r.Post("/data", a.upload)
 		r.Post("/runs", a.createRun)
+		r.Get("/runs", a.listRuns)
 		r.Get("/runs/{id}", a.getRun)
 		r.Delete("/runs/{id}", a.deleteRun)
 		r.Post("/runs/{id}/ops", a.postOp)
@@ -214,14 +215,4 @@ func (a *API) checkOrigin(r *http.Request) bool {
 	}
 	u, err := url.Parse(origin)
 	return err == nil && strings.EqualFold(u.Host, r.Host)
-}
-
-// remoteIP is the IP of the request's peer (or of the client, after
-// middleware.RealIP).
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

@@ -3,11 +3,13 @@ package handlers
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
@@ -20,25 +22,46 @@ import (
 // UploadPrefix starts the data name of an uploaded CSV data set.
 const UploadPrefix = "upload:"
 
-// Uploads keeps uploaded data sets in memory, at most max of them; adding
-// one more evicts the least recently used.
+// Uploads keeps uploaded data sets in memory. Each belongs to the browser
+// session that uploaded it: a session keeps at most PerSession (its own
+// least recently used is evicted for a new one), and the store at most its
+// total, refusing a new session's file when full rather than evicting
+// anyone's. A file nobody has used for UploadIdle is dropped, so the store
+// does not stay full of closed browsers' files. Reading is by name, which
+// is unguessable: a run on an uploaded file can be shared and forked.
 type Uploads struct {
-	max   int
+	total int
+	now   func() time.Time
 	mu    sync.Mutex
-	order []string // least recently used first
-	sets  map[string]*sim.Dataset
+	sets  map[string]*upload
+	order map[string][]string // per session, least recently used first
 }
 
-// NewUploads returns a store of at most max data sets (default 32).
-func NewUploads(max int) *Uploads {
-	if max <= 0 {
-		max = 32
+type upload struct {
+	d       *sim.Dataset
+	session string
+	used    time.Time
+}
+
+// Limits of the upload store.
+const (
+	UploadsPerSession = 4
+	UploadIdle        = time.Hour
+)
+
+// ErrUploadsFull is an upload refused because the store holds its total.
+var ErrUploadsFull = errors.New("the server holds its maximum of uploaded files; try again later, or use one of yours again")
+
+// NewUploads returns a store of at most total data sets (default 32).
+func NewUploads(total int) *Uploads {
+	if total <= 0 {
+		total = 32
 	}
-	return &Uploads{max: max, sets: make(map[string]*sim.Dataset)}
+	return &Uploads{total: total, now: time.Now, sets: make(map[string]*upload), order: make(map[string][]string)}
 }
 
-// Add stores d and returns its data name, "upload:<id>".
-func (u *Uploads) Add(d *sim.Dataset) (string, error) {
+// Add stores d for session and returns its data name, "upload:<id>".
+func (u *Uploads) Add(session string, d *sim.Dataset) (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -46,25 +69,50 @@ func (u *Uploads) Add(d *sim.Dataset) (string, error) {
 	name := UploadPrefix + hex.EncodeToString(b[:])
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for len(u.order) >= u.max {
-		delete(u.sets, u.order[0])
-		u.order = u.order[1:]
+	now := u.now()
+	for n, up := range u.sets {
+		if now.Sub(up.used) > UploadIdle {
+			u.drop(n)
+		}
 	}
-	u.sets[name] = d
-	u.order = append(u.order, name)
+	if mine := u.order[session]; len(mine) >= min(UploadsPerSession, u.total) {
+		u.drop(mine[0])
+	} else if len(u.sets) >= u.total {
+		return "", ErrUploadsFull
+	}
+	u.sets[name] = &upload{d: d, session: session, used: now}
+	u.order[session] = append(u.order[session], name)
 	return name, nil
+}
+
+// drop removes the upload name; u.mu must be held.
+func (u *Uploads) drop(name string) {
+	up, ok := u.sets[name]
+	if !ok {
+		return
+	}
+	delete(u.sets, name)
+	list := slices.DeleteFunc(u.order[up.session], func(n string) bool { return n == name })
+	if len(list) == 0 {
+		delete(u.order, up.session)
+	} else {
+		u.order[up.session] = list
+	}
 }
 
 // Get returns the data set stored under name and marks it recently used.
 func (u *Uploads) Get(name string) (*sim.Dataset, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	d, ok := u.sets[name]
-	if ok {
-		i := slices.Index(u.order, name)
-		u.order = append(slices.Delete(u.order, i, i+1), name)
+	up, ok := u.sets[name]
+	if !ok {
+		return nil, false
 	}
-	return d, ok
+	up.used = u.now()
+	list := u.order[up.session]
+	i := slices.Index(list, name)
+	u.order[up.session] = append(slices.Delete(list, i, i+1), name)
+	return up.d, true
 }
 
 // upload handles POST /api/data: the body is CSV text with columns x and y.
@@ -76,7 +124,12 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, a.log, err)
 		return
 	}
-	name, err := a.uploads.Add(d)
+	name, err := a.uploads.Add(a.clientKey(r), d)
+	if errors.Is(err, ErrUploadsFull) {
+		w.Header().Set("Retry-After", "60")
+		writeError(w, a.log, http.StatusTooManyRequests, "data", err.Error())
+		return
+	}
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return

@@ -10,12 +10,14 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
 
 	"github.com/posterior-playground/playground/sim"
@@ -125,7 +127,13 @@ func newEnv(t *testing.T, o envOptions) *env {
 	srv := httptest.NewUnstartedServer(r)
 	srv.Config.ConnState = o.connState
 	srv.Start()
-	e := &env{t: t, srv: srv, reg: reg, api: api, client: &http.Client{Transport: &http.Transport{}}}
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The jar keeps the session cookie: the runs this env creates are its
+	// own, as a browser's are (session.go).
+	e := &env{t: t, srv: srv, reg: reg, api: api, client: &http.Client{Transport: &http.Transport{}, Jar: jar}}
 	t.Cleanup(func() {
 		api.CloseStreams()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -214,6 +222,11 @@ func (e *env) wantError(method, path, body string, status int, field string) wir
 		e.t.Fatalf("content type %q", ct)
 	}
 	return got
+}
+
+// dialer is a websocket dialer in the env's session (its cookie jar).
+func (e *env) dialer() *websocket.Dialer {
+	return &websocket.Dialer{Jar: e.client.Jar, HandshakeTimeout: 45 * time.Second}
 }
 
 func (e *env) wsURL(id string) string {

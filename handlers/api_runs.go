@@ -44,7 +44,7 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
 	f, c := run.Latest(), run.Config()
 	info := wire.RunInfo{ID: run.ID(), Config: c, Method: c.Method, Data: wire.RunData{Name: c.Data, DataPoints: run.Data()},
 		Status: string(f.Status), Message: f.Message, Step: f.Step, Epoch: f.Epoch, Controls: f.Controls, Start: f.Start, Speed: f.Speed,
-		Viewers: run.Viewers(), Traces: run.TraceNames(), Spec: run.Spec(),
+		Viewers: run.Viewers(), Traces: run.TraceNames(), Spec: run.Spec(), Yours: a.owns(r, run.ID()) == nil,
 		Summary: wire.RunSummary{StepsPerSec: f.StepsPerSec, Diagnostics: f.Diagnostics}}
 	if !math.IsNaN(f.Objective) {
 		info.Summary.Objective = &f.Objective
@@ -53,7 +53,12 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) deleteRun(w http.ResponseWriter, r *http.Request) {
-	if err := a.reg.Delete(chi.URLParam(r, "id")); err != nil {
+	id := chi.URLParam(r, "id")
+	if err := a.owns(r, id); err != nil {
+		writeErr(w, r, a.log, err)
+		return
+	}
+	if err := a.reg.Delete(id); err != nil {
 		writeErr(w, r, a.log, err)
 		return
 	}
@@ -63,7 +68,13 @@ func (a *API) deleteRun(w http.ResponseWriter, r *http.Request) {
 // postOp handles POST /api/runs/{id}/ops: one command, as on the stream,
 // for scripts without a websocket.
 func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
-	run, err := a.reg.Get(chi.URLParam(r, "id"))
+	id := chi.URLParam(r, "id")
+	if err := a.owns(r, id); err != nil {
+		a.observer.Command(false)
+		writeErr(w, r, a.log, err)
+		return
+	}
+	run, err := a.reg.Get(id)
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return
@@ -85,4 +96,29 @@ func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// listRuns answers GET /api/runs: the session's own runs, so the page can
+// list them and free them.
+func (a *API) listRuns(w http.ResponseWriter, r *http.Request) {
+	out := []wire.RunBrief{}
+	for _, run := range a.reg.RunsOf(a.clientKey(r)) {
+		f, c := run.Latest(), run.Config()
+		out = append(out, wire.RunBrief{ID: run.ID(), Method: c.Method, Data: c.Data, Seed: c.Seed,
+			Status: string(f.Status), Step: f.Step, Viewers: run.Viewers()})
+	}
+	writeJSON(w, a.log, http.StatusOK, out)
+}
+
+// owns says whether the request's client owns the run with id: nil,
+// ErrNotYours, or the registry's ErrNotFound.
+func (a *API) owns(r *http.Request, id string) error {
+	owner, err := a.reg.Owner(id)
+	if err != nil {
+		return err
+	}
+	if owner != a.clientKey(r) {
+		return ErrNotYours
+	}
+	return nil
 }

@@ -188,20 +188,49 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func TestUploadsEvictLeastRecentlyUsed(t *testing.T) {
-	u := NewUploads(2)
-	a, _ := u.Add(&sim.Dataset{Name: "a"})
-	b, _ := u.Add(&sim.Dataset{Name: "b"})
-	if _, ok := u.Get(a); !ok { // a is now the most recently used
-		t.Fatal("a missing")
+// A session's own least recently used upload makes room for its next one;
+// another session's uploads never evict mine: a full store refuses a new
+// file instead. Files unused for UploadIdle are dropped.
+func TestUploadsPerSession(t *testing.T) {
+	u := NewUploads(UploadsPerSession + 2)
+	now := time.Unix(1e9, 0)
+	u.now = func() time.Time { return now }
+	mine, err := u.Add("me", &sim.Dataset{Name: "mine"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	c, _ := u.Add(&sim.Dataset{Name: "c"})
-	if _, ok := u.Get(b); ok {
-		t.Fatal("b should have been evicted")
-	}
-	for _, n := range []string{a, c} {
-		if _, ok := u.Get(n); !ok {
-			t.Fatalf("%s evicted", n)
+	var theirs []string
+	for i := range UploadsPerSession + 3 { // past their quota: their own oldest go
+		n, err := u.Add("them", &sim.Dataset{})
+		if err != nil {
+			t.Fatalf("their upload %d: %v", i, err)
 		}
+		theirs = append(theirs, n)
+	}
+	if _, ok := u.Get(mine); !ok {
+		t.Fatal("another session's uploads evicted mine")
+	}
+	for i, n := range theirs {
+		if _, ok := u.Get(n); ok != (i >= 3) {
+			t.Errorf("their upload %d present = %v; want only their last %d", i, ok, UploadsPerSession)
+		}
+	}
+	// The store now holds 1 + 4 of its 6: a third session gets one slot,
+	// then a refusal, not someone else's file.
+	if _, err := u.Add("third", &sim.Dataset{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.Add("fourth", &sim.Dataset{}); !errors.Is(err, ErrUploadsFull) {
+		t.Fatalf("a full store: %v; want ErrUploadsFull", err)
+	}
+	if _, ok := u.Get(mine); !ok {
+		t.Fatal("a full store evicted my upload")
+	}
+	now = now.Add(UploadIdle + time.Second) // everyone leaves
+	if _, err := u.Add("fourth", &sim.Dataset{}); err != nil {
+		t.Fatalf("after every file went unused for %v: %v", UploadIdle, err)
+	}
+	if _, ok := u.Get(mine); ok {
+		t.Error("an upload unused for longer than UploadIdle is kept")
 	}
 }

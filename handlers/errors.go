@@ -42,6 +42,8 @@ func writeErr(w http.ResponseWriter, r *http.Request, log *slog.Logger, err erro
 	case errors.As(err, &le):
 		w.Header().Set("Retry-After", "10")
 		writeError(w, log, http.StatusTooManyRequests, "runs", le.Message)
+	case errors.Is(err, ErrNotYours):
+		writeError(w, log, http.StatusForbidden, "session", err.Error())
 	case errors.Is(err, engine.ErrNotFound):
 		writeError(w, log, http.StatusNotFound, "id", "no such run (it may have been deleted after being left unwatched)")
 	case errors.Is(err, engine.ErrRegistryClosed), errors.Is(err, engine.ErrRunClosed):

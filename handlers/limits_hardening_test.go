@@ -84,7 +84,7 @@ func TestLimitsAnsweredWithFieldErrors(t *testing.T) {
 				a1 = createdID(t, b)
 				made = append(made, a1)
 			}
-		}, method: "POST", path: "/api/runs", body: mfvi, status: 429, field: "runs", says: "2 runs, the maximum per client"},
+		}, method: "POST", path: "/api/runs", body: mfvi, status: 429, field: "runs", says: "2 runs open, the most one browser may have"},
 		{name: "runs in total", client: "B", setup: func() {
 			_, _, b := call(e, "B", "POST", "/api/runs", "application/json", mfvi)
 			b1 = createdID(t, b)

@@ -39,7 +39,7 @@ func TestPlayPageSpecsFitTheData(t *testing.T) {
 	uploads := NewUploads(2)
 	up := &sim.Dataset{Task: sim.Regression, X: []float64{0, 1, 2, 3, 4, 5, 6}, Y: make([]float64, 7), Grid: []float64{0, 6},
 		XScale: sim.Identity, YScale: sim.Identity}
-	upName, err := uploads.Add(up)
+	upName, err := uploads.Add("s", up)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,7 @@ type wsConn struct {
 	run        *engine.Run
 	errs       chan wire.Error // reader → writer; dropped when full
 	readerDone chan struct{}
+	readOnly   bool        // a viewer of another session's run: commands are refused
 	out        frameWriter // the writer's state (stream_frame.go)
 }
 
@@ -77,7 +78,8 @@ func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader has answered with the error
 	}
-	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan wire.Error, 8), readerDone: make(chan struct{})}
+	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan wire.Error, 8), readerDone: make(chan struct{}),
+		readOnly: a.owns(r, run.ID()) != nil}
 	a.track(c, true)
 	defer a.track(c, false)
 	writerDone := make(chan struct{})
@@ -176,6 +178,9 @@ func (c *wsConn) readLoop() {
 			continue
 		}
 		op, err := parseOp(msg)
+		if err == nil && c.readOnly {
+			err = ErrNotYours
+		}
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			err = applyOp(ctx, op, c.run)
@@ -195,6 +200,8 @@ func errorFrame(op string, err error) wire.Error {
 		return wire.Error{Op: op, Field: fe.Field, Message: fe.Message}
 	case errors.Is(err, engine.ErrRunClosed):
 		return wire.Error{Op: op, Message: "the run has ended"}
+	case errors.Is(err, ErrNotYours):
+		return wire.Error{Op: op, Field: "session", Message: err.Error()}
 	}
 	return wire.Error{Op: op, Message: err.Error()}
 }

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/engine/enginetest"
 )
@@ -37,7 +35,7 @@ func TestStreamDropsSilentViewer(t *testing.T) {
 	id := e.create()
 	run, _ := e.reg.Get(id)
 
-	live, _, err := websocket.DefaultDialer.Dial(e.wsURL(id), nil)
+	live, _, err := e.dialer().Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +50,7 @@ func TestStreamDropsSilentViewer(t *testing.T) {
 		}
 	}()
 
-	silent, _, err := websocket.DefaultDialer.Dial(e.wsURL(id), nil)
+	silent, _, err := e.dialer().Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +100,7 @@ func TestStreamDropsStalledViewerWithinPongWait(t *testing.T) {
 	id := e.create()
 	run, _ := e.reg.Get(id)
 	d := smallBufferDialer()
+	d.Jar = e.client.Jar // in the session that made the run: it may command it
 	c, _, err := d.Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)

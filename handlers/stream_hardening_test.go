@@ -288,6 +288,7 @@ func TestStreamStalledReaderNeitherSlowsNorGrows(t *testing.T) {
 	before := max(rate(250*time.Millisecond), rate(250*time.Millisecond))
 
 	d := smallBufferDialer()
+	d.Jar = e.client.Jar // in the session that made the run: it may command it
 	var stalled []*websocket.Conn
 	for range 3 {
 		c, _, err := d.Dial(e.wsURL(id), nil)

@@ -39,7 +39,7 @@ type inFrame struct {
 
 func dial(t *testing.T, e *env, id string, h http.Header) *websocket.Conn {
 	t.Helper()
-	c, res, err := websocket.DefaultDialer.Dial(e.wsURL(id), h)
+	c, res, err := e.dialer().Dial(e.wsURL(id), h)
 	if err != nil {
 		t.Fatalf("dial: %v (%v)", err, res)
 	}
@@ -173,7 +173,7 @@ func TestStreamOrigins(t *testing.T) {
 	e := newEnv(t, envOptions{api: APIConfig{AllowedOrigins: []string{"https://Lab.example:8443"}}})
 	id := e.create()
 	for _, o := range []string{"http://evil.example", "null", e.srv.URL + ".evil.example"} {
-		_, res, err := websocket.DefaultDialer.Dial(e.wsURL(id), http.Header{"Origin": {o}})
+		_, res, err := e.dialer().Dial(e.wsURL(id), http.Header{"Origin": {o}})
 		if !errors.Is(err, websocket.ErrBadHandshake) || res.StatusCode != http.StatusForbidden {
 			t.Fatalf("origin %s: %v %v", o, err, res)
 		}
@@ -187,7 +187,7 @@ func TestStreamOrigins(t *testing.T) {
 		next(t, c)
 		c.Close()
 	}
-	_, res, err := websocket.DefaultDialer.Dial(e.wsURL("nope"), nil)
+	_, res, err := e.dialer().Dial(e.wsURL("nope"), nil)
 	if err == nil || res.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown run: %v %v", err, res)
 	}
@@ -260,7 +260,7 @@ func TestStreamShutdownSendsCloseFrame(t *testing.T) {
 			break
 		}
 	}
-	_, res, err := websocket.DefaultDialer.Dial(e.wsURL(id), nil)
+	_, res, err := e.dialer().Dial(e.wsURL(id), nil)
 	if err == nil || res.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("a stream during shutdown: %v %v", err, res)
 	}
@@ -294,6 +294,7 @@ func TestStreamDropsViewerThatCannotKeepUp(t *testing.T) {
 	})
 	id := e.create()
 	d := smallBufferDialer()
+	d.Jar = e.client.Jar // in the session that made the run: it may command it
 	c, _, err := d.Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"regexp"
 	"testing"
-
-	"github.com/gorilla/websocket"
 )
 
 // goTypeRE matches what leaks from encoding/json's messages: Go type names.
@@ -72,7 +70,7 @@ func TestStrictInput(t *testing.T) {
 	}
 
 	// The stream refuses the same way, on the open socket.
-	c, _, err := websocket.DefaultDialer.Dial(e.wsURL(id), nil)
+	c, _, err := e.dialer().Dial(e.wsURL(id), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func TestHAProxyRoutesRunsByInstance(t *testing.T) {
 		}
 	})
 	base := "http://" + bind
-	client := &http.Client{Timeout: 10 * time.Second} // no cookie jar: new runs are dealt round-robin
+	client := &http.Client{Timeout: 10 * time.Second} // no cookie jar: a checker, not a browser
 	defer client.CloseIdleConnections()
 	enginetest.Poll(t, 15*time.Second, "HAProxy answers and sees every instance ready", func() bool {
 		res, err := client.Get(base + "/healthz")
@@ -103,10 +103,16 @@ func TestHAProxyRoutesRunsByInstance(t *testing.T) {
 
 	// 30 runs through the balancer, each playing at a modest speed so the
 	// three instances' 30 runs do not fight over the test machine's cores.
+	// Each run is a student's: a browser session of its own, new to the
+	// balancer (no affinity cookie yet), so new runs are dealt round-robin.
 	ids := make([]string, haproxyRuns)
+	students := make([]*http.Client, haproxyRuns)
 	for i := range ids {
+		student, _ := newSession(t)
+		defer student.CloseIdleConnections()
+		students[i] = student
 		body := fmt.Sprintf(`{"data":"gap","method":"mfvi","seed":%d}`, i+1)
-		res, err := client.Post(base+"/api/runs", "application/json", strings.NewReader(body))
+		res, err := student.Post(base+"/api/runs", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,9 +135,9 @@ func TestHAProxyRoutesRunsByInstance(t *testing.T) {
 			t.Fatalf("no run landed on %s (%v): the balancer does not spread new runs", name, per)
 		}
 	}
-	for _, id := range ids {
+	for i, id := range ids {
 		for _, op := range []string{`{"op":"speed","value":50}`, `{"op":"play"}`} {
-			res, err := client.Post(base+"/api/runs/"+id+"/ops", "application/json", strings.NewReader(op))
+			res, err := students[i].Post(base+"/api/runs/"+id+"/ops", "application/json", strings.NewReader(op))
 			if err != nil {
 				t.Fatal(err)
 			}

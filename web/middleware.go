@@ -34,7 +34,7 @@ func requestLogger(log *slog.Logger) func(http.Handler) http.Handler {
 				log.LogAttrs(r.Context(), level, "http",
 					slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
 					slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", time.Since(start)),
-					slog.String("client", clientKey(r)), slog.String("request_id", middleware.GetReqID(r.Context())))
+					slog.String("client", clientIP(r)), slog.String("request_id", middleware.GetReqID(r.Context())))
 			}()
 			next.ServeHTTP(ww, r)
 		})

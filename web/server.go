@@ -140,7 +140,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	m := metrics.New(reg)
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
-		RequestTimeout: cfg.RequestTimeout, ClientKey: clientKey, Stream: cfg.Stream, Log: log,
+		RequestTimeout: cfg.RequestTimeout, Stream: cfg.Stream, Log: log,
 		Sweeps: sw, Observer: m,
 	})
 	if err != nil {
@@ -164,6 +164,7 @@ func (s *Server) routes() http.Handler {
 	} else {
 		r.Use(middleware.ClientIPFromRemoteAddr)
 	}
+	r.Use(handlers.Sessions) // runs, uploads and sweeps belong to a browser session
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
 	r.Use(s.metrics.Middleware)
@@ -197,8 +198,9 @@ func staticFiles(fsys fs.FS) http.Handler {
 	})
 }
 
-// clientKey is the client IP the per-client run cap counts against.
-func clientKey(r *http.Request) string {
+// clientIP is the client's address for the access log: the peer's, or a
+// trusted proxy's X-Forwarded-For.
+func clientIP(r *http.Request) string {
 	if ip := middleware.GetClientIP(r.Context()); ip != "" {
 		return ip
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/http/cookiejar"
 	"context"
 	"encoding/json"
 	"io"
@@ -20,7 +21,30 @@ import (
 	"github.com/posterior-playground/playground/sim/engine"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain gives the tests' default HTTP client and websocket dialer one
+// cookie jar: they are one browser session, so a run a test creates with
+// one it may command with the other (handlers/session.go). Tests of several
+// sessions make their own jars (newSession).
+func TestMain(m *testing.M) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		panic(err)
+	}
+	http.DefaultClient.Jar, websocket.DefaultDialer.Jar = jar, jar
+	goleak.VerifyTestMain(m)
+}
+
+// newSession returns an HTTP client and a websocket dialer of a new browser
+// session: they share a cookie jar of their own.
+func newSession(t testing.TB) (*http.Client, *websocket.Dialer) {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second, Jar: jar},
+		&websocket.Dialer{Jar: jar, HandshakeTimeout: 30 * time.Second}
+}
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 

@@ -96,7 +96,8 @@ func TestBinarySIGTERMClosesStreams(t *testing.T) {
 	}()
 
 	base := "http://" + addr
-	client := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
+	client, _ := newSession(t)
+	client.Jar = http.DefaultClient.Jar // the session of the default dialer, which commands the run
 	defer client.CloseIdleConnections()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -227,7 +228,7 @@ func TestShutdownWithStalledViewer(t *testing.T) {
 	id := createRun(t, "http://"+ln.Addr().String())
 	http.DefaultClient.CloseIdleConnections()
 	ws := "ws://" + ln.Addr().String() + "/api/runs/" + id + "/stream"
-	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
+	d := websocket.Dialer{Jar: websocket.DefaultDialer.Jar, NetDial: func(network, addr string) (net.Conn, error) {
 		c, err := net.Dial(network, addr)
 		if tc, ok := c.(*net.TCPConn); ok {
 			tc.SetReadBuffer(1024)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -45,9 +46,11 @@ type RegistryConfig struct {
 	MaxRuns          int           // runs at once, default 64
 	MaxRunsPerClient int           // runs at once per client key, default 8
 	MaxSteps         int64         // step budget per run, default 10,000,000
-	IdleTimeout      time.Duration // a run nobody watches this long pauses, default 1 min
-	ExpireAfter      time.Duration // a run nobody watches this long is deleted, default 30 min
-	Run              RunOptions    // options of every run (MaxSteps is overridden)
+	IdleTimeout      time.Duration // a run nobody watches this long pauses, default 30 s
+	// ExpireAfter: a run nobody watches this long is deleted, freeing its
+	// slot, default 1 min (a closed tab must not hold a classroom's slots).
+	ExpireAfter time.Duration
+	Run         RunOptions // options of every run (MaxSteps is overridden)
 	// Instance, when set, begins every run id ("i2-3f…"), so that a
 	// balancer in front of several instances routes a run's requests to the
 	// instance that holds it. ValidInstance says what it may be.
@@ -80,10 +83,10 @@ func (c RegistryConfig) withDefaults() RegistryConfig {
 		c.MaxSteps = 10_000_000
 	}
 	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = time.Minute
+		c.IdleTimeout = 30 * time.Second
 	}
 	if c.ExpireAfter <= 0 {
-		c.ExpireAfter = 30 * time.Minute
+		c.ExpireAfter = time.Minute
 	}
 	c.Run.MaxSteps = c.MaxSteps
 	return c
@@ -184,9 +187,9 @@ func (g *Registry) reserve(client string) error {
 	case g.closed:
 		return ErrRegistryClosed
 	case len(g.runs)+g.reserved >= g.cfg.MaxRuns:
-		return &LimitError{fmt.Sprintf("the server is running its maximum of %d runs; try again later", g.cfg.MaxRuns)}
+		return &LimitError{fmt.Sprintf("the server is running its maximum of %d runs; try again in %s (runs nobody watches are freed within %[2]s)", g.cfg.MaxRuns, humanDuration(g.cfg.ExpireAfter))}
 	case g.perClient[client] >= g.cfg.MaxRunsPerClient:
-		return &LimitError{fmt.Sprintf("you have %d runs, the maximum per client; delete one (DELETE /api/runs/{id}) or close a panel", g.cfg.MaxRunsPerClient)}
+		return &LimitError{fmt.Sprintf("you have %d runs open, the most one browser may have: close a panel or a tab, or free one under \u201cYour runs\u201d; a run nobody watches is freed within %s", g.cfg.MaxRunsPerClient, humanDuration(g.cfg.ExpireAfter))}
 	}
 	g.reserved++
 	g.perClient[client]++
@@ -233,6 +236,20 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	return run, nil
 }
 
+// humanDuration says d as a person would: "a minute", "90 seconds", "5 minutes".
+func humanDuration(d time.Duration) string {
+	switch s := int(d.Round(time.Second) / time.Second); {
+	case s == 60:
+		return "a minute"
+	case s%60 == 0:
+		return fmt.Sprintf("%d minutes", s/60)
+	case s == 1:
+		return "a second"
+	default:
+		return fmt.Sprintf("%d seconds", s)
+	}
+}
+
 // newID is 16 random hex digits, after "instance-" when instance is set.
 func newID(instance string) (string, error) {
 	var b [8]byte
@@ -254,6 +271,31 @@ func (g *Registry) Get(id string) (*Run, error) {
 		return nil, ErrNotFound
 	}
 	return e.run, nil
+}
+
+// Owner returns the client that created the run with id, or ErrNotFound.
+func (g *Registry) Owner(id string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, ok := g.runs[id]
+	if !ok {
+		return "", ErrNotFound
+	}
+	return e.client, nil
+}
+
+// RunsOf returns client's runs, by id.
+func (g *Registry) RunsOf(client string) []*Run {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []*Run
+	for _, e := range g.runs {
+		if e.client == client {
+			out = append(out, e.run)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Run) int { return strings.Compare(a.id, b.id) })
+	return out
 }
 
 // Len is the number of runs.

@@ -60,9 +60,21 @@ type RunInfo struct {
 	Start    sim.Controls   `json:"start_controls"` // at the last (re)init: a replay's base
 	Speed    float64        `json:"speed"`
 	Viewers  int            `json:"viewers"`
+	Yours    bool           `json:"yours"` // made by the asking session: it may command the run
 	Traces   []string       `json:"traces"`
 	Summary  RunSummary     `json:"summary"`
 	Spec     sim.MethodSpec `json:"spec"`
+}
+
+// RunBrief is one line of GET /api/runs, the session's own runs.
+type RunBrief struct {
+	ID      string `json:"id"`
+	Method  string `json:"method"`
+	Data    string `json:"data"`
+	Seed    uint64 `json:"seed"`
+	Status  string `json:"status"`
+	Step    int64  `json:"step"`
+	Viewers int    `json:"viewers"`
 }
 
 // RunData is the data set by name with its points in the user's units.
