@@ -1,7 +1,6 @@
 package web
 
 import (
-	"net/http/cookiejar"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
