@@ -17,6 +17,17 @@ import (
 // ExactName is the catalogue name of the exact GP.
 const ExactName = "gp-exact"
 
+// The most training points each GP method takes (MethodSpec.MaxPoints): a
+// step factorises N×N matrices, so its cost grows as N³. At these bounds one
+// step with everything learned takes about 35 ms (gp-exact) and 50–65 ms
+// (gpvi) on one core of the shared 2-core development machine, under the
+// 100 ms that keeps a run answering; N = 500 took 90–270 ms
+// (BenchmarkStepSizes, -cpu 1).
+const (
+	MaxExactPoints = 400
+	MaxVIPoints    = 400
+)
+
 // Exact is conjugate GP regression with Gaussian noise: the posterior and
 // the log marginal likelihood log N(y; 0, K + εI + σ²I) in closed form.
 // Create it with NewExact.
@@ -64,6 +75,8 @@ func (m *Exact) Spec() sim.MethodSpec {
 		Family:   sim.FamilyExact,
 		Controls: cs,
 		Traces:   []string{"lengthscale", "variance", "period", "noise", "log_marginal"},
+
+		MaxPoints: MaxExactPoints, MaxPointsWhy: "a step factorises an N×N matrix, whose cost grows as N³; at this bound one step takes about 35 ms",
 	}
 }
 
