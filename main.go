@@ -76,6 +76,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&origins, "allow-origin", "an extra origin `URL` allowed to open streams and send commands (repeatable)")
 	var ancestors stringList
 	fs.Var(&ancestors, "allow-frame-ancestor", "an origin `URL` that may embed the pages in a frame, such as a course site (repeatable; *.domain allowed)")
+	drain := fs.Duration("drain-delay", 0, "on SIGTERM, how long /readyz fails (503) while the server still serves, before it stops accepting (`DURATION`, e.g. 5s)")
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
 		return commandHelp(stdout, "serve", fs, args)
 	} else if err != nil {
@@ -83,7 +84,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := web.DefaultConfig()
-	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
+	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors, cfg.DrainDelay = *addr, origins, ancestors, *drain
 	srv, err := web.New(cfg, log)
 	if err != nil {
 		return err
