@@ -87,7 +87,7 @@ func (m *VI) Spec() sim.MethodSpec {
 		Controls: cs,
 		Traces:   []string{"lengthscale", "variance", "period", "noise", "kl", "exp_loglik"},
 
-		MaxPoints: MaxVIPoints, MaxPointsWhy: "a step factorises N×N matrices, whose cost grows as N³; at this bound one step takes about 50 ms",
+		MaxPoints: MaxVIPoints, MaxPointsWhy: "a step factorises N×N matrices, whose cost grows as N³: at this bound one step takes under 100 ms",
 	}
 }
 
