@@ -15,14 +15,17 @@ import (
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
-// countingMethod counts the Inits of the method it wraps.
+// countingMethod counts the Inits of the method it wraps, each let through
+// when gate closes.
 type countingMethod struct {
 	sim.Method
 	inits *atomic.Int64
+	gate  chan struct{}
 }
 
 func (c countingMethod) SpecFor(d *sim.Dataset) sim.MethodSpec { return sim.SpecFor(c.Method, d) }
 func (c countingMethod) Init(d *sim.Dataset, ctl sim.Controls, r *rand.Rand) error {
+	<-c.gate
 	c.inits.Add(1)
 	return c.Method.Init(d, ctl, r)
 }
@@ -39,10 +42,12 @@ func csvRows(n int) string {
 
 // A GP create with one point more than the method accepts is a 400 naming
 // data and the bound, refused before any method is initialised; one at the
-// bound is created, prepares and pauses.
+// bound is created before its Init runs (held by a gate here), shows
+// preparing, and pauses once Init has run.
 func TestGPCreateBoundedByPoints(t *testing.T) {
 	checkLeaks(t)
 	var inits atomic.Int64
+	gate := make(chan struct{})
 	e := newEnv(t, envOptions{factory: func(u *Uploads) engine.Factory {
 		real := NewFactory(u)
 		return func(cfg engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
@@ -50,7 +55,7 @@ func TestGPCreateBoundedByPoints(t *testing.T) {
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			return countingMethod{m, &inits}, d, c, nil
+			return countingMethod{m, &inits, gate}, d, c, nil
 		}
 	}})
 	upload := func(n int) string {
@@ -79,19 +84,22 @@ func TestGPCreateBoundedByPoints(t *testing.T) {
 		t.Fatalf("gp-exact at its bound: %d", code)
 	}
 	c := dial(t, e, out.ID, nil)
-	for { // the frames' controls include choices, which inFrame cannot take
-		var f struct{ Status, Message string }
+	var f struct{ Status, Message string } // the frames' controls include choices, which inFrame cannot take
+	read := func() {
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
 		if err := c.ReadJSON(&f); err != nil {
 			t.Fatal(err)
 		}
-		if f.Status == "preparing" {
-			continue
-		}
-		if f.Status != "paused" {
-			t.Fatalf("gp-exact at its bound: %s %q", f.Status, f.Message)
-		}
-		break
+	}
+	if read(); f.Status != "preparing" || inits.Load() != 0 {
+		t.Fatalf("gp-exact at its bound, before its Init: %s, %d Inits", f.Status, inits.Load())
+	}
+	close(gate)
+	for f.Status == "preparing" {
+		read()
+	}
+	if f.Status != "paused" {
+		t.Fatalf("gp-exact at its bound: %s %q", f.Status, f.Message)
 	}
 	if n := inits.Load(); n != 1 {
 		t.Fatalf("%d Inits, want 1", n)

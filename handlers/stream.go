@@ -207,6 +207,8 @@ func errorFrame(op string, err error) wire.Error {
 		return wire.Error{Op: op, Field: fe.Field, Message: fe.Message}
 	case errors.Is(err, engine.ErrRunClosed):
 		return wire.Error{Op: op, Message: "the run has ended"}
+	case errors.Is(err, engine.ErrRunBusy):
+		return wire.Error{Op: op, Field: "op", Message: err.Error()}
 	}
 	return wire.Error{Op: op, Message: err.Error()}
 }

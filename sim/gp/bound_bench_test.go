@@ -30,14 +30,15 @@ func BenchmarkStepSizes(b *testing.B) {
 			m.Step()
 		}
 	}
-	for _, n := range []int{100, 200, 300, MaxExactPoints, MaxExactPoints + 100} {
+	sizes := func(bound int) []int { return []int{bound / 4, bound / 2, 3 * bound / 4, bound, bound + 100} }
+	for _, n := range sizes(MaxExactPoints) {
 		b.Run(fmt.Sprintf("exact/N=%d", n), func(b *testing.B) {
 			m := &Exact{}
 			unchecked(b, m, toyData(n, sim.Regression), learn)
 			run(b, m)
 		})
 	}
-	for _, n := range []int{100, 200, 300, MaxVIPoints, MaxVIPoints + 100} {
+	for _, n := range sizes(MaxVIPoints) {
 		for _, bc := range benchConfigs {
 			b.Run(fmt.Sprintf("vi/N=%d/%s", n, bc.name), func(b *testing.B) {
 				m := &VI{}

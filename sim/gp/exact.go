@@ -18,14 +18,15 @@ import (
 const ExactName = "gp-exact"
 
 // The most training points each GP method takes (MethodSpec.MaxPoints): a
-// step factorises N×N matrices, so its cost grows as N³. At these bounds one
-// step with everything learned takes about 35 ms (gp-exact) and 50–65 ms
-// (gpvi) on one core of the shared 2-core development machine, under the
-// 100 ms that keeps a run answering; N = 500 took 90–270 ms
-// (BenchmarkStepSizes, -cpu 1).
+// step factorises N×N matrices, so its cost grows as N³. BenchmarkStepSizes
+// (-cpu 1, everything learned, on the 2-core development machine shared by
+// several engineers, load average up to 14) measured one step of gp-exact at
+// 20–88 ms for N = 400 (30–220 ms at 500), and of gpvi in its three costly
+// settings at 8–77 ms for N = 300 (28–220 ms at 400): at these bounds a
+// step stays under about 100 ms even on a busy core, and a run answers.
 const (
 	MaxExactPoints = 400
-	MaxVIPoints    = 400
+	MaxVIPoints    = 300
 )
 
 // Exact is conjugate GP regression with Gaussian noise: the posterior and
