@@ -20,14 +20,19 @@ func newFlagSet(name string) *flag.FlagSet {
 // parse parses args and turns the flag package's errors into one-line field
 // errors.
 func parse(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil {
-		if fs.NArg() > 0 {
-			return &sim.FieldError{Field: "arguments", Message: fmt.Sprintf("unexpected %q", fs.Arg(0))}
-		}
-		return nil
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	if fs.NArg() > 0 {
+		return &sim.FieldError{Field: "arguments", Message: fmt.Sprintf("unexpected %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// parseArgs is parse for a command that takes arguments after its flags.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return err
 	}
 	msg := err.Error()

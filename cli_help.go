@@ -16,10 +16,13 @@ import (
 
 const usage = `usage:
   playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]
+                   [--instance NAME] [--trust-proxy CIDR ...]
   playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N]
                    [--seed S] [--data-seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
   playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST
                    [--steps N] [--seed S] [--data-seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
+                   [--shard K/N [--out FILE]]   one part of the sweep, for a batch engine
+  playground sweep merge [--json] PART...      the parts' output, as the whole sweep prints it
   playground help [serve|run|sweep]     a command's flags, methods and data sets
   playground run --method NAME --help   the method's controls: ranges, defaults, live or not
 LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".
@@ -33,7 +36,9 @@ var synopses = map[string]string{
 		"Trains one method headless and prints its summary.\n",
 	"sweep": "usage: playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST [flags]\n" +
 		"Runs one method for each value of one numeric control and prints both bounds per value.\n" +
-		`LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".` + "\n",
+		`LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".` + "\n" +
+		"With --shard K/N it runs only every N-th (value, seed) pair from the K-th and prints that part as JSON;\n" +
+		"\"playground sweep merge PART...\" combines the N parts into exactly the whole sweep's output.\n",
 }
 
 // wantsHelp reports whether args ask for help as the flag package

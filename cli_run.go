@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -96,6 +97,9 @@ func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return sweepMerge(args[1:], stdout)
+	}
 	cfg := experiment.DefaultConfig()
 	fs := newFlagSet("sweep")
 	experimentFlags(fs, &cfg)
@@ -103,35 +107,116 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	list := fs.String("values", "", "the `LIST` of values: \"1,2,5\", \"linspace:a:b:n\" or \"logspace:a:b:n\"")
 	seeds := fs.Int("seeds", 1, "`K` training seeds per value")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	shard := fs.String("shard", "", "run only part `K/N` of the (value, seed) pairs and print that part as JSON, for `sweep merge`")
+	out := fs.String("out", "", "write the part to `FILE` instead of stdout (with --shard)")
 	if done, err := parseCommand("sweep", fs, args, &cfg, stdout); done || err != nil {
 		return err
 	}
 	if *param == "" {
 		return &sim.FieldError{Field: "param", Message: "give --param, the control to sweep"}
 	}
+	if *out != "" && *shard == "" {
+		return &sim.FieldError{Field: "out", Message: "--out writes a part: give --shard K/N too"}
+	}
 	values, err := experiment.ParseValues(*list)
 	if err != nil {
 		return err
 	}
 	bar := newProgress(stderr, "runs")
-	points, err := experiment.Sweep(ctx, cfg, *param, values, *seeds, 0, func(done, total int, _ *experiment.SweepPoint) {
-		bar.update(done, total)
-	})
+	progress := func(done, total int, _ *experiment.SweepPoint) { bar.update(done, total) }
+	if *shard != "" {
+		k, n, err := experiment.ParseShard(*shard)
+		if err != nil {
+			return err
+		}
+		part, err := experiment.SweepShard(ctx, cfg, *param, values, *seeds, k, n, 0, progress)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		return writeJSON(*out, stdout, part)
+	}
+	points, err := experiment.Sweep(ctx, cfg, *param, values, *seeds, 0, progress)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return json.NewEncoder(stdout).Encode(map[string]any{
-			"method": cfg.Method, "data": cfg.Data + cfg.DataFile, "param": *param,
-			"steps": cfg.Steps, "seed": cfg.Seed, "data_seed": cfg.DataSeedUsed(), "seeds": *seeds, "points": points,
+	return printSweep(stdout, experiment.NewSweepHeader(cfg, *param, values, *seeds), points, *asJSON)
+}
+
+// sweepMerge is `playground sweep merge [--json] PARTS…`: it prints what the
+// whole sweep would have printed.
+func sweepMerge(args []string, stdout io.Writer) error {
+	fs := newFlagSet("sweep merge")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, sweepMergeUsage)
+		return nil
+	}
+	if err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return &sim.FieldError{Field: "parts", Message: "give the part files to merge (written by sweep --shard K/N)"}
+	}
+	parts := make([]*experiment.SweepPart, 0, fs.NArg())
+	for _, name := range fs.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			return &sim.FieldError{Field: "parts", Message: err.Error()}
+		}
+		p, err := experiment.ReadSweepPart(f, name)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p)
+	}
+	h, points, err := experiment.MergeSweep(parts)
+	if err != nil {
+		return err
+	}
+	return printSweep(stdout, h, points, *asJSON)
+}
+
+const sweepMergeUsage = `usage: playground sweep merge [--json] PART…
+
+Combines the parts written by "playground sweep … --shard K/N" (one per K)
+into exactly the output the whole sweep prints. Parts of different sweeps,
+a missing or repeated shard are refused.
+`
+
+// printSweep prints a sweep's points as a table, or as the JSON object the
+// API's clients read.
+func printSweep(w io.Writer, h experiment.SweepHeader, points []experiment.SweepPoint, asJSON bool) error {
+	if asJSON {
+		return json.NewEncoder(w).Encode(map[string]any{
+			"method": h.Method, "data": h.Data, "param": h.Param,
+			"steps": h.Steps, "seed": h.Seed, "data_seed": h.DataSeed, "seeds": h.Seeds, "points": points,
 		})
 	}
-	fmt.Fprintf(stdout, "%-12s %20s %20s\n", *param, "ELBO ± 2se", "IWBO ± 2se")
+	fmt.Fprintf(w, "%-12s %20s %20s\n", h.Param, "ELBO ± 2se", "IWBO ± 2se")
 	for _, p := range points {
-		fmt.Fprintf(stdout, "%-12.4g %11.3f ± %6.3f %11.3f ± %6.3f\n", p.Value, p.ELBOMean, 2*p.ELBOSE, p.IWBOMean, 2*p.IWBOSE)
+		fmt.Fprintf(w, "%-12.4g %11.3f ± %6.3f %11.3f ± %6.3f\n", p.Value, p.ELBOMean, 2*p.ELBOSE, p.IWBOMean, 2*p.IWBOSE)
 	}
 	return nil
+}
+
+// writeJSON writes v as one JSON line to the file name, or to stdout when
+// name is empty.
+func writeJSON(name string, stdout io.Writer, v any) error {
+	if name == "" {
+		return json.NewEncoder(stdout).Encode(v)
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return &sim.FieldError{Field: "out", Message: err.Error()}
+	}
+	if err := json.NewEncoder(f).Encode(v); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func printSummary(w io.Writer, s *experiment.Summary) {

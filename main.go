@@ -76,6 +76,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&origins, "allow-origin", "an extra origin `URL` allowed to open streams and send commands (repeatable)")
 	var ancestors stringList
 	fs.Var(&ancestors, "allow-frame-ancestor", "an origin `URL` that may embed the pages in a frame, such as a course site (repeatable; *.domain allowed)")
+	instance := fs.String("instance", "", "this instance's `NAME` (a-z, 0-9), prefixed to every run id so a balancer can route by it (web/deploy/haproxy.cfg)")
+	var proxies stringList
+	fs.Var(&proxies, "trust-proxy", "a `CIDR` of reverse proxies whose X-Forwarded-For names the client (repeatable; none by default)")
 	drain := fs.Duration("drain-delay", 0, "on SIGTERM, how long /readyz fails (503) while the server still serves, before it stops accepting (`DURATION`, e.g. 5s)")
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
 		return commandHelp(stdout, "serve", fs, args)
@@ -84,7 +87,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := web.DefaultConfig()
-	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors, cfg.DrainDelay = *addr, origins, ancestors, *drain
+	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
+	cfg.Instance, cfg.TrustedProxies, cfg.DrainDelay = *instance, proxies, *drain
 	srv, err := web.New(cfg, log)
 	if err != nil {
 		return err

@@ -334,3 +334,42 @@ func TestRunDrawsGridFileUnits(t *testing.T) {
 		t.Errorf("draws file has %d lines, want a header and 500 draws", rows)
 	}
 }
+
+// `sweep --shard K/N` for every K and then `sweep merge` print exactly what
+// the whole sweep prints, as a table and as JSON: the batch-engine route
+// the README describes.
+func TestSweepShardMergeIsByteForByte(t *testing.T) {
+	dir := t.TempDir()
+	sweepArgs := []string{"sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale",
+		"--values", "0.5,1,2", "--seeds", "2", "--steps", "40", "--eval-reps", "2", "--iwbo-samples", "8"}
+	const n = 4
+	var parts []string
+	for k := 1; k <= n; k++ {
+		name := filepath.Join(dir, fmt.Sprintf("part-%d.json", k))
+		if code, _, errs := runCLI(t, append(sweepArgs, "--shard", fmt.Sprintf("%d/%d", k, n), "--out", name)...); code != 0 {
+			t.Fatalf("shard %d/%d: exit %d: %s", k, n, code, errs)
+		}
+		parts = append(parts, name)
+	}
+	for _, asJSON := range [][]string{nil, {"--json"}} {
+		code, whole, errs := runCLI(t, append(sweepArgs, asJSON...)...)
+		if code != 0 {
+			t.Fatalf("whole sweep: exit %d: %s", code, errs)
+		}
+		code, merged, errs := runCLI(t, append(append([]string{"sweep", "merge"}, asJSON...), parts...)...)
+		if code != 0 {
+			t.Fatalf("merge: exit %d: %s", code, errs)
+		}
+		if merged != whole {
+			t.Errorf("merge %v printed\n%s\nthe whole sweep printed\n%s", asJSON, merged, whole)
+		}
+	}
+	code, _, errs := runCLI(t, append([]string{"sweep", "merge"}, parts[:n-1]...)...)
+	if code != exitUsage || !strings.Contains(errs, "missing shards: 4/4") {
+		t.Errorf("merge without the last part: exit %d, stderr %q; want exit %d naming the missing shard", code, errs, exitUsage)
+	}
+	code, _, errs = runCLI(t, append(sweepArgs, "--shard", "5/4")...)
+	if code != exitUsage || !strings.Contains(errs, "shard") {
+		t.Errorf("--shard 5/4: exit %d, stderr %q; want exit %d naming shard", code, errs, exitUsage)
+	}
+}

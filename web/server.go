@@ -118,6 +118,9 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = 10 * time.Second
 	}
+	if cfg.Instance != "" && !engine.ValidInstance(cfg.Instance) {
+		return nil, fmt.Errorf("instance %q: want 1 to 16 lower-case letters and digits", cfg.Instance)
+	}
 	for _, p := range cfg.TrustedProxies {
 		if _, err := netip.ParsePrefix(p); err != nil {
 			return nil, fmt.Errorf("trusted proxy %q: want a CIDR prefix such as 10.0.0.0/8", p)

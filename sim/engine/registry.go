@@ -48,6 +48,25 @@ type RegistryConfig struct {
 	IdleTimeout      time.Duration // a run nobody watches this long pauses, default 1 min
 	ExpireAfter      time.Duration // a run nobody watches this long is deleted, default 30 min
 	Run              RunOptions    // options of every run (MaxSteps is overridden)
+	// Instance, when set, begins every run id ("i2-3f…"), so that a
+	// balancer in front of several instances routes a run's requests to the
+	// instance that holds it. ValidInstance says what it may be.
+	Instance string
+}
+
+// ValidInstance reports whether name may be a RegistryConfig.Instance: 1 to
+// 16 lower-case letters and digits, so that "name-" prefixes an id safely
+// in a URL path and a balancer's rule.
+func ValidInstance(name string) bool {
+	if len(name) < 1 || len(name) > 16 {
+		return false
+	}
+	for _, c := range name {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func (c RegistryConfig) withDefaults() RegistryConfig {
@@ -190,7 +209,7 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := newID()
+	id, err := newID(g.cfg.Instance)
 	if err != nil {
 		return nil, err
 	}
@@ -219,10 +238,14 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	return run, nil
 }
 
-func newID() (string, error) {
+// newID is 16 random hex digits, after "instance-" when instance is set.
+func newID(instance string) (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
+	}
+	if instance != "" {
+		return instance + "-" + hex.EncodeToString(b[:]), nil
 	}
 	return hex.EncodeToString(b[:]), nil
 }

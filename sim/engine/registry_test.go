@@ -5,6 +5,7 @@ import (
 
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -215,5 +216,33 @@ func TestDefaultRegistryConfig(t *testing.T) {
 	}
 	if w.Log = nil; w != o {
 		t.Fatalf("DefaultRunOptions %+v changes under withDefaults: %+v", o, w)
+	}
+}
+
+// An instance name begins every run id, so a balancer can route by it
+// (web/deploy/haproxy.cfg); without one ids are plain hex.
+func TestRegistryInstancePrefixesIDs(t *testing.T) {
+	for _, instance := range []string{"", "i2"} {
+		g := newRegistry(t, RegistryConfig{Instance: instance})
+		run, err := g.Create(RunConfig{Data: "d", Method: "fake"}, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 16
+		if instance != "" {
+			want += len(instance) + 1
+			if !strings.HasPrefix(run.ID(), instance+"-") {
+				t.Errorf("id %q does not begin with %q", run.ID(), instance+"-")
+			}
+		}
+		if len(run.ID()) != want {
+			t.Errorf("instance %q: id %q has %d characters, want %d", instance, run.ID(), len(run.ID()), want)
+		}
+	}
+	for name, ok := range map[string]bool{"i1": true, "a": true, "0123456789abcdef": true, "": false,
+		"0123456789abcdefg": false, "I1": false, "i-1": false, "i/1": false, "é": false} {
+		if ValidInstance(name) != ok {
+			t.Errorf("ValidInstance(%q) = %v, want %v", name, !ok, ok)
+		}
 	}
 }

@@ -42,8 +42,19 @@ func Sweep(ctx context.Context, base Config, param string, values []float64, see
 	if err != nil {
 		return nil, err
 	}
-	return runSweep(ctx, prepared, values, workers, progress)
+	runs, err := runSweep(ctx, prepared, values, workers, allRuns, progress)
+	if err != nil {
+		return nil, err
+	}
+	points := make([]SweepPoint, len(values))
+	for i := range points {
+		points[i] = aggregate(i, values[i], runs[i])
+	}
+	return points, nil
 }
+
+// allRuns selects every (value, seed) pair of a sweep.
+func allRuns(int) bool { return true }
 
 // prepareSweep validates every configuration of a sweep before any work
 // starts. It loads the data set once: all runs share it (see prepare).
@@ -86,18 +97,27 @@ func prepareSweep(base Config, param string, values []float64, seeds int) ([][]*
 	return prepared, nil
 }
 
-// runSweep runs prepared[i][s] (value i, seed s) over workers goroutines.
-func runSweep(ctx context.Context, prepared [][]*Prepared, values []float64, workers int, progress SweepProgress) ([]SweepPoint, error) {
+// runSweep runs prepared[i][s] (value i, seed s) for the pairs whose index
+// i·seeds + s keep selects, over workers goroutines, and returns each run's
+// bounds (zero for a pair not selected). progress is told of a point when
+// all of its seeds are in, and only when every pair was selected.
+func runSweep(ctx context.Context, prepared [][]*Prepared, values []float64, workers int, keep func(int) bool, progress SweepProgress) ([][]runBounds, error) {
 	seeds := len(prepared[0])
+	total := 0
+	for j := range len(values) * seeds {
+		if keep(j) {
+			total++
+		}
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 
 	type job struct{ i, s int }
 	jobs := make(chan job)
-	results := make([][]*Summary, len(values))
+	results := make([][]runBounds, len(values))
 	for i := range results {
-		results[i] = make([]*Summary, seeds)
+		results[i] = make([]runBounds, seeds)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -105,7 +125,6 @@ func runSweep(ctx context.Context, prepared [][]*Prepared, values []float64, wor
 		mu       sync.Mutex
 		firstErr error
 		finished int
-		points   = make([]SweepPoint, len(values))
 		left     = make([]int, len(values))
 	)
 	for i := range left {
@@ -127,16 +146,16 @@ func runSweep(ctx context.Context, prepared [][]*Prepared, values []float64, wor
 					mu.Unlock()
 					continue
 				}
-				results[j.i][j.s] = sum
+				results[j.i][j.s] = boundsOf(sum)
 				finished++
 				left[j.i]--
 				var done *SweepPoint
-				if left[j.i] == 0 {
-					points[j.i] = aggregate(j.i, values[j.i], results[j.i])
-					done = &points[j.i]
+				if left[j.i] == 0 && total == len(values)*seeds {
+					p := aggregate(j.i, values[j.i], results[j.i])
+					done = &p
 				}
 				if progress != nil {
-					progress(finished, len(values)*seeds, done)
+					progress(finished, total, done)
 				}
 				mu.Unlock()
 			}
@@ -145,6 +164,9 @@ func runSweep(ctx context.Context, prepared [][]*Prepared, values []float64, wor
 feed:
 	for i := range values {
 		for s := range seeds {
+			if !keep(i*seeds + s) {
+				continue
+			}
 			select {
 			case jobs <- job{i, s}:
 			case <-ctx.Done():
@@ -160,20 +182,35 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return points, nil
+	return results, nil
 }
 
-func aggregate(i int, v float64, runs []*Summary) SweepPoint {
+// runBounds is what a sweep keeps of one run: its bounds and their standard
+// errors over the evaluations.
+type runBounds struct {
+	ELBOMean float64 `json:"elbo_mean"`
+	ELBOSE   float64 `json:"elbo_se"`
+	IWBOMean float64 `json:"iwbo_mean"`
+	IWBOSE   float64 `json:"iwbo_se"`
+}
+
+func boundsOf(s *Summary) runBounds {
+	return runBounds{*s.ELBOMean, *s.ELBOSE, *s.IWBOMean, *s.IWBOSE}
+}
+
+// aggregate makes value i's point from its runs, in seed order (the order
+// fixes the last bits of the means, so a merged sweep equals a whole one).
+func aggregate(i int, v float64, runs []runBounds) SweepPoint {
 	p := SweepPoint{Index: i, Value: v, Seeds: len(runs)}
 	if len(runs) == 1 {
 		r := runs[0]
-		p.ELBOMean, p.ELBOSE, p.IWBOMean, p.IWBOSE = *r.ELBOMean, *r.ELBOSE, *r.IWBOMean, *r.IWBOSE
+		p.ELBOMean, p.ELBOSE, p.IWBOMean, p.IWBOSE = r.ELBOMean, r.ELBOSE, r.IWBOMean, r.IWBOSE
 		return p
 	}
 	elbos := make([]float64, len(runs))
 	iwbos := make([]float64, len(runs))
 	for i, r := range runs {
-		elbos[i], iwbos[i] = *r.ELBOMean, *r.IWBOMean
+		elbos[i], iwbos[i] = r.ELBOMean, r.IWBOMean
 	}
 	p.ELBOMean, p.ELBOSE = numeric.MeanSE(elbos)
 	p.IWBOMean, p.IWBOSE = numeric.MeanSE(iwbos)

@@ -60,12 +60,12 @@ func TestSweepRunsLeaveSharedDataIntact(t *testing.T) {
 			d := prepared[0][0].Dataset
 			before := *d
 			before.X, before.Y, before.Grid = slices.Clone(d.X), slices.Clone(d.Y), slices.Clone(d.Grid)
-			points, err := runSweep(context.Background(), prepared, values, 4, nil)
+			runs, err := runSweep(context.Background(), prepared, values, 4, allRuns, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range points {
-				if p.Seeds != 2 || math.IsNaN(p.ELBOMean) || math.IsNaN(p.IWBOMean) {
+			for i, r := range runs {
+				if p := aggregate(i, values[i], r); p.Seeds != 2 || math.IsNaN(p.ELBOMean) || math.IsNaN(p.IWBOMean) {
 					t.Errorf("point %+v: want 2 seeds and finite bounds", p)
 				}
 			}
