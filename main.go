@@ -81,6 +81,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	freeAfter := fs.Duration("free-unwatched", time.Minute, "delete a run nobody has watched for `DURATION`, freeing its slot (it pauses at half that)")
 	var proxies stringList
 	fs.Var(&proxies, "trust-proxy", "a `CIDR` of reverse proxies whose X-Forwarded-For names the client (repeatable; none by default)")
+	drain := fs.Duration("drain-delay", 0, "on SIGTERM, how long /readyz fails (503) while the server still serves, before it stops accepting (`DURATION`, e.g. 5s)")
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
 		return commandHelp(stdout, "serve", fs, args)
 	} else if err != nil {
@@ -89,7 +90,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := web.DefaultConfig()
 	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
-	cfg.Instance, cfg.TrustedProxies = *instance, proxies
+	cfg.Instance, cfg.TrustedProxies, cfg.DrainDelay = *instance, proxies, *drain
 	if *freeAfter < time.Second || *freeAfter > 24*time.Hour {
 		return &sim.FieldError{Field: "free-unwatched", Message: fmt.Sprintf("%v is outside [1s, 24h]", *freeAfter)}
 	}

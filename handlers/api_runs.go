@@ -1,12 +1,11 @@
 package handlers
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -66,7 +65,9 @@ func (a *API) deleteRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // postOp handles POST /api/runs/{id}/ops: one command, as on the stream,
-// for scripts without a websocket.
+// for scripts without a websocket. 204: applied; 202 with a wire.Queued:
+// taken during a long step, applied when it ends; 4xx/503: refused, never
+// applied.
 func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	if err := a.owns(r, id); err != nil {
@@ -86,16 +87,18 @@ func (a *API) postOp(w http.ResponseWriter, r *http.Request) {
 	}
 	op, err := parseOp(body)
 	if err == nil {
-		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-		err = applyOp(ctx, op, run)
-		cancel()
+		err = runOp(r.Context(), op, run, a.stream.CommandWait)
 	}
-	a.observer.Command(err == nil)
-	if err != nil {
+	q, queued := errors.AsType[*engine.Queued](err)
+	a.observer.Command(err == nil || queued)
+	switch {
+	case queued: // taken, not yet applied: say so, with the step it follows
+		writeJSON(w, a.log, http.StatusAccepted, queuedBody(q))
+	case err != nil:
 		writeErr(w, r, a.log, err)
-		return
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // listRuns answers GET /api/runs: the session's own runs, so the page can

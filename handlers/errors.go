@@ -31,7 +31,7 @@ func writeError(w http.ResponseWriter, log *slog.Logger, status int, field, mess
 }
 
 // writeErr maps an error to its status: a *sim.FieldError is 400, a cap is
-// 429, an unknown run 404, shutting down 503, anything else 500 (logged,
+// 429, an unknown run 404, shutting down or a busy run 503, anything else 500 (logged,
 // and not shown: it may hold internals).
 func writeErr(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var fe *sim.FieldError
@@ -48,6 +48,9 @@ func writeErr(w http.ResponseWriter, r *http.Request, log *slog.Logger, err erro
 		writeError(w, log, http.StatusNotFound, "id", "no such run (it may have been deleted after being left unwatched)")
 	case errors.Is(err, engine.ErrRegistryClosed), errors.Is(err, engine.ErrRunClosed):
 		writeError(w, log, http.StatusServiceUnavailable, "", err.Error())
+	case errors.Is(err, engine.ErrRunBusy):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, log, http.StatusServiceUnavailable, "op", err.Error())
 	default:
 		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeError(w, log, http.StatusInternalServerError, "", "internal error")

@@ -27,6 +27,9 @@ type StreamConfig struct {
 	PongWait   time.Duration // a viewer silent this long (no pong) is dropped. Default 10s
 	PingPeriod time.Duration // default PongWait/2, so a pong has half of PongWait to arrive
 	ReadLimit  int64         // largest message from a viewer, default 4 KiB
+	// CommandWait is how long a command waits for the run's answer before
+	// it is acknowledged as queued (a run inside a long step), default 1s.
+	CommandWait time.Duration
 }
 
 func (c StreamConfig) withDefaults() StreamConfig {
@@ -42,6 +45,9 @@ func (c StreamConfig) withDefaults() StreamConfig {
 	if c.ReadLimit <= 0 {
 		c.ReadLimit = 4 << 10
 	}
+	if c.CommandWait <= 0 {
+		c.CommandWait = time.Second
+	}
 	return c
 }
 
@@ -51,10 +57,11 @@ type wsConn struct {
 	api        *API
 	conn       *websocket.Conn
 	run        *engine.Run
-	errs       chan wire.Error // reader → writer; dropped when full
+	errs       chan any // reader → writer: wire.Error and wire.Queued; dropped when full
 	readerDone chan struct{}
-	readOnly   bool        // a viewer of another session's run: commands are refused
-	out        frameWriter // the writer's state (stream_frame.go)
+	readOnly   bool            // a viewer of another session's run: commands are refused
+	ctx        context.Context // ends with the read loop
+	out        frameWriter     // the writer's state (stream_frame.go)
 }
 
 // serveStream upgrades GET /api/runs/{id}/stream to a websocket.
@@ -78,7 +85,9 @@ func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader has answered with the error
 	}
-	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan wire.Error, 8), readerDone: make(chan struct{}),
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &wsConn{api: a, conn: conn, run: run, errs: make(chan any, 8), readerDone: make(chan struct{}), ctx: ctx,
 		readOnly: a.owns(r, run.ID()) != nil}
 	a.track(c, true)
 	defer a.track(c, false)
@@ -89,6 +98,7 @@ func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 		conn.Close() // a failed write must also end the read
 	}()
 	c.readLoop()
+	cancel() // queued commands' waiters stop; the commands stay queued
 	close(c.readerDone)
 	// The viewer closed, broke or fell silent: a writer blocked on it must
 	// not hold the connection for another WriteWait.
@@ -182,12 +192,14 @@ func (c *wsConn) readLoop() {
 			err = ErrNotYours
 		}
 		if err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			err = applyOp(ctx, op, c.run)
-			cancel()
+			err = runOp(c.ctx, op, c.run, cfg.CommandWait)
 		}
-		c.api.observer.Command(err == nil)
-		if err != nil {
+		q, queued := errors.AsType[*engine.Queued](err)
+		c.api.observer.Command(err == nil || queued)
+		switch {
+		case queued:
+			c.queued(q)
+		case err != nil:
 			c.sendError(errorFrame(op.Op, err))
 		}
 	}
@@ -202,6 +214,8 @@ func errorFrame(op string, err error) wire.Error {
 		return wire.Error{Op: op, Message: "the run has ended"}
 	case errors.Is(err, ErrNotYours):
 		return wire.Error{Op: op, Field: "session", Message: err.Error()}
+	case errors.Is(err, engine.ErrRunBusy):
+		return wire.Error{Op: op, Field: "op", Message: err.Error()}
 	}
 	return wire.Error{Op: op, Message: err.Error()}
 }
@@ -210,8 +224,13 @@ func errorFrame(op string, err error) wire.Error {
 // loses some answers rather than blocking.
 func (c *wsConn) sendError(e wire.Error) {
 	e.Type = "error"
+	c.send(e)
+}
+
+// send hands a message to the writer, dropped when its queue is full.
+func (c *wsConn) send(m any) {
 	select {
-	case c.errs <- e:
+	case c.errs <- m:
 	default:
 	}
 }

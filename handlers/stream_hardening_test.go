@@ -194,11 +194,11 @@ func TestStreamPanicRecoveredEndToEnd(t *testing.T) {
 	if f := until(t, c, func(f inFrame) bool { return f.Type == "frame" && f.Epoch == 1 }); f.Status != "paused" || f.Step != 0 {
 		t.Fatalf("the panicked run after reset: %+v", f)
 	}
-	// A panic while the run is created is a 400 naming the method, and the
-	// slot it took is given back.
-	got := e.wantError("POST", "/api/runs", `{"data":"d","method":"initpanic"}`, http.StatusBadRequest, "method")
-	if !strings.Contains(got.Message, "internal error in the method's Init") || e.reg.Len() != 2 {
-		t.Fatalf("a panic in Init: %+v, %d runs", got, e.reg.Len())
+	// A panic in Init, which runs after the create returned (the run is
+	// preparing), leaves the run diverged with the reason.
+	ip := dial(t, e, createMethod(e, "initpanic"), nil)
+	if f := until(t, ip, func(f inFrame) bool { return f.Status != "preparing" }); f.Status != "diverged" || !strings.Contains(f.Message, "internal error in the method's Init") {
+		t.Fatalf("a panic in Init: %s %q", f.Status, f.Message)
 	}
 	if !strings.Contains(logs.String(), "faultFake).Init") {
 		t.Fatalf("the log lacks the Init panic's stack")

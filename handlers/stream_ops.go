@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
@@ -99,6 +100,22 @@ func probeOp(b []byte) opProbe {
 	return p
 }
 
+// runOp sends the command m to run and waits at most wait for the run's
+// answer. It returns nil when the run applied it, a *engine.Queued when the
+// run took it but is inside a long step or preparing (it is applied or
+// refused later, never both), and otherwise the error that refused it: it
+// was not applied and never will be (engine.ErrRunBusy among them).
+func runOp(parent context.Context, m wire.Op, run *engine.Run, wait time.Duration) error {
+	ctx, cancel := context.WithTimeout(parent, wait)
+	defer cancel()
+	return applyOp(ctx, m, run)
+}
+
+// queuedBody is the acknowledgement of a queued command.
+func queuedBody(q *engine.Queued) wire.Queued {
+	return wire.Queued{Type: "queued", Op: q.Op, Field: q.Field, Step: q.Step, Status: string(q.Status), Message: q.Error()}
+}
+
 // applyOp sends the command m to run and returns its answer.
 func applyOp(ctx context.Context, m wire.Op, run *engine.Run) error {
 	switch m.Op {
@@ -124,4 +141,16 @@ func applyOp(ctx context.Context, m wire.Op, run *engine.Run) error {
 		return run.SetWeight(ctx, int64(*m.N))
 	}
 	return &sim.FieldError{Field: "op", Message: "unknown op"}
+}
+
+// queued tells the viewer that q was taken during a long step, and later
+// sends the run's refusal if it refuses it then; an applied command shows
+// in the frames. The wait ends with the connection.
+func (c *wsConn) queued(q *engine.Queued) {
+	c.send(queuedBody(q))
+	go func() {
+		if err := q.Wait(c.ctx); err != nil && c.ctx.Err() == nil {
+			c.sendError(errorFrame(q.Op, err))
+		}
+	}()
 }

@@ -56,6 +56,31 @@ type MethodSpec struct {
 	// differently; the browser reads them here rather than keeping a list
 	// of method names.
 	Capabilities []Capability `json:"capabilities,omitempty"`
+	// MaxPoints is the most training points the method accepts, set by
+	// what a step costs (the exact GP's N³); MaxPointsWhy says why, for the
+	// error a larger data set gets (CheckData). Every method states one; a
+	// method whose cost grows linearly takes MaxDataPoints.
+	MaxPoints    int    `json:"max_points"`
+	MaxPointsWhy string `json:"max_points_why,omitempty"`
+}
+
+// MaxDataPoints is the most training points any data set has (an upload's
+// row limit, datasets.MaxCSVRows): the bound of a method whose cost grows
+// linearly in them.
+const MaxDataPoints = 10_000
+
+// CheckData returns a *FieldError naming data when d has more training
+// points than the method accepts. It only counts: it is cheap enough to run
+// before anything is built.
+func (s MethodSpec) CheckData(d *Dataset) error {
+	if d == nil || s.MaxPoints <= 0 || d.N() <= s.MaxPoints {
+		return nil
+	}
+	msg := fmt.Sprintf("%d training points is more than %s accepts: at most %d", d.N(), s.Name, s.MaxPoints)
+	if s.MaxPointsWhy != "" {
+		msg += " (" + s.MaxPointsWhy + ")"
+	}
+	return &FieldError{Field: "data", Message: msg}
 }
 
 // Capability is a behaviour a method declares in its spec.
@@ -356,12 +381,24 @@ func SpecFor(m Method, d *Dataset) MethodSpec {
 	return m.Spec()
 }
 
-// Init resolves given against m's spec for d (defaults filled in, every
-// value checked) and initialises m with the result, which it returns. It is
-// the one place a method's controls are validated before Init: a method's
-// Init may assume a complete, valid set.
+// Resolve checks d against m's spec for d (CheckData: no more training
+// points than m accepts) and resolves given against it (defaults filled
+// in, every value checked). It is the one place a method's data size and
+// controls are validated before Init, on the command line, in the API and
+// on the page: a method's Init may assume a complete, valid set and a data
+// set it can afford.
+func Resolve(m Method, d *Dataset, given Controls) (Controls, error) {
+	spec := SpecFor(m, d)
+	if err := spec.CheckData(d); err != nil {
+		return nil, err
+	}
+	return spec.Resolve(given)
+}
+
+// Init resolves given for m and d (Resolve) and initialises m with the
+// result, which it returns.
 func Init(m Method, d *Dataset, given Controls, r *rand.Rand) (Controls, error) {
-	c, err := SpecFor(m, d).Resolve(given)
+	c, err := Resolve(m, d, given)
 	if err != nil {
 		return nil, err
 	}

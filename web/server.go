@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -48,6 +49,10 @@ type Config struct {
 	TrustedProxies  []string
 	RequestTimeout  time.Duration // every route but the stream, default 15s
 	ShutdownTimeout time.Duration // default 10s
+	// DrainDelay is how long, on shutdown, /readyz fails (503) while the
+	// server still serves, before it stops accepting: time for a load
+	// balancer to send new clients elsewhere. Default 0.
+	DrainDelay time.Duration
 
 	Stream handlers.StreamConfig
 	// Factory builds runs; nil uses the catalog and the built-in data sets
@@ -95,6 +100,7 @@ type Server struct {
 	csp       string // Content-Security-Policy of every response
 	handler   http.Handler
 	closeOnce sync.Once
+	draining  atomic.Bool // /readyz fails from the start of shutdown
 }
 
 // New assembles the server. It starts the run registry's janitor: call
@@ -174,15 +180,32 @@ func (s *Server) routes() http.Handler {
 	r.Route("/api", s.api.Routes)
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.Timeout(s.cfg.RequestTimeout))
+		// Liveness: the process serves. Readiness: it takes new clients,
+		// which it stops doing first when it shuts down. HEAD answers both
+		// (middleware.GetHead).
 		r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.Write([]byte("ok\n"))
 		})
+		r.Get("/readyz", s.readyz)
 		r.Method(http.MethodGet, "/metrics", s.metrics.Handler())
 		r.Handle("/static/*", http.StripPrefix("/static/", staticFiles(static.Files)))
 		handlers.NewPages(s.log, s.api.Uploads()).Routes(r)
 	})
 	return r
+}
+
+// readyz answers 200 while the server takes new clients and 503 from the
+// moment it starts to shut down.
+func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if s.draining.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte("draining: the server is shutting down\n"))
+		return
+	}
+	w.Write([]byte("ready\n"))
 }
 
 // staticFiles serves the embedded files, without directory listings.
@@ -230,7 +253,8 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 
 // Serve serves on ln until ctx is cancelled, then stops accepting, closes
 // every stream with a close frame ("going away"), waits for requests in
-// flight (up to ShutdownTimeout) and stops the runs.
+// flight (up to ShutdownTimeout) and stops the runs. /readyz fails from the
+// moment ctx ends, for DrainDelay before the server stops accepting.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.handler,
@@ -252,6 +276,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	s.draining.Store(true)
+	if s.cfg.DrainDelay > 0 {
+		s.log.Info("draining: /readyz fails while the server still serves", "for", s.cfg.DrainDelay)
+		time.Sleep(s.cfg.DrainDelay)
+	}
 	s.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
@@ -272,6 +301,7 @@ func (s *Server) Close() {
 }
 
 func (s *Server) close(ctx context.Context) {
+	s.draining.Store(true)
 	s.closeOnce.Do(func() {
 		s.api.CloseStreams()
 		if err := s.api.WaitStreams(ctx); err != nil {

@@ -139,8 +139,13 @@ func TestServerRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var f struct{ Type, Status string }
-	if err := c.ReadJSON(&f); err != nil || f.Type != "frame" || f.Status != "paused" {
-		t.Fatalf("first frame %+v %v", f, err)
+	for f.Status == "" || f.Status == "preparing" { // the run prepares after the create returned
+		if err := c.ReadJSON(&f); err != nil || f.Type != "frame" {
+			t.Fatalf("frame %+v %v", f, err)
+		}
+	}
+	if f.Status != "paused" {
+		t.Fatalf("after preparing: %+v", f)
 	}
 	c.Close()
 	_, res, err := websocket.DefaultDialer.Dial(ws, http.Header{"Origin": {"http://elsewhere.example"}})

@@ -145,10 +145,14 @@ func NewRegistry(cfg RegistryConfig, factory Factory, log *slog.Logger) *Registr
 // Config returns the registry's limits after defaults.
 func (g *Registry) Config() RegistryConfig { return g.cfg }
 
-// Create builds, initialises and starts a run for client (a client key such
-// as its IP address). The run starts paused; with cfg.Replay it first trains
-// to the replay's step, applying its changes, and pauses there. Errors: *FieldError for a bad
-// configuration, *LimitError when a cap is reached, ErrRegistryClosed.
+// Create builds and starts a run for client (a client key such as its IP
+// address) and returns at once: the run starts preparing and initialises
+// its method in its own goroutine (a costly Init never holds the request),
+// then pauses; with cfg.Replay it then trains to the replay's step,
+// applying its changes, and pauses there. An Init that fails leaves the run
+// diverged with the reason. Errors: *FieldError for a bad configuration (a
+// data set larger than the method accepts among them), *LimitError when a
+// cap is reached, ErrRegistryClosed.
 func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
 	if err := g.reserve(client); err != nil {
 		return nil, err
@@ -212,7 +216,7 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := NewRun(id, m, d, controls, cfg.Seed, g.cfg.Run)
+	run, err := newRun(id, m, d, controls, cfg.Seed, g.cfg.Run)
 	if err != nil {
 		var fe *sim.FieldError
 		if errors.As(err, &fe) {
@@ -220,6 +224,7 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 		}
 		return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s cannot start on %s with these controls: %v", cfg.Method, cfg.Data, err)}
 	}
+	run.publish(time.Now()) // preparing: the run goroutine initialises the method
 	if cfg.Replay != nil {
 		if err := CheckReplay(cfg.Replay, run.spec); err != nil {
 			return nil, err

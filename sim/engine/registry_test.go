@@ -12,7 +12,8 @@ import (
 )
 
 // fakeFactory builds fake runs; data "bad" gives a FieldError, data
-// "noinit" an Init failure, data "slow" steps of 0.1 ms.
+// "noinit" an Init failure, data "big" one point more than the method
+// accepts, data "slow" steps of 0.1 ms.
 func fakeFactory(cfg RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 	if cfg.Data == "bad" {
 		return nil, nil, nil, &sim.FieldError{Field: "data", Message: "unknown data set"}
@@ -20,6 +21,9 @@ func fakeFactory(cfg RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) 
 	f := &fakeMethod{}
 	if cfg.Data == "slow" {
 		f.stepDelay = 100 * time.Microsecond // moves a bubble's fake clock while the run steps
+	}
+	if cfg.Data == "big" {
+		f.maxPoints = len(fakeDataset().X) - 1
 	}
 	if cfg.Data == "noinit" {
 		f.initErr = func(sim.Controls) error { return errors.New("no") }
@@ -92,8 +96,8 @@ func TestRegistryBadConfigsFreeTheirSlot(t *testing.T) {
 	if _, err := g.Create(RunConfig{Data: "d", Controls: sim.Controls{"prior_scale": sim.Num(-1)}}, "a"); !errors.As(err, &fe) || fe.Field != "prior_scale" {
 		t.Fatalf("bad control: %v", err)
 	}
-	if _, err := g.Create(RunConfig{Data: "noinit", Method: "fake"}, "a"); !errors.As(err, &fe) || fe.Field != "method" {
-		t.Fatalf("Init failure: %v", err)
+	if _, err := g.Create(RunConfig{Data: "big", Method: "fake"}, "a"); !errors.As(err, &fe) || fe.Field != "data" {
+		t.Fatalf("too many training points: %v", err)
 	}
 	r, err := g.Create(RunConfig{Data: "d", Method: "fake", Seed: 3, Controls: sim.Controls{"lr": sim.Num(0.5)}}, "a")
 	if err != nil {

@@ -21,9 +21,14 @@ import (
 type Status string
 
 const (
-	StatusRunning  Status = "running"
-	StatusPaused   Status = "paused"
-	StatusDiverged Status = "diverged" // NaN/Inf objective or a panic; stepping stopped
+	// StatusPreparing: created by a Registry, its method is being
+	// initialised in the run's goroutine, so a create never waits for a
+	// costly Init; commands queue until it is paused. An Init that fails
+	// leaves the run diverged with the reason.
+	StatusPreparing Status = "preparing"
+	StatusRunning   Status = "running"
+	StatusPaused    Status = "paused"
+	StatusDiverged  Status = "diverged" // NaN/Inf objective or a panic; stepping stopped
 	// StatusDone: the step budget is spent. Live controls are refused (they
 	// would not act); Continue grants another budget, Reset starts again.
 	StatusDone Status = "done"
@@ -43,6 +48,59 @@ const (
 
 // ErrRunClosed is returned by commands sent to a run whose goroutine ended.
 var ErrRunClosed = errors.New("run closed")
+
+// ErrRunBusy is returned by a command the run could not take before the
+// caller's context ended: commands already wait for a step in progress to
+// end. It was not queued and will never be applied.
+var ErrRunBusy = errors.New("the run is busy: commands already wait for a long step to end; this one was not applied, try again shortly")
+
+// Queued is a command's answer when the run took it but had not answered
+// within the caller's wait, because it is inside a long step or still
+// preparing. It was not refused: the run applies it, or refuses it, when
+// it is next between steps; Wait gives that answer. A queued command is
+// never applied after an error was returned for it.
+type Queued struct {
+	Op     string
+	Field  string // the control, for a set
+	Step   int64  // the run's published step when it was queued: it applies after the step in progress
+	Status Status // the run's published status then
+
+	reply <-chan error
+	done  <-chan struct{}
+}
+
+func (q *Queued) Error() string {
+	if q.Status == StatusPreparing {
+		return fmt.Sprintf("queued: the run is preparing; %s is applied when it is ready", q.what())
+	}
+	return fmt.Sprintf("queued: the run is inside a long step after step %d; %s is applied when that step ends", q.Step, q.what())
+}
+
+func (q *Queued) what() string {
+	if q.Field != "" {
+		return fmt.Sprintf("%s %s", q.Op, q.Field)
+	}
+	return q.Op
+}
+
+// Wait returns the run's answer to the queued command: nil once applied,
+// the error that refused it, ErrRunClosed when the run ended first, or
+// ctx.Err() when ctx ends first (the command stays queued).
+func (q *Queued) Wait(ctx context.Context) error {
+	select {
+	case err := <-q.reply:
+		return err
+	case <-q.done:
+		select {
+		case err := <-q.reply: // answered just before the run ended
+			return err
+		default:
+			return ErrRunClosed
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // RunOptions tunes a Run. Zero values take the defaults.
 type RunOptions struct {
@@ -145,6 +203,7 @@ type Run struct {
 	taken   atomic.Int64 // steps over the run's life, resets included
 
 	// Owned by the run goroutine (and NewRun before Start).
+	ready      bool // the method was initialised: it may be asked for bands, traces and extras
 	controls   sim.Controls
 	start      sim.Controls // controls at the last (re)init; shared by frames, never written
 	status     Status
@@ -186,16 +245,37 @@ type Run struct {
 
 // NewRun initialises m on d with fully resolved controls c and a fresh
 // random stream for seed, and publishes a first frame. It does not start
-// stepping: call Start. Init errors (and panics) are returned.
+// stepping: call Start. A data set larger than the method accepts
+// (sim.MethodSpec.CheckData) and Init errors (and panics) are returned.
 func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
+	r, err := newRun(id, m, d, c, seed, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.initMethod(r.controls); err != nil {
+		return nil, err
+	}
+	r.ready, r.status = true, StatusPaused
+	r.publish(time.Now())
+	return r, nil
+}
+
+// newRun builds a run of m on d, preparing: everything but the method's
+// Init, which is cheap; the caller initialises it (NewRun) or lets the run
+// goroutine do so (prepare). It publishes no frame. It refuses a data set
+// larger than the method accepts before anything is built.
+func newRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
 	opt = opt.withDefaults()
 	r := &Run{
 		id: id, m: m, d: d, seed: seed, opt: opt, log: opt.Log.With("run", id),
 		ctrl: make(chan command, 16), done: make(chan struct{}), notify: make(chan struct{}),
-		controls: cloneControls(c), start: cloneControls(c), status: StatusPaused, speed: opt.Speed, lastObj: math.NaN(),
+		controls: cloneControls(c), start: cloneControls(c), status: StatusPreparing, speed: opt.Speed, lastObj: math.NaN(),
 		budget: opt.MaxSteps, unrecorded: true,
 	}
 	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {
+		return nil, err
+	}
+	if err := r.spec.CheckData(d); err != nil {
 		return nil, err
 	}
 	if l, ok := m.(sim.Logger); ok {
@@ -205,11 +285,23 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 	r.row = make([]float64, 1+len(r.traceNames))
 	r.hist = numeric.NewHistory(opt.HistoryCap, len(r.row))
 	r.data = dataPoints(d)
+	return r, nil
+}
+
+// prepare initialises the method of a run created preparing, in the run's
+// goroutine before any command, and publishes the outcome: paused, or
+// diverged with Init's error (a set or a reset tries again).
+func (r *Run) prepare() {
+	if r.status != StatusPreparing {
+		return
+	}
 	if err := r.initMethod(r.controls); err != nil {
-		return nil, err
+		r.log.Warn("run could not start", "method", r.spec.Name, "err", err)
+		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", r.spec.Name, err)
+	} else {
+		r.ready, r.status = true, StatusPaused
 	}
 	r.publish(time.Now())
-	return r, nil
 }
 
 // ID is the run's identifier.
@@ -364,7 +456,13 @@ func (r *Run) Reset(ctx context.Context) error { return r.do(ctx, command{op: Op
 // live and the run is done (the change could not act: Continue or Reset
 // first). A live control acts on the running method; any other control
 // re-initialises it, as Reset does.
+//
+// The name and value are checked here, before the command is queued, so a
+// bad one is refused at once, naming the control, even during a long step.
 func (r *Run) Set(ctx context.Context, name string, v sim.Value) error {
+	if _, err := r.spec.Check(name, v); err != nil {
+		return err
+	}
 	return r.do(ctx, command{op: OpSet, name: name, value: v})
 }
 
@@ -376,23 +474,39 @@ func (r *Run) SetSpeed(ctx context.Context, stepsPerSec float64) error {
 	return r.do(ctx, command{op: OpSpeed, value: sim.Num(stepsPerSec)})
 }
 
-// do hands a command to the run goroutine and waits for its answer.
+// do hands a command to the run goroutine and waits for its answer until
+// ctx ends. Its answer is always true: the run's own answer (nil: applied),
+// ErrRunBusy when the command could not be queued (never applied), or
+// *Queued when it was queued but not yet answered (applied or refused
+// later, never both).
 func (r *Run) do(ctx context.Context, c command) error {
-	c.reply = make(chan error, 1)
+	reply := make(chan error, 1)
+	c.reply = reply
 	select {
 	case r.ctrl <- c:
 	case <-r.done:
 		return ErrRunClosed
 	case <-ctx.Done():
-		return ctx.Err()
+		return ErrRunBusy
+	}
+	q := &Queued{Op: c.op, reply: reply, done: r.done}
+	if c.op == OpSet {
+		q.Field = c.name
 	}
 	select {
-	case err := <-c.reply:
+	case err := <-reply:
 		return err
 	case <-r.done:
-		return ErrRunClosed
+		return q.Wait(ctx)
 	case <-ctx.Done():
-		return ctx.Err()
+		select {
+		case err := <-reply: // answered as the wait ended
+			return err
+		default:
+		}
+		f := r.Latest()
+		q.Step, q.Status = f.Step, f.Status
+		return q
 	}
 }
 

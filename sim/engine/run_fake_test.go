@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,16 @@ type fakeMethod struct {
 	predicts       int
 	traceBuf       []float64 // when set, Trace fills it instead of allocating
 	initErr        func(sim.Controls) error
+	maxPoints      int // the spec's MaxPoints; 0 unbounded
+
+	// Gates for long calls: when set, Init waits for initGate to close, and
+	// every Step signals stepEntered (when set, without blocking) and then
+	// waits for a value from stepGate or its close. inits and sets count
+	// the calls that got through.
+	initGate    chan struct{}
+	stepGate    chan struct{}
+	stepEntered chan struct{}
+	inits, sets atomic.Int64
 }
 
 func (f *fakeMethod) Spec() sim.MethodSpec {
@@ -40,11 +51,16 @@ func (f *fakeMethod) Spec() sim.MethodSpec {
 			{Name: "kernel", Default: sim.Choice("eq"), Options: []string{"eq", "periodic"}, Live: true},
 			{Name: "boom", Min: 0, Max: 1, Default: sim.Num(0), Live: true}, // Set panics
 		},
-		Traces: []string{"x", "k"},
+		Traces:    []string{"x", "k"},
+		MaxPoints: f.maxPoints, MaxPointsWhy: "a fake bound",
 	}
 }
 
 func (f *fakeMethod) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
+	if f.initGate != nil {
+		<-f.initGate
+	}
+	f.inits.Add(1)
 	if f.initErr != nil {
 		if err := f.initErr(c); err != nil {
 			return err
@@ -57,6 +73,13 @@ func (f *fakeMethod) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 }
 
 func (f *fakeMethod) Step() sim.StepStats {
+	if f.stepGate != nil {
+		select {
+		case f.stepEntered <- struct{}{}:
+		default:
+		}
+		<-f.stepGate
+	}
 	f.steps++
 	if f.stepDelay > 0 {
 		time.Sleep(f.stepDelay) // stands for work; in a bubble the fake clock advances by exactly this
@@ -79,6 +102,7 @@ func (f *fakeMethod) Set(name string, v sim.Value) error {
 	if err := c.Validate(v); err != nil {
 		return err
 	}
+	f.sets.Add(1)
 	switch name {
 	case "prior_scale":
 		f.k = v.Num

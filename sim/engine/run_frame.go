@@ -23,7 +23,7 @@ const (
 // into the mailbox, waking every viewer.
 func (r *Run) publish(now time.Time) {
 	stale := !r.bandFresh || r.bandStep != r.step // reinit clears bandFresh
-	if r.status != StatusDiverged && stale && (!r.active() || !now.Before(r.nextBand)) {
+	if r.ready && r.status != StatusDiverged && stale && (!r.active() || !now.Before(r.nextBand)) {
 		t0 := time.Now()
 		r.drawBand()
 		r.nextBand = t0.Add(max(r.frameInterval(), minBandInterval, time.Since(t0)*bandCostShare))
@@ -42,7 +42,9 @@ func (r *Run) publish(now time.Time) {
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
 		Diagnostics: r.diagnostics(), Time: now,
 	}
-	f.Extras = r.frameExtras(now) // run_extras.go
+	if r.ready {
+		f.Extras = r.frameExtras(now) // run_extras.go
+	}
 	if f.Marks == nil {
 		f.Marks = []wire.Mark{}
 	}
@@ -151,7 +153,7 @@ func (r *Run) diagnostics() map[string]float64 {
 	if r.band != nil && finite(r.bandRatio) { // data with a gap (run_inbetween.go)
 		out["inbetween_ratio"] = r.bandRatio
 	}
-	if r.status == StatusDiverged {
+	if r.status == StatusDiverged || !r.ready {
 		return out
 	}
 	if nm, ok := r.m.(sim.NoiseModel); ok {

@@ -22,6 +22,7 @@ func (r *Run) loop(ctx context.Context) {
 	if c, ok := r.m.(io.Closer); ok {
 		defer c.Close() // samplers stop their chain goroutines
 	}
+	r.prepare()
 	for r.guarded(ctx) {
 	}
 }
@@ -161,7 +162,7 @@ func (r *Run) checkBudget() {
 // asked is true after a control change.
 func (r *Run) settle(asked bool) {
 	s, ok := r.m.(sim.Settler)
-	if !ok || r.status == StatusDiverged || r.status == StatusDone {
+	if !ok || !r.ready || r.status == StatusDiverged || r.status == StatusDone {
 		return
 	}
 	var why string
@@ -387,6 +388,7 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if err := r.initMethod(c); err != nil {
 		return err
 	}
+	r.ready = true
 	if !keepRunning || (r.status != StatusRunning && r.status != StatusSettled) {
 		r.status = StatusPaused
 	}

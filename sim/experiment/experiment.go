@@ -183,7 +183,7 @@ func NewMethod(d *sim.Dataset, method, modelName string, given sim.Controls, use
 	if modelName == model.Linear && userUnits {
 		d = datasets.InUserUnits(d)
 	}
-	controls, err := sim.SpecFor(m, d).Resolve(given)
+	controls, err := sim.Resolve(m, d, given)
 	if err != nil {
 		return nil, nil, "", nil, err
 	}

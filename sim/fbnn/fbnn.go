@@ -104,6 +104,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(defaultLR), Log: true, Live: true},
 		},
 		Traces: []string{"noise_std", "kl_sur", "exp_loglik", "ssge_j", "prior_variance", "prior_lengthscale", "prior_period"},
+
+		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step uses a batch of at most 100 points",
 	}
 }
 

@@ -94,6 +94,8 @@ func (m *Method) Spec() sim.MethodSpec {
 				Min: 1, Max: 32, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 		},
 		Traces: []string{"noise_std", "kl", "mean_log_prec", "u_spread"},
+
+		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
 }
 

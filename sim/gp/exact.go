@@ -17,6 +17,18 @@ import (
 // ExactName is the catalogue name of the exact GP.
 const ExactName = "gp-exact"
 
+// The most training points each GP method takes (MethodSpec.MaxPoints): a
+// step factorises N×N matrices, so its cost grows as N³. BenchmarkStepSizes
+// (-cpu 1, everything learned, on the 2-core development machine shared by
+// several engineers, load average up to 14) measured one step of gp-exact at
+// 20–88 ms for N = 400 (30–220 ms at 500), and of gpvi in its three costly
+// settings at 8–77 ms for N = 300 (28–220 ms at 400): at these bounds a
+// step stays under about 100 ms even on a busy core, and a run answers.
+const (
+	MaxExactPoints = 400
+	MaxVIPoints    = 300
+)
+
 // Exact is conjugate GP regression with Gaussian noise: the posterior and
 // the log marginal likelihood log N(y; 0, K + εI + σ²I) in closed form.
 // Create it with NewExact.
@@ -64,6 +76,8 @@ func (m *Exact) Spec() sim.MethodSpec {
 		Family:   sim.FamilyExact,
 		Controls: cs,
 		Traces:   []string{"lengthscale", "variance", "period", "noise", "log_marginal"},
+
+		MaxPoints: MaxExactPoints, MaxPointsWhy: "a step factorises an N×N matrix, whose cost grows as N³: at this bound one step, with the kernel learned, takes under 100 ms",
 	}
 }
 

@@ -86,6 +86,8 @@ func (m *VI) Spec() sim.MethodSpec {
 		Family:   sim.FamilyVI,
 		Controls: cs,
 		Traces:   []string{"lengthscale", "variance", "period", "noise", "kl", "exp_loglik"},
+
+		MaxPoints: MaxVIPoints, MaxPointsWhy: "a step factorises N×N matrices, whose cost grows as N³: at this bound one step takes under 100 ms",
 	}
 }
 

@@ -111,6 +111,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "mc_samples", Label: "MC samples", Help: "generator samples averaged per gradient step", Min: 1, Max: 16, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 		},
 		Traces: []string{"noise_std", "logdet", "smin", "layer1_share"},
+
+		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
 }
 

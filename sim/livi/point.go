@@ -85,6 +85,8 @@ func (p *Point) Spec() sim.MethodSpec {
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
 		},
 		Traces: []string{"noise_std", "weight_rms"},
+
+		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
 	if p.name == NameEnsemble {
 		s.Label = "Deep ensemble"

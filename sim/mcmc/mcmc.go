@@ -132,6 +132,8 @@ func (m *Method) Spec() sim.MethodSpec {
 		Models:   []string{model.BNN, model.Linear},
 		Controls: cs,
 		Traces:   traceNames(m.traceParams()),
+
+		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
 	if m.kind == kindHMC || m.kind == kindNUTS { // dual averaging in warm-up (adapt.go)
 		spec.Capabilities = []sim.Capability{sim.AdaptsStepSize}

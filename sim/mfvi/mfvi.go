@@ -100,6 +100,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "kl_weight", Label: "KL weight", Help: "multiplies the KL term; 1 is the true ELBO, less fits the data harder (KL annealing)", Min: 0, Max: 1, Step: 0.01, Default: sim.Num(1), Live: true},
 		},
 		Traces: traces,
+
+		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
 }
 

@@ -16,6 +16,8 @@ export function statusLine(status, message = "", budget = 0) {
         playing: false,
         liveActs: false,
       };
+    case "preparing":
+      return { text: "preparing…", title: message || "the method is being set up; commands are queued until it is ready", canContinue: false, playing: false, liveActs: true };
     case "settled":
       return { text: "settled · nothing to iterate", title: message, canContinue: false, playing: true, liveActs: true };
     default:

@@ -32,3 +32,11 @@ test("status line: settled counts as playing, with the method's reason", () => {
     assert.equal(statusLine(st).text, st);
   }
 });
+
+test("status line: a preparing run says so and is not playing", () => {
+  const s = statusLine("preparing");
+  assert.equal(s.text, "preparing…");
+  assert.match(s.title, /queued/);
+  assert.equal(s.playing, false);
+  assert.equal(s.canContinue, false);
+});
