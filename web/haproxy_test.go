@@ -93,7 +93,7 @@ func TestHAProxyRoutesRunsByInstance(t *testing.T) {
 	client := &http.Client{Timeout: 10 * time.Second} // no cookie jar: a checker, not a browser
 	defer client.CloseIdleConnections()
 	enginetest.Poll(t, 15*time.Second, "HAProxy answers and sees every instance ready", func() bool {
-		res, err := client.Get(base + "/healthz")
+		res, err := client.Get(base + "/readyz")
 		if err != nil {
 			return false
 		}
