@@ -287,7 +287,7 @@ export function predictiveLegend({ points, truth, band, snapshot, task }) {
     if (band.samples?.length) out.push({ key: "samples", label: "sampled functions", line: { color: COLORS.sample, width: 1 } });
   }
   if (snapshot?.x?.length) {
-    out.push({ key: "snapshot", label: "snapshot", fill: { color: COLORS.snapBand }, line: { color: COLORS.snapMean, width: 1.5, dash: [4, 2] } });
+    out.push({ key: "snapshot", label: "snapshot", fill: { color: "rgba(234, 88, 12, 0.25)" }, line: { color: COLORS.snapMean, width: 1.5, dash: [4, 2] } });
   }
   return out;
 }
