@@ -4,6 +4,7 @@
 // numbers (the in-between ratio, exact posteriors) come from the server.
 
 import { getMethods } from "./api.js";
+import { Compare } from "./compare.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
@@ -63,6 +64,8 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+// Every band on one plot, and the in-between ratios on data with a gap.
+const compare = byId("compare") ? new Compare(byId("compare"), panels, config) : null;
 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
@@ -133,6 +136,7 @@ setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), config.lim
   config.data_label = filename;
   config.points = points;
   config.truth = null;
+  config.gap_centre = null; // an upload has no gap the page knows of
   for (const pc of config.panels) pc.exact = null; // the server's, for the page's first data set
   if (points) sessionStorage.setItem(`pp:${res.data}`, JSON.stringify(points));
   url.searchParams.delete("scenario");
@@ -172,4 +176,4 @@ function ink(canvas) {
   return n;
 }
 
-window.playground = { config, panels, ink };
+window.playground = { config, panels, compare, ink };

@@ -8,7 +8,7 @@ const uPlot = window.uPlot;
 
 export const SAMPLES_SHOWN = 5;
 
-const COLORS = {
+export const COLORS = {
   band: "rgba(37, 99, 235, 0.20)",
   mean: "#1d4ed8",
   sample: "rgba(29, 78, 216, 0.45)",
@@ -140,7 +140,24 @@ export class PredictivePlot {
     this.band = null;
     this.snapshot = null;
     this.yRange = this.range();
+    useStyles();
+    // The legend sits under the plot, not on it: it covers no data and
+    // wraps on a narrow screen.
+    this.legendEl = document.createElement("ul");
+    this.legendEl.className = "plot-legend";
+    this.legendEl.setAttribute("aria-label", "Legend");
+    host.after(this.legendEl);
     this.build();
+    this.showLegend();
+  }
+
+  // legend is what the plot shows now, in legend entries.
+  legend() {
+    return predictiveLegend({ points: this.points, truth: this.truth, band: this.band, snapshot: this.snapshot, task: this.task });
+  }
+
+  showLegend() {
+    renderLegend(this.legendEl, this.legend());
   }
 
   build() {
@@ -224,11 +241,13 @@ export class PredictivePlot {
   setBand(band) {
     this.band = band;
     this.u.setData(this.table());
+    this.showLegend();
   }
 
   setSnapshot(band) {
     this.snapshot = band ? { x: band.x, lo: band.lo, hi: band.hi, mean: band.mean } : null;
     this.u.setData(this.table());
+    this.showLegend();
   }
 
   // setData replaces the training data (after a CSV upload, or when a
@@ -238,13 +257,89 @@ export class PredictivePlot {
     this.truth = truth;
     this.yRange = this.range();
     this.build();
+    this.showLegend();
   }
 
   // range is the fixed y range: [0, 1] with a margin for the 0/1 labels of
   // a classification, else from the data (dataRange).
   range() {
-    return this.task === "classification" ? [-0.04, 1.04] : dataRange(this.points, this.truth);
+    return predictiveRange(this.task, this.points, this.truth);
   }
+}
+
+// predictiveRange is a predictive plot's fixed y range: [0, 1] with a
+// margin for the 0/1 labels of a classification, else from the data
+// (dataRange).
+export function predictiveRange(task, points, truth) {
+  return task === "classification" ? [-0.04, 1.04] : dataRange(points, truth);
+}
+
+// predictiveLegend lists what a predictive plot shows, and only that: the
+// data, the truth, the band's mean, the band itself, its sampled functions
+// and a snapshot, each when present. Entries are for renderLegend.
+export function predictiveLegend({ points, truth, band, snapshot, task }) {
+  const out = [];
+  if (points?.x?.length) out.push({ key: "data", label: task === "classification" ? "data (labels 0/1)" : "data", dot: COLORS.data });
+  if (truth?.x?.length) out.push({ key: "truth", label: "truth", line: { color: COLORS.truth, width: 1.5, dash: [3, 2] } });
+  if (band?.x?.length) {
+    out.push({ key: "mean", label: "mean", line: { color: COLORS.mean, width: 2.5 } });
+    out.push({ key: "band", label: "±2σ band", fill: { color: COLORS.band, edge: "rgba(37,99,235,0.55)" } });
+    if (band.samples?.length) out.push({ key: "samples", label: "sampled functions", line: { color: COLORS.sample, width: 1 } });
+  }
+  if (snapshot?.x?.length) {
+    out.push({ key: "snapshot", label: "snapshot", fill: { color: "rgba(234, 88, 12, 0.25)" }, line: { color: COLORS.snapMean, width: 1.5, dash: [4, 2] } });
+  }
+  return out;
+}
+
+// renderLegend writes entries into a list element: a swatch (SVG, drawn
+// with presentation attributes, which the page's CSP allows) and a label
+// each. An entry has a key, a label and any of fill {color, edge}, line
+// {color, width, dash} and dot (a colour). Unchanged entries are not
+// rewritten, so calling it every frame costs a string comparison.
+export function renderLegend(ul, entries) {
+  const sig = JSON.stringify(entries);
+  if (ul.dataset.sig === sig) return;
+  ul.dataset.sig = sig;
+  ul.replaceChildren(
+    ...entries.map((e) => {
+      const li = document.createElement("li");
+      li.dataset.key = e.key;
+      const label = document.createElement("span");
+      label.textContent = e.label;
+      li.append(swatch(e), label);
+      return li;
+    }),
+  );
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function swatch(e) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("width", "22");
+  svg.setAttribute("height", "12");
+  svg.setAttribute("viewBox", "0 0 22 12");
+  svg.setAttribute("aria-hidden", "true");
+  const el = (name, attrs) => {
+    const n = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+    svg.appendChild(n);
+  };
+  if (e.fill) el("rect", { x: 1, y: 1.5, width: 20, height: 9, fill: e.fill.color, stroke: e.fill.edge ?? "none", "stroke-width": 1 });
+  if (e.line) el("line", { x1: 1, y1: 6, x2: 21, y2: 6, stroke: e.line.color, "stroke-width": e.line.width ?? 1.5, "stroke-dasharray": e.line.dash?.join(" ") ?? "none" });
+  if (e.dot) el("circle", { cx: 11, cy: 6, r: 3, fill: e.dot });
+  return svg;
+}
+
+// useStyles loads the legend's and the compare view's stylesheet once.
+export function useStyles() {
+  if (typeof document === "undefined" || document.querySelector('link[data-styles="plots"]')) return;
+  const l = document.createElement("link");
+  l.rel = "stylesheet";
+  l.href = "/static/app/plots.css";
+  l.dataset.styles = "plots";
+  document.head.appendChild(l);
 }
 
 // dataRange fixes the y axis to the data's span plus 40% each side (the
