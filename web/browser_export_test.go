@@ -40,7 +40,8 @@ func TestBrowserExports(t *testing.T) {
 	b.elementShot("export-buttons-hmc", "#panel-hmc [data-plot=predictive] figcaption")
 	b.do(chromedp.Evaluate[chromedp.Void](`window.__downloads = []; HTMLAnchorElement.prototype.click = function () { window.__downloads.push({name: this.download, href: this.href}); };`))
 
-	// PNG.
+	// PNG, with a snapshot so the legend has every entry.
+	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-op=snapshot]`)))
 	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-plot=predictive] button.png`)))
 	href := b.waitString(`window.__downloads.length === 1 && window.__downloads[0].href`, 5*time.Second)
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(href, "data:image/png;base64,"))
