@@ -45,8 +45,8 @@ func TestRunJSONHasEveryKey(t *testing.T) {
 	}
 	grid, _ := got["grid"].(map[string]any)
 	for _, k := range []string{"x", "mean", "std", "lo", "hi"} {
-		if v, _ := grid[k].([]any); len(v) != 41 {
-			t.Errorf("grid.%s has %d points, want 41", k, len(v))
+		if v, _ := grid[k].([]any); len(v) != datasets.GridPoints {
+			t.Errorf("grid.%s has %d points, want %d", k, len(v), datasets.GridPoints)
 		}
 	}
 	if got["inbetween_ratio"] == nil {

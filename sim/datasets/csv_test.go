@@ -41,7 +41,7 @@ func TestCSVRoundTrip(t *testing.T) {
 			t.Errorf("row %d: (%g, %g) back in user units, want (%g, %g)", i+2, u.X[i], u.Y[i], x[i], y[i])
 		}
 	}
-	// Grid: 41 points over the range widened by a quarter each side.
+	// Grid: GridPoints points over the range widened by a quarter each side.
 	lo, hi := -3-10.5/4, 7.5+10.5/4
 	if len(u.Grid) != GridPoints || math.Abs(u.Grid[0]-lo) > 1e-12 || math.Abs(u.Grid[GridPoints-1]-hi) > 1e-12 {
 		t.Errorf("user grid [%g, %g] (%d points), want [%g, %g]", u.Grid[0], u.Grid[len(u.Grid)-1], len(u.Grid), lo, hi)

@@ -8,8 +8,10 @@ import (
 	"github.com/posterior-playground/playground/sim"
 )
 
-// GridPoints is the number of points on every plotting grid.
-const GridPoints = 41
+// GridPoints is the number of points on every plotting grid: enough for a
+// band's edges to look smooth (issue 14 asked for at least 200), and odd, so
+// a grid symmetric about 0 has 0 on it.
+const GridPoints = 201
 
 // Info describes a built-in data set for GET /api/datasets.
 type Info struct {

@@ -36,7 +36,7 @@
 //
 // "Standardised" means minus the mean, divided by the population standard
 // deviation (as numpy's std and the GIP notebook do). Every grid has
-// GridPoints = 41 points. Gap, sinusoid-gap and periodic have a gap; its
+// GridPoints = 201 points. Gap, sinusoid-gap and periodic have a gap; its
 // centre (GapCentre, model units) is the midpoint between the inner edges of
 // the two clusters (raw gap intervals (−2, 2), (−0.61, 0.61) and
 // (−0.5, 0.5)). Truth is the noiseless function in model units: for the GP

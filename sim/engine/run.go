@@ -424,6 +424,7 @@ type command struct {
 	n     int64
 	name  string
 	value sim.Value
+	fn    func(sim.Method, *sim.Dataset) // opInspect
 	reply chan error
 }
 
@@ -472,6 +473,22 @@ func (r *Run) SetSpeed(ctx context.Context, stepsPerSec float64) error {
 		return &sim.FieldError{Field: "speed", Message: fmt.Sprintf("%g is outside the allowed range [0, %d] steps per second (0: as fast as possible)", stepsPerSec, MaxSpeed)}
 	}
 	return r.do(ctx, command{op: OpSpeed, value: sim.Num(stepsPerSec)})
+}
+
+// opInspect runs a function on the run goroutine (Inspect).
+const opInspect = "inspect"
+
+// Inspect calls f with the method and the data set on the run goroutine,
+// between two steps, and returns when f has. f may read the method (a
+// sampler's kept draws) but not change it nor keep it; the run's state,
+// its frames and its step budget are untouched. A panic in f is returned
+// as an error, as the method's own panics are.
+func (r *Run) Inspect(ctx context.Context, f func(m sim.Method, d *sim.Dataset)) error {
+	err := r.do(ctx, command{op: opInspect, fn: f})
+	if q, ok := errors.AsType[*Queued](err); ok { // inside a long step: wait for it to end
+		err = q.Wait(ctx)
+	}
+	return err
 }
 
 // do hands a command to the run goroutine and waits for its answer until

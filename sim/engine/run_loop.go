@@ -289,6 +289,10 @@ func (r *Run) handle(c command) {
 		r.rebaseSpeed(time.Now())
 	case OpWeight:
 		err = r.setWeightIndex(c.n) // run_weights.go
+	case opInspect:
+		err = r.safely("Inspect", func() { c.fn(r.m, r.d) })
+		c.reply <- err
+		return // looked, changed nothing: no settling, no new frame
 	default:
 		err = &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown command %q", c.op)}
 	}

@@ -104,7 +104,7 @@ type evaluation struct {
 	// gridSamples are the function samples on the grid, report units
 	// (nil for a sampler, whose draws are its chains').
 	gridSamples [][]float64
-	chains      *chainTable
+	chains      *ChainTable
 }
 
 func (p *Prepared) evaluate() evaluation {
@@ -234,9 +234,9 @@ func moments(ap sim.AnalyticPredictive, xs []float64) (Grid, bool) {
 	return g, true
 }
 
-// chainTable is a sampler's kept draws of its parameters in report units:
+// ChainTable is a sampler's kept draws of its parameters in report units:
 // draws[j][c][i] is parameter names[j] in chain c at kept draw i.
-type chainTable struct {
+type ChainTable struct {
 	names []string
 	draws [][][]float64
 }
@@ -245,8 +245,8 @@ type chainTable struct {
 // scaled by the y scale, f_mid mapped to y units, the rest (weights, and
 // the linear model's coefficients, which work in the data's units) as
 // sampled.
-func chainDraws(c sim.Chains, ys sim.Affine) *chainTable {
-	t := &chainTable{names: c.Params()}
+func chainDraws(c sim.Chains, ys sim.Affine) *ChainTable {
+	t := &ChainTable{names: c.Params()}
 	for _, name := range t.names {
 		draws := c.Draws(name)
 		var f func(float64) float64
@@ -270,7 +270,7 @@ func chainDraws(c sim.Chains, ys sim.Affine) *chainTable {
 
 // summariseChains fills the sampler keys from t; ESSPerSec is completed by
 // the caller, who knows the wall time.
-func summariseChains(s *Summary, c sim.Chains, t *chainTable) {
+func summariseChains(s *Summary, c sim.Chains, t *ChainTable) {
 	s.AcceptanceRate = ptr(c.AcceptanceRate())
 	div := c.Divergences()
 	s.Divergences = &div

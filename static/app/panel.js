@@ -4,7 +4,7 @@
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
 import { fitRanges, fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
 import { escapeHTML, fmt, Series } from "./history.js";
-import { exportCSV, exportJSON } from "./export.js";
+import { addPredictiveExports, exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
@@ -66,7 +66,7 @@ export class Panel {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
     this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
-    this.pngButton(pred.querySelector("figcaption"), () => this.predictive.u, "predictive");
+    addPredictiveExports(this, pred.querySelector("figcaption")); // PNG for slides, band, data and draws CSV (export.js)
     const obj = this.el.querySelector('[data-plot="objective"]');
     const objCap = obj.querySelector("figcaption");
     const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
