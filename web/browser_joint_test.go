@@ -19,6 +19,23 @@ func TestBrowserJointVIvsMCMC(t *testing.T) {
 	b.openScenario("vi-vs-mcmc", "hmc", 3, "")
 	b.wait(`playground.panels.every(p => p.status === "paused")`, 20*time.Second)
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
+	// HMC's warm-up replays in its joint view: the chains' paths from their
+	// starts, five transitions a second at first (static/app/joint_data.js),
+	// while the run itself has long finished them.
+	cv := `document.querySelector("#panel-hmc [data-role=joint-canvas]")`
+	b.wait(cv+`.dataset.replayed !== undefined`, 20*time.Second)
+	r1 := b.evalInt(`+` + cv + `.dataset.replayed`)
+	start := time.Now()
+	time.Sleep(time.Second)
+	r2 := b.evalInt(`+` + cv + `.dataset.replayed`)
+	el := time.Since(start).Seconds()
+	b.elementShot("joint-0-hmc-warmup-replay", `#panel-hmc [data-plot=joint]`)
+	t.Logf("warm-up replay at transition %d, %.1f s later %d; HMC at step %d", r1, el, r2, b.evalInt(`playground.panels.find(p => p.method === "hmc").step`))
+	// Five transitions a second, drawn on animation frames that a busy
+	// main thread may delay: at most 5·elapsed + 3 further, and some.
+	if !(r1 < 20 && r2 > r1 && float64(r2-r1) <= 5*el+3) {
+		t.Errorf("warm-up replay went from transition %d to %d in %.1f s; want a slow replay (5 a second)", r1, r2, el)
+	}
 	// Mean-field needs a few thousand steps for its sds; HMC a few hundred draws.
 	b.wait(`playground.panels.every(p => p.step > 4000 && p.views.get("joint")?.j)`, 60*time.Second)
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="pause"]`)))
@@ -37,6 +54,7 @@ func TestBrowserJointVIvsMCMC(t *testing.T) {
 			t.Errorf("%s: exact predictive band not drawn (%q)", m, e)
 		}
 		b.elementShot("joint-2-"+m, `#panel-`+m+` [data-plot=joint]`)
+		b.elementShot("joint-3-predictive-"+m, `#panel-`+m+` [data-plot=predictive]`)
 		t.Logf("%s: %s", m, b.eval(`document.querySelector("#panel-`+m+` [data-role=joint-table]").textContent`))
 	}
 	for _, m := range []string{"mfvi", "gip"} {

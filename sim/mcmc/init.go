@@ -89,6 +89,8 @@ func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error 
 		m.chains = append(m.chains, c)
 	}
 	m.iter = 0
+	m.paths = m.paths[:0]
+	m.recordPaths()
 	m.trace = make([]float64, len(m.Spec().Traces))
 	m.diag = diagCache{}
 	m.ready = true
@@ -129,6 +131,7 @@ func (m *Method) Step() sim.StepStats {
 		m.work.round(m.chains)
 	}
 	m.iter++
+	m.recordPaths()
 	var s float64
 	for _, c := range m.chains {
 		if c.panicked != nil {

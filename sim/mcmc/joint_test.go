@@ -2,6 +2,7 @@ package mcmc
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -74,10 +75,48 @@ func TestHMCFixedNoiseExact(t *testing.T) {
 	if j.Exact == nil || *j.Exact != exact || j.ExactCorr != exact.Corr() || len(j.Chains) != 4 || len(j.B0) != 4*jointPerChain || len(j.B) != len(j.B0) || j.Warmup {
 		t.Fatalf("joint %+v", j)
 	}
+	for i, p := range m.Params() {
+		ch := m.Draws(p)
+		var all []float64
+		for _, c := range ch {
+			all = append(all, c...)
+		}
+		mean, _ := numeric.MeanStd(all)
+		if len(j.Moments) != 2 || math.Abs(j.Moments[i].Mean-mean) > 1e-12 {
+			t.Errorf("joint's moments %+v, draws' mean of %s %v", j.Moments, p, mean)
+		}
+	}
 	// The draws' correlation is the exact tilt: with ~1000 pooled, nearly
 	// independent draws its s.e. is (1 − ρ²)/√1000 ≈ 0.007; 4 of those.
 	if r := corr(j.B0, j.B); math.Abs(r-exact.Corr()) > 4*(1-r*r)/math.Sqrt(float64(len(j.B0))) {
 		t.Errorf("draws' correlation %.4f, exact %.4f", r, exact.Corr())
+	}
+	// The warm-up paths start at the chains' dispersed starting points,
+	// far outside the posterior, and end inside it.
+	if len(j.Paths) != 4 || !j.PathDone {
+		t.Fatalf("paths: %d chains, done %v", len(j.Paths), j.PathDone)
+	}
+	maha := func(p [2]float64) float64 {
+		c := exact.Cov
+		det := c[0][0]*c[1][1] - c[0][1]*c[0][1]
+		d0, d1 := p[0]-exact.Mean[0], p[1]-exact.Mean[1]
+		return math.Sqrt((c[1][1]*d0*d0 - 2*c[0][1]*d0*d1 + c[0][0]*d1*d1) / det)
+	}
+	var far float64
+	for k, p := range j.Paths {
+		if len(p) != pathLen+1 {
+			t.Errorf("chain %d: path of %d states, want %d", k, len(p), pathLen+1)
+		}
+		far = max(far, maha(p[0]))
+		reached := slices.IndexFunc(p, func(q [2]float64) bool { return maha(q) < 3 })
+		t.Logf("chain %d: starts %.1f sd from the posterior mean, within 3 sd after %d transitions, ends %.1f sd away", k, maha(p[0]), reached, maha(p[len(p)-1]))
+		// P(distance > 4.5) = e^(−4.5²/2) ≈ 4e-5 for a 2-D Gaussian draw.
+		if maha(p[len(p)-1]) > 4.5 {
+			t.Errorf("chain %d ends its path %.1f sd from the posterior mean", k, maha(p[len(p)-1]))
+		}
+	}
+	if far < 5 {
+		t.Errorf("the chains start at most %.1f sd from the posterior mean; warm-up has nothing to show", far)
 	}
 	// prior_scale acts live on the held target.
 	if err := sim.Set(m, nil, "prior_scale", sim.Num(3)); err != nil {

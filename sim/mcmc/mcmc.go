@@ -49,6 +49,7 @@ type Method struct {
 
 	trace []float64
 	diag  diagCache
+	paths [][][2]float64 // linear model: each chain's (b0, b) over its first pathLen transitions (joint.go)
 }
 
 // NewMetropolis returns random-walk Metropolis for model "linear" or "bnn"

@@ -107,7 +107,14 @@ type Joint struct {
 	B0     []float64    `json:"b0,omitempty"`
 	B      []float64    `json:"b,omitempty"`
 	Chains [][2]float64 `json:"chains,omitempty"`
-	Warmup bool         `json:"warmup,omitempty"`
+	// Paths is each chain's (b0, b) from its start over its first
+	// transitions (PathDone once complete), for a replay of warm-up.
+	Paths    [][][2]float64 `json:"paths,omitempty"`
+	PathDone bool           `json:"path_done,omitempty"`
+	// Moments are the mean and sd of b0 and b over all retained draws
+	// (samplers), steadier than the few shown.
+	Moments []sim.Moments `json:"moments,omitempty"`
+	Warmup  bool          `json:"warmup,omitempty"`
 	// Sigma is the method's estimate of σ when it infers it; nil when held.
 	Sigma *sim.Moments `json:"sigma,omitempty"`
 	// FixedNoise is σ when held (0 when inferred).

@@ -1,18 +1,19 @@
 // JointView is the linear model's joint posterior of (b0, b) in one panel:
 // the exact posterior's 1, 2 and 3 sd contours (dashed) under the method's
 // own posterior, a 2σ ellipse for VI (mean-field's is axis-aligned, GIP's
-// tilted) or the latest draws for a sampler, with each chain's path while
-// it warms up. Frames carry it in `joint` (sim/model's Joint, a method's
+// tilted) or the latest draws for a sampler. A sampler's first transitions
+// are replayed slowly (replayIndex): each chain's path from its dispersed
+// start into the posterior, which at full speed takes a fraction of a
+// second, drawn over about ten. Frames carry it in `joint` (sim/model's Joint, a method's
 // sim.Views). It also draws the exact posterior's predictive band, dashed,
 // on the panel's predictive plot, and a table of mean ± sd of b0 and b
 // (σ where the method infers it) against the exact values.
 
 import { fmt } from "./history.js";
 import { plotFigure } from "./plots.js";
-import { bandAt, bounds, corr, ellipse, moments } from "./joint_data.js";
+import { bandAt, bounds, corr, ellipse, moments, REPLAY_MS, replayIndex } from "./joint_data.js";
 
 const HEIGHT = 260;
-const TRAIL = 150; // warm-up states kept per chain
 const CHAIN_COLORS = ["#2563eb", "#ea580c", "#16a34a", "#9333ea", "#0891b2", "#ca8a04", "#db2777", "#4b5563"];
 const EXACT = "#111827";
 const FIT = "#0f766e";
@@ -21,7 +22,8 @@ export class JointView {
   constructor(panel) {
     this.panel = panel;
     this.j = null;
-    this.trails = []; // per chain: [[b0, b], …] while warming up
+    this.replay = null; // {paths, start}: the warm-up replay, once per run
+    this.replayed = false;
     this.dirty = false;
     this.hooked = null; // the predictive uPlot carrying the exact band hook
     this.build();
@@ -52,25 +54,38 @@ export class JointView {
 
   onExtra(j) {
     if (!j || !Array.isArray(j.names)) return;
-    if (j.warmup && Array.isArray(j.chains)) {
-      j.chains.forEach((p, k) => {
-        const t = (this.trails[k] ??= []);
-        t.push(p);
-        if (t.length > TRAIL) t.shift();
-      });
-    } else this.trails = [];
+    if (j.path_done && Array.isArray(j.paths) && !this.replayed) this.startReplay(j.paths);
     this.j = j;
     this.dirty = true;
   }
 
+  // startReplay animates paths (per chain, [[b0, b], …]) over REPLAY_MS.
+  startReplay(paths) {
+    this.replayed = true;
+    this.replay = { paths, start: performance.now() };
+    const tick = () => {
+      if (!this.replay) return;
+      this.drawJoint();
+      if (performance.now() - this.replay.start < REPLAY_MS) requestAnimationFrame(tick);
+      else {
+        this.replay = null;
+        this.dirty = true;
+        this.draw();
+      }
+    };
+    requestAnimationFrame(tick);
+  }
+
   clear() {
-    this.trails = [];
+    this.replay = null;
+    this.replayed = false;
     this.j = null;
     this.dirty = true;
   }
 
   onReconnect() {
-    this.trails = [];
+    this.replay = null;
+    this.replayed = false; // a new run (or the same after a drop): replay its warm-up
   }
 
   draw() {
@@ -89,6 +104,7 @@ export class JointView {
     if (!u || u === this.hooked) return;
     this.hooked = u;
     (u.hooks.draw ??= []).push((u) => this.drawBand(u));
+
   }
 
   drawBand(u) {
@@ -100,6 +116,13 @@ export class JointView {
     for (let i = 0; i <= n; i++) {
       const x = min + ((max - min) * i) / n;
       bandAt(g, x).forEach((y, k) => lines[k].push([u.valToPos(x, "x", true), u.valToPos(y, "y", true)]));
+    }
+    const cap = this.panel.el.querySelector('[data-plot="predictive"] figcaption');
+    if (cap && !cap.querySelector("[data-role=exact-band-key]")) {
+      const k = document.createElement("span");
+      k.dataset.role = "exact-band-key";
+      k.textContent = " Dashed black: the exact posterior's mean and ±2σ.";
+      cap.firstChild?.after?.(k);
     }
     const ctx = u.ctx;
     ctx.save();
@@ -129,9 +152,11 @@ export class JointView {
     ctx.clearRect(0, 0, w, HEIGHT);
     const j = this.j;
     if (!j) return;
-    const trailPts = this.trails.flat();
-    const draws = (j.b0 ?? []).map((b0, i) => [b0, j.b[i]]);
-    const [[x0, x1], [y0, y1]] = bounds(j, [...trailPts, ...draws]);
+    const rp = this.replay;
+    const upTo = rp ? replayIndex(performance.now() - rp.start, rp.paths[0]?.length ?? 0) : -1;
+    const trails = rp ? rp.paths.map((p) => p.slice(0, upTo + 1)) : [];
+    const draws = rp ? [] : (j.b0 ?? []).map((b0, i) => [b0, j.b[i]]);
+    const [[x0, x1], [y0, y1]] = bounds(j, rp ? rp.paths.flat() : draws);
     const L = 52;
     const B = 36;
     const pw = w - L - 10;
@@ -159,7 +184,8 @@ export class JointView {
     }
     ctx.fillStyle = "rgba(37,99,235,0.35)";
     for (const [a, b] of draws) ctx.fillRect(px(a) - 1.2, py(b) - 1.2, 2.4, 2.4);
-    this.trails.forEach((t, k) => {
+    trails.forEach((t, k) => {
+      if (t.length === 0) return;
       ctx.strokeStyle = CHAIN_COLORS[k % CHAIN_COLORS.length];
       ctx.lineWidth = 1.2;
       path(t);
@@ -181,6 +207,7 @@ export class JointView {
     }
     ctx.restore();
     c.dataset.draws = String(draws.length);
+    if (rp) c.dataset.replayed = String(upTo);
     c.dataset.ellipse = j.gaussian ? "drawn" : "";
     c.dataset.exact = j.exact ? "drawn" : "";
     c.setAttribute("aria-label", `Joint posterior of intercept b0 and slope b${j.exact ? " over the exact posterior's contours" : ""}`);
@@ -188,7 +215,8 @@ export class JointView {
     if (j.exact) parts.push(`dashed: exact posterior, 1, 2 and 3 sd contours (correlation ${fmt(j.exact_corr)})`);
     if (j.gaussian) parts.push(`solid: this method's 2σ ellipse (correlation ${fmt(corr(j.gaussian))})`);
     if (draws.length) parts.push(`dots: the latest ${draws.length} draws`);
-    if (this.trails.length) parts.push("lines: each chain's path in warm-up");
+    if (rp) parts.push(`replay of warm-up: each chain's path from its start, transition ${upTo} of ${(rp.paths[0]?.length ?? 1) - 1}`);
+    else if (j.paths?.length) parts.push("(its warm-up replays after each start)");
     if (j.fixed_noise > 0) parts.push(`σ held at ${fmt(j.fixed_noise)}`);
     this.key.textContent = parts.join(" · ");
   }
@@ -237,7 +265,7 @@ export class JointView {
     });
     if (j.sigma) rows.push(`<tr><th scope="row">noise σ</th><td>${fmt(j.sigma.mean)} (point estimate)</td><td>–</td><td>–</td></tr>`);
     else if (j.fixed_noise > 0) rows.push(`<tr><th scope="row">noise σ</th><td>held at ${fmt(j.fixed_noise)}</td><td>${fmt(j.fixed_noise)}</td><td>–</td></tr>`);
-    const what = j.gaussian ? "this method (mean ± sd)" : "draws (mean ± sd)";
+    const what = j.gaussian ? "this method (mean ± sd)" : "all draws (mean ± sd)";
     this.table.innerHTML = `<thead><tr><th></th><th>${what}</th><th>exact</th><th>sd / exact sd</th></tr></thead><tbody>${rows.join("")}</tbody>`;
   }
 }

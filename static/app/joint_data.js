@@ -34,10 +34,12 @@ export function bandAt(g, x, k = 2) {
   return [m - k * s, m, m + k * s];
 }
 
-// moments returns [mean, sd] of each of b0 and b: a Gaussian's, or the
-// draws' (sample sd, n − 1), or null when there is neither.
+// moments returns [mean, sd] of each of b0 and b: a Gaussian's, the
+// sampler's over all its retained draws, or the draws' shown (sample sd,
+// n − 1), or null when there is none of these.
 export function moments(j) {
   if (j.gaussian) return [0, 1].map((i) => [j.gaussian.mean[i], Math.sqrt(j.gaussian.cov[i][i])]);
+  if (j.moments?.length === 2) return j.moments.map((m) => [m.mean, m.sd]); // a sampler's, over all its draws
   const cols = [j.b0 ?? [], j.b ?? []];
   if (cols[0].length < 2) return null;
   return cols.map((v) => {
@@ -73,4 +75,18 @@ export function bounds(j, points = []) {
     return [lo - m, hi + m];
   };
   return [span(xs), span(ys)];
+}
+
+// REPLAY_MS is how long a sampler's warm-up replay lasts: its first 40
+// transitions (on linreg-offset the chains enter the posterior within
+// about 10) take 8 s, five a second, the rest of the path 2 s.
+export const REPLAY_MS = 10000;
+
+// replayIndex is the last transition of a path of n states shown t ms into
+// the replay.
+export function replayIndex(t, n) {
+  if (n <= 1) return 0;
+  const slow = Math.min(40, n - 1);
+  const i = t < 8000 ? (slow * t) / 8000 : slow + ((n - 1 - slow) * (t - 8000)) / 2000;
+  return Math.max(0, Math.min(n - 1, Math.floor(i)));
 }

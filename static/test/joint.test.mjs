@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { bandAt, corr, ellipse, moments } from "../app/joint_data.js";
+import { bandAt, corr, ellipse, moments, REPLAY_MS, replayIndex } from "../app/joint_data.js";
 
 const tilted = { mean: [-1, 2], cov: [[0.04, -0.03], [-0.03, 0.0289]] };
 
@@ -42,4 +42,14 @@ test("moments: a Gaussian's or the draws'", () => {
   assert.deepEqual(m[0], [2, 1]);
   assert.deepEqual(m[1], [1, Math.sqrt(3)]);
   assert.equal(moments({ b0: [1] , b: [1] }), null);
+});
+
+test("replayIndex: five transitions a second for the first 40, all by the end", () => {
+  assert.equal(replayIndex(0, 151), 0);
+  assert.equal(replayIndex(1000, 151), 5);
+  assert.equal(replayIndex(7999, 151), 39);
+  assert.equal(replayIndex(8000, 151), 40);
+  assert.equal(replayIndex(REPLAY_MS, 151), 150);
+  assert.equal(replayIndex(REPLAY_MS + 5000, 151), 150);
+  assert.equal(replayIndex(500, 1), 0);
 });
