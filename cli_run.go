@@ -37,7 +37,9 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 	if name == "" {
 		return &sim.FieldError{Field: "method", Message: fmt.Sprintf("give --method (allowed: %s)", strings.Join(catalog.MethodNames(), ", "))}
 	}
-	m, err := catalog.NewMethod(name, "")
+	// The model's own controls too (the linear model's fixed_noise) when
+	// --model names it.
+	m, err := catalog.NewMethod(name, flagValue(args, "model"))
 	if err != nil {
 		return err
 	}

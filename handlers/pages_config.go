@@ -105,7 +105,7 @@ func (p *Pages) exactPosterior(pc PanelConfig, d *sim.Dataset) map[string]sim.Mo
 		return nil
 	}
 	if ep, ok := m.(sim.ExactPosterior); ok {
-		if moments, ok := ep.ExactPosterior(d); ok {
+		if moments, ok := ep.ExactPosterior(d, pc.Controls); ok {
 			return moments
 		}
 	}

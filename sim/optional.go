@@ -55,13 +55,14 @@ type Moments struct {
 }
 
 // ExactPosterior is implemented by samplers whose posterior is known in
-// closed form on some data (the linear model under flat priors), so a view
-// can set the draws' statistics beside the exact values.
+// closed form on some data (the linear model), so a view can set the
+// draws' statistics beside the exact values.
 type ExactPosterior interface {
-	// ExactPosterior returns the exact posterior moments on d of the
-	// parameters Draws reports, by name and in the units Draws uses; ok is
-	// false when the method has no closed form on d.
-	ExactPosterior(d *Dataset) (moments map[string]Moments, ok bool)
+	// ExactPosterior returns the exact posterior moments on d, under
+	// controls c (which may change the target: a fixed noise, a prior), of
+	// the parameters Draws reports, by name and in the units Draws uses;
+	// ok is false when the method has no closed form on d.
+	ExactPosterior(d *Dataset, c Controls) (moments map[string]Moments, ok bool)
 }
 
 // Views is implemented by methods that send data of their own with their

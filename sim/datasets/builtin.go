@@ -94,6 +94,19 @@ func linreg(r *rand.Rand) (*sim.Dataset, error) {
 	}, nil
 }
 
+// linregOffset is linreg with inputs from U(0, 2): their mean 1 against
+// their sd 1/√3 gives the posterior of (b0, b) a correlation near −0.87,
+// the tilt mean-field VI cannot represent.
+func linregOffset(r *rand.Rand) (*sim.Dataset, error) {
+	line := func(x float64) float64 { return -1 + 2*x }
+	x := uniform(r, 30, 0, 2)
+	return &sim.Dataset{
+		X: x, Y: withNoise(r, x, line, 0.5), Truth: line,
+		Grid:   linspace(-0.5, 2.5, GridPoints),
+		XScale: sim.Identity, YScale: sim.Identity,
+	}, nil
+}
+
 // periodic is the fBNN sine toy; its grid is three times the data's
 // half-width each side, so extrapolation shows.
 func periodic(r *rand.Rand) (*sim.Dataset, error) {

@@ -56,7 +56,7 @@ func checkStandardised(t *testing.T, what string, v []float64) {
 }
 
 func TestNamesAndInfos(t *testing.T) {
-	want := []string{"gap", "sinusoid-gap", "linreg", "gp-cauchy", "gp-classification", "periodic"}
+	want := []string{"gap", "sinusoid-gap", "linreg", "linreg-offset", "gp-cauchy", "gp-classification", "periodic"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -204,6 +204,28 @@ func TestLinreg(t *testing.T) {
 	// 30 N(0, 0.25) residuals: sample-std sd ≈ 0.5/√60 ≈ 0.065; 4 of those.
 	if s := residualStd(d); math.Abs(s-0.5) > 4*0.5/math.Sqrt(60) {
 		t.Errorf("residual std %g, want 0.5 ± 0.26", s)
+	}
+}
+
+// linreg-offset's inputs lie in [0, 2) and, with mean near 1 and sd near
+// 1/√3, make the least-squares intercept and slope correlated:
+// ρ = −x̄/√(x̄² + s²) ≈ −0.87 for U(0, 2); with 30 draws x̄ has sd
+// 0.105 and s² sd ≈ 0.05, so ρ stays below −0.75 on any plausible draw.
+func TestLinregOffset(t *testing.T) {
+	for seed := range uint64(5) {
+		d := load(t, "linreg-offset", seed+1)
+		if d.XScale != sim.Identity || d.YScale != sim.Identity || d.HasGap || d.DefaultModel != "linear" || d.N() != 30 {
+			t.Fatalf("linreg-offset should be 30 points, unscaled, gapless, linear: %+v", d)
+		}
+		for _, x := range d.X {
+			if x < 0 || x >= 2 {
+				t.Errorf("x = %g outside [0, 2)", x)
+			}
+		}
+		mx, sx := popMeanStd(d.X)
+		if rho := -mx / math.Sqrt(mx*mx+sx*sx); rho > -0.75 {
+			t.Errorf("seed %d: correlation of the least-squares b0 and b %.3f, want below −0.75", seed+1, rho)
+		}
 	}
 }
 

@@ -21,6 +21,8 @@
 //	linreg             MCMC blog's regression
 //	                   x: 30 from U(−1, 1); y = −1 + 2x + 0.5ε; not rescaled
 //	                   (N = 30), grid [−1.5, 1.5], no gap; default model linear
+//	linreg-offset      linreg with x: 30 from U(0, 2); grid [−0.5, 2.5]: b0 and b
+//	                   strongly correlated a posteriori (ρ ≈ −0.87)
 //	gp-cauchy          Opper–Archambeau notebook, robust regression
 //	                   z = L·ε on 400 points linspace(−5, 5), L = chol(K + 1e-9·I),
 //	                   K exponentiated-quadratic with variance 1, lengthscale 1;

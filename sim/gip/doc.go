@@ -44,7 +44,10 @@
 // Adam (lr 1e-2 by default) on −ELBO/N averaged over mc_samples samples,
 // training U₀, every V_l and log λ_l, and log σ. Initialisation follows the
 // notebook: U₀ a random subset of the training inputs, V_l = 0, log λ_l = 0,
-// log σ = −2. Defaults: M = 100 (clamped to N when the data have fewer
+// log σ = −2; on the linear model the control fixed_noise
+// (model.FixedNoise) holds σ instead, so gip fits the same posterior as mfvi
+// and the samplers, and its q(b0, b), then exactly Gaussian, is sent as the
+// joint view. Defaults: M = 100 (clamped to N when the data have fewer
 // points; an explicit M > N is an error), prior scale 2. Changing M live
 // keeps the existing rows and fills new ones as at initialisation.
 //

@@ -40,7 +40,7 @@ type Method struct {
 	scale       float64 // prior_scale
 	m           int     // number of inducing points
 	mc          int     // Monte Carlo samples per step
-	freezeNoise bool    // tests: keep log σ_n fixed
+	freezeNoise bool    // keep log σ_n fixed: model.FixedNoise on the linear model, and tests
 
 	// Parameters.
 	u0     *mat.Dense   // U₀, M×1
@@ -78,12 +78,16 @@ func (m *Method) Spec() sim.MethodSpec {
 	if m.modelName == model.Linear {
 		models = []string{model.Linear, model.BNN}
 	}
+	var extra []sim.ControlSpec
+	if m.modelName == model.Linear {
+		extra = append(extra, model.FixedNoiseControl())
+	}
 	return sim.MethodSpec{
 		Name:   "gip",
 		Label:  "Global inducing points",
 		Family: sim.FamilyVI,
 		Models: models,
-		Controls: []sim.ControlSpec{
+		Controls: append([]sim.ControlSpec{
 			{Name: ctlPriorScale, Label: "Prior scale", Help: "s in the weight prior N(0, s²/(fan-in+1))",
 				Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true},
 			{Name: ctlInducing, Label: "Inducing points", Help: "number M of global inducing inputs (at most the number of training points)",
@@ -92,7 +96,7 @@ func (m *Method) Spec() sim.MethodSpec {
 				Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
 			{Name: ctlMC, Label: "MC samples", Help: "weight samples averaged per step",
 				Min: 1, Max: 32, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
-		},
+		}, extra...),
 		Traces: []string{"noise_std", "kl", "mean_log_prec", "u_spread"},
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
@@ -132,6 +136,11 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.x = mat.NewDense(n, 1, append([]float64(nil), d.X...))
 	m.y = mat.NewDense(n, 1, append([]float64(nil), d.Y...))
 	m.logSig = mat.NewDense(1, 1, []float64{model.InitLogNoise})
+	m.freezeNoise = false
+	if fn := c[model.FixedNoise].Num; fn > 0 && m.modelName == model.Linear {
+		m.logSig.Set(0, 0, math.Log(fn)) // one posterior with the samplers' (package model)
+		m.freezeNoise = true
+	}
 	m.v, m.logLam, m.u0 = nil, nil, nil
 	m.m = 0
 	m.resize(int(c[ctlInducing].Num))

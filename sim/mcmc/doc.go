@@ -20,6 +20,14 @@
 // S/(N−3)·(XᵀX)⁻¹. Chains start at b0, b ~ N(0, 1), σ = 1, as the blog.
 // prior_scale has no effect on this model. It needs at least 4 points.
 //
+// linear with fixed_noise > 0 (model.FixedNoise): σ held at that value and
+// the VI methods' prior b0, b ~ N(0, s²/2), s = prior_scale, sampled as
+// θ = (b0, b); its posterior is the Gaussian model.LinearPosterior, the one
+// mfvi and gip fit with the same control. On both linear targets the
+// method sends the joint view (model.Joint): recent draws, the moments of
+// all retained ones, and each chain's first 150 states for a replay of
+// warm-up.
+//
 // bnn: the weights carry package model's prior N(0, σ_l²),
 // σ_l = prior_scale/√(fan-in+1); regression adds log σ to θ with the prior
 // log σ ~ N(−2, 1). A proper prior on σ is needed: the 2×50 network can

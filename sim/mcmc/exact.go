@@ -53,10 +53,60 @@ func ExactLinear(x, y []float64) (moments map[string]sim.Moments, ok bool) {
 }
 
 // ExactPosterior implements sim.ExactPosterior: the linear model's
-// posterior on d, in model units as Draws reports it; none for the BNN.
-func (m *Method) ExactPosterior(d *sim.Dataset) (map[string]sim.Moments, bool) {
+// posterior on d, in model units as Draws reports it: with a fixed noise σ
+// (model.FixedNoise in c) the Gaussian of b0 and b (model.LinearPosterior,
+// prior std from c's prior_scale, default 2), else ExactLinear's; none for
+// the BNN.
+func (m *Method) ExactPosterior(d *sim.Dataset, c sim.Controls) (map[string]sim.Moments, bool) {
 	if d == nil || d.Task == sim.Classification || model.Resolve(m.model, d) != model.Linear {
 		return nil, false
 	}
+	if fn := c[model.FixedNoise].Num; fn > 0 {
+		s := 2.0
+		if v, ok := c["prior_scale"]; ok {
+			s = v.Num
+		}
+		g, ok := model.LinearPosterior(d.X, d.Y, fn, linearPriorStd(s))
+		if !ok {
+			return nil, false
+		}
+		sd := g.SD()
+		return map[string]sim.Moments{"b0": {Mean: g.Mean[0], SD: sd[0]}, "b": {Mean: g.Mean[1], SD: sd[1]}}, true
+	}
 	return ExactLinear(d.X, d.Y)
+}
+
+// linearPriorStd is the prior std of b0 and b at prior scale s: the linear
+// layer's, s/√2, as the VI methods use it.
+func linearPriorStd(s float64) float64 { return model.Arch{Widths: []int{1, 1}}.PriorStd(0, s) }
+
+// exactLinearCov is the flat-prior posterior of (b0, b) as ExactLinear
+// derives it: a Student-t with centre β̂ and covariance S/(N−5)·(XᵀX)⁻¹,
+// returned as that centre and covariance (its contours are the ellipses
+// of this Gaussian). ok as ExactLinear's.
+func exactLinearCov(x, y []float64) (g model.Gauss2, ok bool) {
+	if len(x) < 6 || len(y) != len(x) {
+		return g, false
+	}
+	n := float64(len(x))
+	var sx, sxx, sy, sxy float64
+	for i, xi := range x {
+		sx += xi
+		sxx += xi * xi
+		sy += y[i]
+		sxy += xi * y[i]
+	}
+	det := n*sxx - sx*sx
+	if !(det > 0) {
+		return g, false
+	}
+	b := (n*sxy - sx*sy) / det
+	b0 := (sy - b*sx) / n
+	var S float64
+	for i, xi := range x {
+		r := y[i] - b0 - b*xi
+		S += r * r
+	}
+	c := S / (n - 5) / det
+	return model.Gauss2{Mean: [2]float64{b0, b}, Cov: [2][2]float64{{c * sxx, -c * sx}, {-c * sx, c * n}}}, true
 }

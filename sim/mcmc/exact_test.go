@@ -68,7 +68,7 @@ func TestExactPosteriorOnlyForTheLinearModel(t *testing.T) {
 		{"", "gap", false},
 	} {
 		d := loadData(t, c.data)
-		got, ok := newSampler(t, kindNUTS, c.model).ExactPosterior(d)
+		got, ok := newSampler(t, kindNUTS, c.model).ExactPosterior(d, nil)
 		if ok != c.ok {
 			t.Errorf("model %q on %s: ok %v, want %v", c.model, c.data, ok, c.ok)
 		}
@@ -77,7 +77,7 @@ func TestExactPosteriorOnlyForTheLinearModel(t *testing.T) {
 		}
 	}
 	cls := &sim.Dataset{Task: sim.Classification, X: []float64{0, 1, 2, 3, 4, 5}, Y: []float64{0, 1, 0, 1, 0, 1}}
-	if _, ok := newSampler(t, kindHMC, model.Linear).ExactPosterior(cls); ok {
+	if _, ok := newSampler(t, kindHMC, model.Linear).ExactPosterior(cls, nil); ok {
 		t.Error("exact posterior on classification data")
 	}
 }

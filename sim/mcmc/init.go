@@ -46,7 +46,12 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 			m.model = old
 			return fmt.Errorf("%s: the linear model's posterior (flat priors) needs at least 4 points, have %d", name, d.N())
 		}
-		prob = &linear{x: append([]float64(nil), d.X...), y: append([]float64(nil), d.Y...)}
+		x, y := append([]float64(nil), d.X...), append([]float64(nil), d.Y...)
+		if fn := cs[model.FixedNoise].Num; fn > 0 {
+			prob = newLinearHeld(x, y, fn, cs["prior_scale"].Num)
+		} else {
+			prob = &linear{x: x, y: y}
+		}
 	case model.BNN:
 		dd := *d
 		dd.X, dd.Y = append([]float64(nil), d.X...), append([]float64(nil), d.Y...)
@@ -84,6 +89,8 @@ func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error 
 		m.chains = append(m.chains, c)
 	}
 	m.iter = 0
+	m.paths = m.paths[:0]
+	m.recordPaths()
 	m.trace = make([]float64, len(m.Spec().Traces))
 	m.diag = diagCache{}
 	m.ready = true
@@ -124,6 +131,7 @@ func (m *Method) Step() sim.StepStats {
 		m.work.round(m.chains)
 	}
 	m.iter++
+	m.recordPaths()
 	var s float64
 	for _, c := range m.chains {
 		if c.panicked != nil {

@@ -49,6 +49,7 @@ type Method struct {
 
 	trace []float64
 	diag  diagCache
+	paths [][][2]float64 // linear model: each chain's (b0, b) over its first pathLen transitions (joint.go)
 }
 
 // NewMetropolis returns random-walk Metropolis for model "linear" or "bnn"
@@ -124,7 +125,13 @@ func (m *Method) Spec() sim.MethodSpec {
 			sim.ControlSpec{Name: "step", Label: "Step size ε", Help: "starting point of warm-up adaptation; a change overrides the adapted step", Min: 1e-6, Max: 10, Step: 1e-6, Default: sim.Num(0.05), Log: true, Live: true},
 			sim.ControlSpec{Name: "max_depth", Label: "Max tree depth", Help: "at most 2^depth leapfrog steps per transition", Min: 1, Max: maxTreeDepth, Step: 1, Default: sim.Num(maxTreeDepth), Integer: true, Live: true})
 	}
-	cs = append(cs, sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "BNN only: s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true})
+	if bnn {
+		cs = append(cs, sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true})
+	} else {
+		cs = append(cs,
+			sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "with a fixed noise σ: s in the prior b0, b ~ N(0, s²/2); no effect otherwise (flat priors)", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true},
+			model.FixedNoiseControl())
+	}
 	spec := sim.MethodSpec{
 		Name:     m.kind.name(),
 		Label:    m.kind.label(),
@@ -200,8 +207,15 @@ func (m *Method) Set(name string, v sim.Value) error {
 		}
 	}
 	if name == "prior_scale" {
-		if b, ok := m.prob.(*bnn); ok {
-			b.setPriorScale(x)
+		var p interface{ setPriorScale(float64) }
+		switch t := m.prob.(type) {
+		case *bnn:
+			p = t
+		case *linearHeld:
+			p = t
+		}
+		if p != nil {
+			p.setPriorScale(x)
 			for _, ch := range m.chains {
 				ch.refresh()
 			}

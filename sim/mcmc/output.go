@@ -135,6 +135,9 @@ func (m *Method) NoiseStd() float64 {
 	if !m.ready {
 		return 0
 	}
+	if h, ok := m.prob.(*linearHeld); ok {
+		return h.sigma
+	}
 	j := slices.IndexFunc(m.params, func(p string) bool { return p == "sigma" || p == "noise" })
 	if j < 0 {
 		return 0

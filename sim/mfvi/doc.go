@@ -22,7 +22,9 @@
 // longer a bound; the reported objective is always the first sample's ELBO
 // estimate with weight 1. The observation noise σ (regression) is a point
 // estimate learned jointly, type-II maximum likelihood as the GIP notebook
-// learns it, from log σ = −2. Classification data use a Bernoulli-logit
+// learns it, from log σ = −2; on the linear model the control fixed_noise
+// (model.FixedNoise) holds σ instead, so mfvi fits the same posterior as
+// gip and the samplers. Classification data use a Bernoulli-logit
 // likelihood.
 //
 // Initialisation: means He-normal (model.HeInit), stds 1e-3 of the prior

@@ -55,7 +55,7 @@ type Method struct {
 	pred  *model.Net // buffers for the last Predict grid
 	iw    []float64
 
-	frozenNoise bool // test hook: keep logNoise fixed
+	frozenNoise bool // keep logNoise fixed: model.FixedNoise on the linear model, and tests
 	ready       bool
 }
 
@@ -85,20 +85,22 @@ func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
 // Spec describes the method and its controls.
 func (m *Method) Spec() sim.MethodSpec {
 	traces := []string{"noise_std", "kl", "mean_std", "w0"}
+	var extra []sim.ControlSpec
 	if m.model == model.Linear {
 		traces = []string{"b0", "b", "noise_std"}
+		extra = append(extra, model.FixedNoiseControl())
 	}
 	return sim.MethodSpec{
 		Name:   Name,
 		Label:  "Mean-field VI",
 		Family: sim.FamilyVI,
 		Models: []string{model.BNN, model.Linear},
-		Controls: []sim.ControlSpec{
+		Controls: append([]sim.ControlSpec{
 			{Name: "prior_scale", Label: "Prior scale", Help: "s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true},
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
 			{Name: "mc_samples", Label: "MC samples", Help: "weight samples averaged per gradient step", Min: 1, Max: 32, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 			{Name: "kl_weight", Label: "KL weight", Help: "multiplies the KL term; 1 is the true ELBO, less fits the data harder (KL annealing)", Min: 0, Max: 1, Step: 0.01, Default: sim.Num(1), Live: true},
-		},
+		}, extra...),
 		Traces: traces,
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",

@@ -70,9 +70,12 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 		}
 	}
 	m.logNoise[0] = model.InitLogNoise
+	m.frozenNoise = false
+	if fn := cs[model.FixedNoise].Num; fn > 0 && name == model.Linear && task == sim.Regression {
+		m.logNoise[0], m.frozenNoise = math.Log(fn), true // one posterior with the samplers' (package model)
+	}
 	m.train = model.NewNet(m.layers, m.x, true)
 	m.pred = nil
-	m.frozenNoise = false
 	m.ready = true
 	return nil
 }

@@ -31,6 +31,9 @@ func (m *Method) WeightName(index int) string {
 	if !m.ready {
 		return ""
 	}
+	if m.model == model.Linear {
+		return model.LinearWeightName(index)
+	}
 	return model.WeightName(m.layers, index)
 }
 

@@ -30,7 +30,12 @@
 // the linear model b and b0 have prior std s/√2. LogPrior evaluates it. The
 // variational and point-estimate methods use this prior on both models; the
 // samplers use it on the network but flat priors on the linear model (see
-// package mcmc).
+// package mcmc), unless the linear model's control FixedNoise is set: then
+// σ is held at its value and b0, b ~ N(0, s²/2) in every method, samplers
+// included, so all fit one posterior, Gaussian and known exactly
+// (LinearPosterior; mean-field's optimum on it, MeanFieldOf, has the exact
+// means and sds √(1 − ρ²) times the exact ones). Each such method sends a
+// Joint view of (b0, b) beside that posterior.
 //
 // # Likelihoods
 //

@@ -7,7 +7,8 @@
 //
 //   - Spec: a name, a family, control names that are unique, ranges with
 //     Min ≤ Max and a default that passes its own Validate; trace names
-//     that are unique; SpecFor(m, d) names the same controls, live alike,
+//     that are unique; SpecFor(m, d) names the same controls, live alike
+//     (it may append those of the model d resolves to),
 //     and Trace returns one value per trace name.
 //   - Determinism: two fresh methods with the same controls and the same
 //     seed's stream (numeric.NewStream(seed, sim.StreamRun)) produce the

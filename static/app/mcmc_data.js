@@ -101,11 +101,12 @@ export function adaptsStep(spec) {
 }
 
 // exactLine states the exact posterior the server computed for a panel
-// (config.panels[i].exact: {b0, b, sigma: {mean, sd}}, the linear model's),
-// or "" when there is none.
+// (config.panels[i].exact: {b0, b, sigma: {mean, sd}}, the linear model's;
+// no sigma when σ is held), or "" when there is none.
 export function exactLine(exact) {
-  const names = [["b0", "b0"], ["b", "b"], ["sigma", "σ"]];
-  if (!names.every(([k]) => Number.isFinite(exact?.[k]?.mean) && Number.isFinite(exact?.[k]?.sd))) return "";
+  const known = ([k]) => Number.isFinite(exact?.[k]?.mean) && Number.isFinite(exact?.[k]?.sd);
+  const names = [["b0", "b0"], ["b", "b"], ["sigma", "σ"]].filter((n, i) => i < 2 || known(n));
+  if (!names.every(known)) return "";
   const parts = names.map(([k, label]) => `${label} ${fmt(exact[k].mean)} ± ${fmt(exact[k].sd)}`);
   return `<p class="exact" data-role="exact">Exact posterior (mean ± sd): ${parts.join(" · ")}</p>`;
 }

@@ -4,10 +4,12 @@
 // frame that carries its key and, optionally, draw(), clear() and
 // onReconnect(). Adding a view is one Go producer of the key and one entry
 // here.
+import { JointView } from "./joint.js";
 import { McmcView } from "./mcmc.js";
 import { WeightsView } from "./weights.js";
 
 export const VIEWS = {
   draws: McmcView, // samplers: recent draws, R-hat and ESS (sim/engine's draw recorder)
   weights: WeightsView, // weight-space VI: one weight's marginal (sim/engine's weight sets)
+  joint: JointView, // the linear model: (b0, b) over the exact posterior (sim/model's Joint, from the methods' Views)
 };

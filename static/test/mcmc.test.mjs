@@ -59,7 +59,8 @@ test("exact posterior line: the server's moments, nothing without them", () => {
   assert.ok(line.includes('data-role="exact"'));
   assert.ok(line.includes("b0 1 ± 0.0625 · b 3 ± 0.04419 · σ 0.3246 ± 0.0905"), line);
   assert.equal(exactLine(null), "");
-  assert.equal(exactLine({ b0: e.b0, b: e.b }), "", "a missing parameter: no line");
+  assert.equal(exactLine({ b0: e.b0 }), "", "a missing parameter: no line");
+  assert.ok(exactLine({ b0: e.b0, b: e.b }).includes("b0 1 ± 0.0625 · b 3 ± 0.04419</p>"), "σ held: b0 and b only");
 });
 
 test("step-size adaptation from the spec's capabilities", () => {
