@@ -31,3 +31,55 @@ func visible(cs []Control) []Control {
 	}
 	return out
 }
+
+// presentClass is the play page's root class: "present" in presentation
+// mode.
+func presentClass(on bool) string {
+	if on {
+		return "present"
+	}
+	return ""
+}
+
+func boolString(b bool) string { return strconv.FormatBool(b) }
+
+// focused are the controls a scenario puts in focus, shown under the plot.
+func focused(cs []Control) []Control {
+	var out []Control
+	for _, c := range cs {
+		if c.Focus && !c.Hidden {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// unfocused are the others, in the fold below (hidden ones included, so
+// the script still finds them).
+func unfocused(cs []Control) []Control {
+	var out []Control
+	for _, c := range cs {
+		if !c.Focus || c.Hidden {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// controlsSummary labels the fold of the controls not in focus.
+func controlsSummary(cs []Control) string {
+	n := 0
+	for _, c := range unfocused(cs) {
+		if !c.Hidden {
+			n++
+		}
+	}
+	word := "controls"
+	if n == 1 {
+		word = "control"
+	}
+	if len(focused(cs)) > 0 {
+		return "More " + word + " (" + strconv.Itoa(n) + ")"
+	}
+	return "Controls (" + strconv.Itoa(n) + ")"
+}

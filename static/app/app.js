@@ -5,6 +5,7 @@
 
 import { getMethods } from "./api.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
+import { setupLayout } from "./layout.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
 
@@ -63,6 +64,17 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+
+// One screen: plots fitted between the header and the controls in focus;
+// presentation mode (present=1, key P) goes into the link.
+const layout = setupLayout(panels, {
+  present: Boolean(config.present),
+  onPresent: (on) => {
+    if (on) url.searchParams.set("present", "1");
+    else url.searchParams.delete("present");
+    showURL();
+  },
+});
 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
@@ -172,4 +184,4 @@ function ink(canvas) {
   return n;
 }
 
-window.playground = { config, panels, ink };
+window.playground = { config, panels, ink, layout };

@@ -66,7 +66,7 @@ export class Panel {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
     this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
-    this.pngButton(pred.querySelector("figcaption"), () => this.predictive.u, "predictive");
+    this.pngButton(pred.querySelector("figcaption .actions") ?? pred.querySelector("figcaption"), () => this.predictive.u, "predictive");
     const obj = this.el.querySelector('[data-plot="objective"]');
     const objCap = obj.querySelector("figcaption");
     const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
