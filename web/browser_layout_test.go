@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,7 +69,7 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 	for _, s := range handlers.Scenarios() {
 		b.do(chromedp.EmulateViewport(1280, 720))
 		b.open(s.URL(), len(s.Methods))
-		b.shot("layout-1280-" + s.Slug)
+		b.viewShot("layout-1280-" + s.Slug)
 		sc := b.screen()
 		if sc.W != 1280 || sc.H != 720 {
 			t.Fatalf("%s: the viewport is %v×%v, want 1280×720", s.Slug, sc.W, sc.H)
@@ -115,7 +117,7 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 		// A phone.
 		b.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
 		b.open(s.URL(), len(s.Methods))
-		b.shot("layout-390-" + s.Slug)
+		b.viewShot("layout-390-" + s.Slug)
 		sc = b.screen()
 		for i := 1; i < len(sc.Panels); i++ {
 			if sc.Panels[i].Top < sc.Panels[i-1].Bottom {
@@ -138,6 +140,9 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 		if words := b.eval(scenarioSideWordsJS); words != "" {
 			t.Logf("%s: the scenario's own text (handlers/scenarios.go) says left or right: %s", s.Slug, words)
 		}
+		// Opening the folds was remembered (layout.js): forget it, so the
+		// next page opens as a newcomer's would.
+		b.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
 	}
 }
 
@@ -153,7 +158,7 @@ func TestBrowserLayoutPresent(t *testing.T) {
 	b.open(s.URL(), 2)
 	normal := b.screen()
 	b.open(s.URL()+"&present=1", 2)
-	b.shot("layout-present-" + s.Slug)
+	b.viewShot("layout-present-" + s.Slug)
 	present := b.screen()
 	for _, sel := range []string{".play-head .description", "header.site", "footer.site", "#panel-mfvi details.explain", "#copy-link"} {
 		if v := b.eval(fmt.Sprintf(`document.querySelector(%q).getClientRects().length`, sel)); v != "0" {
@@ -216,6 +221,18 @@ func (b *browser) screen() screen {
 		b.t.Fatal(err)
 	}
 	return v
+}
+
+// viewShot saves what the viewport shows (shot saves the whole page).
+func (b *browser) viewShot(name string) {
+	buf, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), buf, 0o644); err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+	}
 }
 
 func find(bs []box, panel string) box {
