@@ -25,6 +25,7 @@ export function setupLayout(panels, { present = false, onPresent = () => {} } = 
 
   foldHead(fit);
   syncFolds();
+  dropDown(document.getElementById("setup-menu"));
 
   const setPresent = (on) => {
     root.classList.toggle("present", on);
@@ -150,4 +151,18 @@ function syncFolds() {
       });
     }
   }
+}
+
+// dropDown closes the toolbar's menu on a click elsewhere or on Escape.
+function dropDown(menu) {
+  if (!menu) return;
+  document.addEventListener("click", (ev) => {
+    if (menu.open && !menu.contains(ev.target)) menu.open = false;
+  });
+  menu.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
 }
