@@ -114,6 +114,9 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 			}
 		}
 
+		t.Logf("%s at 1280×720: plots %.0f px high, page %d px tall with the folds closed", s.Slug,
+			sc.Plots[0].Bottom-sc.Plots[0].Top, b.evalInt(`document.documentElement.scrollHeight`))
+
 		// A phone.
 		b.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
 		b.open(s.URL(), len(s.Methods))
@@ -187,6 +190,13 @@ func TestBrowserLayoutPresent(t *testing.T) {
 	}
 	b.do(chromedp.KeyEvent("p"))
 	b.wait(`!document.documentElement.classList.contains("present") && !location.search.includes("present")`, 5*time.Second)
+	// The description's "more" unfolds it, the plots give it room.
+	b.do(chromedp.Click(chromedp.CSS(".play-head .more")))
+	b.wait(`!document.querySelector(".play-head").classList.contains("folded") && document.querySelector(".play-head .dataset").getClientRects().length > 0`, 5*time.Second)
+	b.settled()
+	if open := b.screen(); open.Plots[0].Bottom > open.H {
+		t.Errorf("with the description unfolded the plot ends at %.0f px, below the viewport", open.Plots[0].Bottom)
+	}
 	// Typing a p in a number field is not the key.
 	b.do(chromedp.Evaluate[chromedp.Void](`document.querySelector("#panel-mfvi .control input.num").focus()`))
 	b.do(chromedp.KeyEvent("p"))
