@@ -6,9 +6,9 @@ import (
 
 func u64(v uint64) string { return strconv.FormatUint(v, 10) }
 
-// panelColumns is the grid's column count, the number of panels, so two
-// panels sit side by side and four fill a wide screen. It goes out as a
-// data attribute that app.css maps to --panels: a style attribute would
+// panelColumns is the grid's column count, the number of panels, so up to
+// three sit side by side at 1280 px and four on a wider screen. It goes out
+// as a data attribute that app.css's grid reads: a style attribute would
 // need 'unsafe-inline' in the Content-Security-Policy.
 func panelColumns(n int) string {
 	return strconv.Itoa(min(max(n, 1), 4))
