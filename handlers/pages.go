@@ -78,6 +78,7 @@ func (p *Pages) play(w http.ResponseWriter, r *http.Request) {
 		Seed:      c.Seed,
 		Setup:     p.setup(c.Data, methodNames(c), c.Seed),
 		Config:    cfg,
+		Present:   c.Present,
 
 		MaxStepCommand: engine.MaxStepCommand,
 	}
@@ -163,7 +164,10 @@ func dataLabel(name string) string {
 
 // panelView turns a panel's spec and values into the controls to render.
 func panelView(pc PanelConfig, c PlayConfig) templates.Panel {
-	v := templates.Panel{Method: pc.Method, Label: pc.Spec.Label, Family: string(pc.Spec.Family), Model: pc.Model}
+	// A link that highlights no control shows every control open; one that
+	// does folds the others away, under the plots.
+	v := templates.Panel{Method: pc.Method, Label: pc.Spec.Label, Family: string(pc.Spec.Family), Model: pc.Model,
+		ControlsOpen: len(c.Focus) == 0}
 	for _, s := range pc.Spec.Controls {
 		ctl := controlView(pc.Method, s, pc.Controls[s.Name])
 		ctl.Hidden = listed(c.Hide, pc.Method, s.Name)

@@ -25,6 +25,7 @@ type pageConfig struct {
 	Panels    []panelJSON `json:"panels"`
 	Hide      []string    `json:"hide"`
 	Focus     []string    `json:"focus"`
+	Present   bool        `json:"present"` // presentation mode (present=1)
 	Limits    pageLimits  `json:"limits"`
 }
 
@@ -67,7 +68,7 @@ type panelJSON struct {
 // config.
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
-		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Limits: serverLimits()}
+		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits()}
 	for _, pc := range c.Panels {
 		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay})
 	}

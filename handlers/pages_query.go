@@ -39,6 +39,7 @@ type PlayConfig struct {
 	Panels   []PanelConfig
 	Hide     []string // controls hidden by a classroom link: "control" or "method.control"
 	Focus    []string // controls a scenario highlights, same form
+	Present  bool     // presentation mode (present=1): no prose, larger plots and type
 }
 
 // methodSource is the catalog as the pages see it, so tests can supply
@@ -102,6 +103,9 @@ func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 		return c, err
 	}
 	if c.Focus, err = parseControlList(q, "focus", c.Panels); err != nil {
+		return c, err
+	}
+	if c.Present, err = parsePresent(q); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -220,10 +224,10 @@ func scoped(prefix string, err error) error {
 // link is an error rather than silently ignored.
 func checkKey(key string, methods []string, src methodSource) error {
 	switch key {
-	case "data", "methods", "seed", "scenario", "hide", "focus":
+	case "data", "methods", "seed", "scenario", "hide", "focus", "present":
 		return nil
 	case "": // "?=1": there is no name to report
-		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, <method>.model, <method>.<control> and <method>.replay)"}
+		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control> and <method>.replay)"}
 	}
 	if m, _, ok := strings.Cut(key, "."); ok {
 		if slices.Contains(methods, m) {
@@ -233,7 +237,23 @@ func checkKey(key string, methods []string, src methodSource) error {
 			return &sim.FieldError{Field: key, Message: fmt.Sprintf("sets a control of %s, which is not among methods=%s", m, strings.Join(methods, ","))}
 		}
 	}
-	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, <method>.model, <method>.<control> and <method>.replay)"}
+	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control> and <method>.replay)"}
+}
+
+// parsePresent reads present=: 1 opens the page in presentation mode, 0
+// (or no parameter) does not.
+func parsePresent(q url.Values) (bool, error) {
+	if _, given := q["present"]; !given {
+		return false, nil
+	}
+	switch v := single(q, "present"); v {
+	case "0":
+		return false, nil
+	case "1":
+		return true, nil
+	default:
+		return false, &sim.FieldError{Field: "present", Message: fmt.Sprintf("%q is not 0 or 1 (1: presentation mode)", v)}
+	}
 }
 
 // parseControlList reads hide= or focus=: controls named "control" (in every
@@ -303,6 +323,9 @@ func (c PlayConfig) URL() string {
 	}
 	if len(c.Focus) > 0 {
 		q = append(q, "focus="+queryEscape(strings.Join(c.Focus, ",")))
+	}
+	if c.Present {
+		q = append(q, "present=1")
 	}
 	return "/play?" + strings.Join(q, "&")
 }

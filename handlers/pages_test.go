@@ -94,6 +94,31 @@ func TestParsePlayResolvesAndRoundTrips(t *testing.T) {
 	}
 }
 
+// TestParsePlayPresent checks present=: 1 is presentation mode and stays in
+// the canonical link, 0 and no parameter are not and leave it out.
+func TestParsePlayPresent(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		on    bool
+	}{{"methods=gip&present=1", true}, {"methods=gip&present=0", false}, {"methods=gip", false}, {"methods=gip&present=0&present=1", true}} {
+		q, _ := url.ParseQuery(tc.query)
+		c, err := parsePlay(q, fakeSource())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.query, err)
+		}
+		if c.Present != tc.on {
+			t.Errorf("%s: Present = %v, want %v", tc.query, c.Present, tc.on)
+		}
+		if got := strings.Contains(c.URL(), "present=1"); got != tc.on {
+			t.Errorf("%s: canonical link %s, want present=1 there: %v", tc.query, c.URL(), tc.on)
+		}
+		u, _ := url.Parse(c.URL())
+		if c2, err := parsePlay(u.Query(), fakeSource()); err != nil || c2.Present != tc.on {
+			t.Errorf("%s: reparsing %s gave Present %v, %v", tc.query, c.URL(), c2.Present, err)
+		}
+	}
+}
+
 func TestParsePlayDefaults(t *testing.T) {
 	c, err := parsePlay(url.Values{}, fakeSource())
 	if err != nil {
@@ -134,6 +159,9 @@ func TestParsePlayErrorsNameTheField(t *testing.T) {
 		{"methods=gip&hide=lr", "hide", "names no control"},
 		{"methods=gip&focus=mfvi.prior_scale", "focus", "names no control"},
 		{"scenario=nope", "scenario", "unknown scenario"},
+		{"methods=gip&present=yes", "present", "not 0 or 1"},
+		{"methods=gip&present=", "present", "not 0 or 1"},
+		{"methods=gip&present=2", "present", "not 0 or 1"},
 	}
 	for _, tc := range cases {
 		q, err := url.ParseQuery(tc.query)

@@ -55,7 +55,8 @@ type Control struct {
 type Panel struct {
 	Method, Label, Family, Model string
 	Controls                     []Control
-	HiddenCount                  int // controls hidden by the link
+	HiddenCount                  int  // controls hidden by the link
+	ControlsOpen                 bool // the fold of the controls not in focus starts open
 }
 
 // Play is the play page.
@@ -70,6 +71,7 @@ type Play struct {
 	Setup       Setup
 	Config      any        // marshalled as JSON into <script id="config">
 	Sweep       *SweepView // a scenario's sweep card (sweep.templ), or nil
+	Present     bool       // presentation mode: no prose, larger plots and type
 
 	// MaxStepCommand bounds the toolbar's steps per press (the engine's
 	// limit; the script reads it from Config's limits).

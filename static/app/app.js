@@ -6,6 +6,7 @@
 import { getMethods } from "./api.js";
 import { Compare } from "./compare.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
+import { setupLayout } from "./layout.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
 
@@ -66,6 +67,17 @@ const app = {
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
 // Every band on one plot, and the in-between ratios on data with a gap.
 const compare = byId("compare") ? new Compare(byId("compare"), panels, config) : null;
+
+// One screen: plots fitted between the header and the controls in focus;
+// presentation mode (present=1, key P) goes into the link.
+const layout = setupLayout(panels, {
+  present: Boolean(config.present),
+  onPresent: (on) => {
+    if (on) url.searchParams.set("present", "1");
+    else url.searchParams.delete("present");
+    showURL();
+  },
+});
 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
@@ -176,4 +188,4 @@ function ink(canvas) {
   return n;
 }
 
-window.playground = { config, panels, compare, ink };
+window.playground = { config, panels, compare, ink, layout };

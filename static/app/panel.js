@@ -66,7 +66,8 @@ export class Panel {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
     this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
-    addPredictiveExports(this, pred.querySelector("figcaption")); // PNG for slides, band, data and draws CSV (export.js)
+    // PNG for slides, band, data and draws CSV (export.js), in the bar under the plot
+    addPredictiveExports(this, pred.querySelector("figcaption .actions") ?? pred.querySelector("figcaption"));
     const obj = this.el.querySelector('[data-plot="objective"]');
     const objCap = obj.querySelector("figcaption");
     const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";

@@ -33,13 +33,13 @@ export function histSeries(label) {
 }
 
 // sized creates a uPlot in host that follows the host's width, never
-// narrower than minWidth.
+// narrower than minWidth, keeping its height (which setSize may change).
 export function sized(host, opts, data, minWidth = 200) {
   const width = Math.max(minWidth, host.clientWidth || 400);
   const u = new uPlot({ ...opts, width }, data, host);
   const ro = new ResizeObserver(() => {
     const w = Math.max(minWidth, host.clientWidth);
-    if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: opts.height });
+    if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: u.height });
   });
   ro.observe(host);
   u._ro = ro;
@@ -236,6 +236,14 @@ export class PredictivePlot {
     if (this.truth) put(this.idx.truth, this.truth.x, this.truth.y);
     if (this.points) put(this.idx.data, this.points.x, this.points.y);
     return [x, ...cols];
+  }
+
+  // setHeight sets the plot's height, axes included (the page's layout
+  // fits it to the screen); rebuilds keep it.
+  setHeight(h) {
+    if (Math.abs(h - this.height) < 1) return;
+    this.height = h;
+    this.u.setSize({ width: this.u.width, height: h });
   }
 
   setBand(band) {
