@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -150,16 +148,4 @@ func TestBrowserCompare(t *testing.T) {
 	}
 	b.do(chromedp.Evaluate[chromedp.Void](`document.querySelector("#compare").scrollIntoView()`))
 	b.viewShot("compare-vi-vs-mcmc-1280")
-}
-
-// viewShot saves what the viewport shows.
-func (b *browser) viewShot(name string) {
-	buf, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), buf, 0o644); err != nil {
-		b.t.Logf("screenshot %s: %v", name, err)
-	}
 }
