@@ -62,6 +62,8 @@ type panelJSON struct {
 	Exact map[string]sim.Moments `json:"exact,omitempty"`
 	// Replay is the state a shared link asks the panel's run to train to.
 	Replay *wire.Replay `json:"replay,omitempty"`
+	// Watch is a live run the panel watches instead of starting its own.
+	Watch string `json:"watch,omitempty"`
 }
 
 // pageConfig loads the data set for its points and builds the script's
@@ -70,7 +72,7 @@ func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
 		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits()}
 	for _, pc := range c.Panels {
-		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay})
+		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay, Watch: pc.Watch})
 	}
 	if strings.HasPrefix(c.Data, "upload:") {
 		cfg.Task = sim.Regression

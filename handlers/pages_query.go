@@ -28,7 +28,13 @@ type PanelConfig struct {
 	Controls sim.Controls   // resolved: the spec's defaults overridden by Given
 	Spec     sim.MethodSpec // for the model the panel will run
 	Replay   *wire.Replay   // the run's state to replay to (METHOD.replay), or nil
+	// Watch is a run to watch live instead of starting one (METHOD.watch,
+	// a lecturer's "share live" link); read-only unless the session owns it.
+	Watch string
 }
+
+// runIDRE matches a run id: 16 hex digits, after an instance's name.
+var runIDRE = regexp.MustCompile(`^(?:[a-z0-9]{1,16}-)?[0-9a-f]{16}$`)
 
 // PlayConfig is everything a play page's link holds: reloading the link
 // reopens the same experiment.
@@ -190,6 +196,12 @@ func parsePanel(q url.Values, name, data string, d *sim.Dataset, src methodSourc
 			}
 			continue
 		}
+		if ctl == "watch" {
+			if p.Watch = single(q, key); !runIDRE.MatchString(p.Watch) {
+				return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("%q is not a run id (16 hex digits, perhaps after an instance's name and a dash)", p.Watch)}
+			}
+			continue
+		}
 		spec, ok := p.Spec.Control(ctl)
 		if !ok {
 			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("unknown control of %s (allowed: %s)", name, strings.Join(p.Spec.ControlNames(), ", "))}
@@ -204,6 +216,9 @@ func parsePanel(q url.Values, name, data string, d *sim.Dataset, src methodSourc
 			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("%q is not a number (allowed: [%g, %g])", raw, spec.Min, spec.Max)}
 		}
 		p.Given[ctl] = sim.Num(v)
+	}
+	if p.Watch != "" && p.Replay != nil {
+		return p, &sim.FieldError{Field: prefix + "watch", Message: "watches a live run; it cannot also replay a link's state (give one of " + prefix + "watch and " + prefix + "replay)"}
 	}
 	p.Controls, err = p.Spec.Resolve(p.Given)
 	if err != nil {
@@ -227,7 +242,7 @@ func checkKey(key string, methods []string, src methodSource) error {
 	case "data", "methods", "seed", "scenario", "hide", "focus", "present":
 		return nil
 	case "": // "?=1": there is no name to report
-		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control> and <method>.replay)"}
+		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
 	}
 	if m, _, ok := strings.Cut(key, "."); ok {
 		if slices.Contains(methods, m) {
@@ -237,7 +252,7 @@ func checkKey(key string, methods []string, src methodSource) error {
 			return &sim.FieldError{Field: key, Message: fmt.Sprintf("sets a control of %s, which is not among methods=%s", m, strings.Join(methods, ","))}
 		}
 	}
-	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control> and <method>.replay)"}
+	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
 }
 
 // parsePresent reads present=: 1 opens the page in presentation mode, 0
@@ -316,6 +331,9 @@ func (c PlayConfig) URL() string {
 		}
 		if p.Replay != nil {
 			q = append(q, queryEscape(p.Method+".replay")+"="+queryEscape(formatReplay(p.Replay)))
+		}
+		if p.Watch != "" {
+			q = append(q, queryEscape(p.Method+".watch")+"="+queryEscape(p.Watch))
 		}
 	}
 	if len(c.Hide) > 0 {

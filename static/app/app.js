@@ -9,6 +9,7 @@ import { sameValue, speedCap, stepCount } from "./controls.js";
 import { setupLayout } from "./layout.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
+import { setupYourRuns } from "./yourruns.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const byId = (id) => document.getElementById(id);
@@ -55,6 +56,11 @@ const app = {
   speed,
   stepN: () => stepCount(stepInput.value, config.limits.max_step_command),
   onControl: (method, name, value) => setParam(`${method}.${name}`, value),
+  // onFork drops a panel's watch= from the link: the panel now runs its own.
+  onFork: (method) => {
+    url.searchParams.delete(`${method}.watch`);
+    showURL();
+  },
   // onData takes the training data from a run's first frame when the page
   // has none (an upload opened in another browser).
   onData: (d) => {
@@ -130,6 +136,30 @@ byId("copy-state-link").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(text);
     status.textContent = "Link to this state copied.";
+  } catch {
+    status.textContent = text;
+  }
+});
+const labels = Object.fromEntries(config.panels.map((pc) => [pc.method, pc.spec.label]));
+if (byId("setup-menu") && byId("your-runs")) setupYourRuns(byId("setup-menu"), byId("your-runs"), labels, () => panels.map((p) => p.runId));
+
+// A live link: students who open it watch these very runs, read-only (their
+// commands are refused by the server), and may fork them.
+byId("share-live")?.addEventListener("click", async () => {
+  const live = new URL(location.href);
+  for (const p of panels) {
+    if (!p.runId) {
+      status.textContent = `${p.spec.label} has no run to share yet.`;
+      return;
+    }
+    live.searchParams.delete(`${p.method}.replay`);
+    live.searchParams.set(`${p.method}.watch`, p.runId);
+  }
+  const text = `${live.origin}${live.pathname}?${live.searchParams.toString().replace(/%2C/gi, ",").replace(/%3A/gi, ":")}`;
+  status.dataset.link = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "Live link copied: whoever opens it watches these runs as they train (read-only) and can fork them.";
   } catch {
     status.textContent = text;
   }

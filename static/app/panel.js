@@ -26,6 +26,8 @@ export class Panel {
     this.confirmed = { ...pc.controls }; // values the server last reported
     this.replay = pc.replay ?? null; // a shared link's state, for the first run only
     this.replayTo = null; // the step a replay is training to
+    this.watch = pc.watch ?? null; // a shared live run to watch, for the first start only
+    this.readOnly = false; // watching another session's run: no commands, no delete
     this.serverMarks = []; // the run's changes since its last reset, as the server keeps them
     this.pending = new Map(); // control name → value sent, not yet seen in a frame
     this.sentAt = new Map(); // control name → when its change was sent
@@ -189,6 +191,7 @@ export class Panel {
     const gen = ++this.gen; // a later start or a dispose makes this one stale
     this.setStatus("starting");
     this.showError("");
+    if (this.watch) return this.startWatching(gen);
     const cfg = this.app.config;
     const body = { data: cfg.data, method: this.method, seed: cfg.seed, controls: this.controls };
     if (this.model) body.model = this.model;
@@ -215,12 +218,91 @@ export class Panel {
     this.connect();
   }
 
+  // startWatching attaches the panel to a shared live run (METHOD.watch in
+  // the link) instead of starting its own: read-only unless this browser
+  // session made it. A later restart (Fork, or after the run ends) starts
+  // the panel's own run.
+  async startWatching(gen) {
+    const id = this.watch;
+    this.watch = null;
+    let info;
+    try {
+      info = await getRun(id);
+    } catch (e) {
+      if (gen !== this.gen) return;
+      this.setStatus("error");
+      this.showError(e.status === 404 ? "The shared live run has ended (its owner closed it). Reset starts a run of your own." : `Could not open the shared run: ${e}`);
+      return;
+    }
+    if (gen !== this.gen) return;
+    this.runId = id;
+    this.confirmed = { ...info.controls };
+    this.setReadOnly(!info.yours);
+    this.connect();
+  }
+
+  // setReadOnly turns the panel into a live view of another session's run:
+  // its commands are off (the server would refuse them), and a note offers
+  // Fork, a run of one's own trained to the same state.
+  setReadOnly(on) {
+    this.readOnly = on;
+    this.el.classList.toggle("read-only", on);
+    for (const b of this.el.querySelectorAll('[data-op="play"], [data-op="pause"], [data-op="step"], [data-op="reset"]')) b.disabled = on;
+    for (const i of this.el.querySelectorAll("form.controls input, form.controls select")) i.disabled = on;
+    let note = this.role("watching");
+    if (on && !note) {
+      note = document.createElement("p");
+      note.className = "watching";
+      note.dataset.role = "watching";
+      note.textContent = "Watching a shared live run: its owner's changes show here as they happen. ";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.role = "fork";
+      b.textContent = "Fork";
+      b.title = "Start your own copy of this run, trained to the same state, to experiment with";
+      b.addEventListener("click", () => this.fork());
+      note.appendChild(b);
+      this.el.querySelector("header")?.after(note);
+    }
+    if (note) note.hidden = !on;
+  }
+
+  // fork replaces the watched run by one of this session's own, replayed
+  // from the seed and the change log to the same step (bit for bit, as a
+  // state link is); a run past the replay limits starts afresh with the
+  // controls it has now.
+  async fork() {
+    if (!this.runId) return;
+    let info;
+    try {
+      info = await getRun(this.runId);
+    } catch (e) {
+      this.showError(`Could not fork: ${e}`);
+      return;
+    }
+    const lim = this.app.config.limits;
+    const replayable = this.step > 0 && this.step <= lim.max_replay_steps && this.serverMarks.length <= lim.max_replay_changes;
+    if (replayable) {
+      this.controls = { ...(info.start_controls ?? info.controls) };
+      this.replay = { step: this.step, changes: this.serverMarks.map((m) => ({ step: m.step, name: m.name, value: m.value })) };
+    } else {
+      this.controls = { ...info.controls };
+      this.replay = null;
+    }
+    this.runId = null; // not ours: dispose must not delete it
+    this.setReadOnly(false);
+    this.app.onFork?.(this.method);
+    await this.restart();
+    if (!replayable && this.step === 0) this.showError(`Forked with the run's current controls from step 0: its ${info.step.toLocaleString("en-US")} steps are more than a fork replays.`);
+  }
+
   connect() {
     const ws = new WebSocket(streamURL(this.runId));
     this.ws = ws;
     this.fresh = true;
     ws.onopen = () => {
       this.retries = 0;
+      if (this.readOnly) return; // a viewer's commands would be refused
       const speed = this.app.speed();
       if (speed > 0) ws.send(JSON.stringify({ op: "speed", value: speed }));
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
@@ -256,7 +338,12 @@ export class Panel {
       await getRun(this.runId);
       this.connect();
     } catch (e) {
-      if (e.status === 404) {
+      if (e.status === 404 && this.readOnly) {
+        this.setStatus("ended");
+        this.showError("The shared live run has ended (its owner closed it). Fork is no longer possible; Reset starts a run of your own.");
+        this.runId = null;
+        this.setReadOnly(false);
+      } else if (e.status === 404) {
         this.runId = null;
         this.clearHistory();
         await this.start(); // the run is gone (idle timeout): start it afresh
@@ -473,6 +560,10 @@ export class Panel {
   }
 
   op(name) {
+    if (this.readOnly && ["play", "pause", "step", "reset", "continue"].includes(name)) {
+      this.showError("This is a live view of someone else's run: Fork it to experiment with your own copy.");
+      return;
+    }
     // A link's replay steps the run itself; Play, Step or Pause would take
     // it off the link's path. Reset gives it up and starts afresh.
     if (this.replayTo != null && name !== "reset") {
@@ -490,6 +581,10 @@ export class Panel {
         this.send({ op: name });
         break;
       case "reset":
+        if (!this.runId) {
+          this.restart(); // no run (a shared one ended): start one
+          break;
+        }
         this.send({ op: "reset" });
         this.clearHistory();
         break;
@@ -512,6 +607,7 @@ export class Panel {
   }
 
   setSpeed(v) {
+    if (this.readOnly) return;
     this.send({ op: "speed", value: v });
   }
 
@@ -538,7 +634,7 @@ export class Panel {
     const ws = this.ws;
     this.ws = null;
     ws?.close();
-    if (this.runId) deleteRun(this.runId);
+    if (this.runId && !this.readOnly) deleteRun(this.runId);
     this.runId = null;
   }
 
