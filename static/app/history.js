@@ -4,14 +4,18 @@
 
 export const SERIES_CAP = 2000;
 
-// Series is a [step, value] history with an optional smoothed copy.
+// Series is a [step, value] history with an optional smoothed copy. Its
+// version changes whenever its points do, so a plot redraws only a series
+// that changed.
 export class Series {
   constructor(cap = SERIES_CAP) {
     this.cap = cap;
+    this.version = 0;
     this.clear();
   }
 
   clear() {
+    this.version++;
     this.x = [];
     this.y = [];
     this.s = []; // smoothed, maintained incrementally
@@ -31,6 +35,7 @@ export class Series {
   push(points) {
     for (const [step, value] of points) {
       if (step <= this.lastStep) continue;
+      this.version++;
       this.x.push(step);
       this.y.push(value);
       this.s.push(this.ema.next(value));
@@ -55,6 +60,7 @@ export class Series {
   // decimated stretch this smooths the kept points, an approximation of
   // smoothing every step.
   setSmoothing(weight) {
+    this.version++;
     this.weight = weight;
     this.ema = new EMA(weight);
     this.s = this.y.map((v) => this.ema.next(v));
@@ -156,6 +162,45 @@ export function fmt(v) {
   const a = Math.abs(v);
   if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(3);
   return String(Number(v.toPrecision(4)));
+}
+
+// DRAW_HZ caps how often the page redraws its plots: frames arrive faster
+// than a person reads plots, and every redraw repaints canvases.
+export const DRAW_HZ = 10;
+
+// drawDelay is how long to wait before the next draw so that draws are at
+// least 1/DRAW_HZ apart, given the last draw's time (undefined: never).
+export function drawDelay(last, now) {
+  if (last === undefined) return 0;
+  return Math.max(0, 1000 / DRAW_HZ - (now - last));
+}
+
+// DrawLoop runs the draws asked for since its last turn together, in one
+// animation frame at most DRAW_HZ times a second: every panel's plots
+// change in the same repaint rather than each panel in its own.
+export class DrawLoop {
+  constructor(now = () => performance.now(), later = (f, ms) => setTimeout(() => requestAnimationFrame(f), ms)) {
+    this.now = now;
+    this.later = later;
+    this.dirty = new Set();
+    this.pending = false;
+    this.last = undefined;
+  }
+
+  request(draw) {
+    this.dirty.add(draw);
+    if (this.pending) return;
+    this.pending = true;
+    this.later(() => this.run(), drawDelay(this.last, this.now()));
+  }
+
+  run() {
+    this.pending = false;
+    this.last = this.now();
+    const draws = [...this.dirty];
+    this.dirty.clear();
+    for (const d of draws) d();
+  }
 }
 
 // escapeHTML makes text safe inside HTML, attribute values included.

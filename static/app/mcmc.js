@@ -7,7 +7,7 @@
 // twice a second.
 
 import { escapeHTML, fmt, safeRange } from "./history.js";
-import { compactTicks, destroy, histSeries, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
+import { compactTicks, destroy, histSeries, marksKey, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
 import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "./mcmc_data.js";
 
 const uPlot = window.uPlot;
@@ -362,7 +362,10 @@ export class McmcView {
     for (const p of this.params) this.drawTrace(p);
     for (const [name, u] of [["step_size", this.stepU], ["accept_rate", this.accU]]) {
       const s = this.own.get(name);
-      if (s) u.setData([s.x, s.y.map((v) => (name === "step_size" && !(v > 0) ? null : v))]);
+      const version = `${s?.version}|${marksKey(this.panel.marks)}`;
+      if (!s || u._version === version) continue;
+      u._version = version;
+      u.setData([s.x, s.y.map((v) => (name === "step_size" && !(v > 0) ? null : v))]);
     }
     if (!this.dirtyDraws) return;
     this.dirtyDraws = false;
@@ -382,9 +385,13 @@ export class McmcView {
       destroy(fig.u);
       fig.u = chains.length ? this.tracePlot(fig.host, p, chains) : null;
       fig.chains = key;
+      fig.version = null;
       fig.host.closest("figure").hidden = chains.length === 0;
     }
     if (!fig.u) return;
+    const version = `${chains.map((k) => byChain.get(k).version).join(",")}|${marksKey(this.panel.marks)}`;
+    if (version === fig.version) return; // no new points
+    fig.version = version;
     const first = byChain.get(chains[0]);
     fig.u.setData([first.x, ...chains.map((k) => byChain.get(k).y)]);
   }

@@ -3,7 +3,7 @@
 
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
 import { fitRanges, fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
-import { escapeHTML, fmt, Series } from "./history.js";
+import { DrawLoop, escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
@@ -11,6 +11,7 @@ import { statusLine } from "./status.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
+const DRAW_LOOP = new DrawLoop();
 const MAX_RETRIES = 6;
 
 export class Panel {
@@ -50,7 +51,6 @@ export class Panel {
     this.ws = null;
     this.disposed = false;
     this.gen = 0;
-    this.drawPending = false;
     this.buildPlots();
     this.bindButtons();
     this.bindControls();
@@ -138,13 +138,11 @@ export class Panel {
     this.scheduleDraw();
   }
 
+  // scheduleDraw asks the page's draw loop (history.js) to draw the panel:
+  // at most DRAW_HZ times a second, all panels in one repaint.
   scheduleDraw() {
-    if (this.drawPending) return;
-    this.drawPending = true;
-    requestAnimationFrame(() => {
-      this.drawPending = false;
-      this.draw();
-    });
+    this.drawFn ??= () => this.draw();
+    DRAW_LOOP.request(this.drawFn);
   }
 
   draw() {
@@ -423,9 +421,16 @@ export class Panel {
     if (!els || !spec) return;
     const active = document.activeElement;
     const { range, num, sel } = els;
-    if (range && active !== range) range.value = String(toSlider(spec, v));
-    if (num && active !== num) num.value = String(v);
-    if (sel && active !== sel) sel.value = String(v);
+    // Written only when it differs: every frame reports every control, and
+    // each write would restyle and repaint the input.
+    const put = (el, s) => {
+      if (el && active !== el && el.value !== s) el.value = s;
+    };
+    // A slider reads back its position snapped to its step: compared as numbers.
+    const pos = toSlider(spec, v);
+    if (range && active !== range && !(Math.abs(Number(range.value) - pos) <= (Number(range.step) || 0) / 2)) range.value = String(pos);
+    put(num, String(v));
+    put(sel, String(v));
   }
 
   // refit takes the method's spec for new data (an upload): the sliders and
@@ -547,9 +552,11 @@ export class Panel {
     this.status = s;
     const line = statusLine(s, message, budget);
     const el = this.role("status");
-    el.textContent = line.text;
-    el.title = line.title;
-    el.dataset.status = s;
+    if (el.dataset.status !== s || el.textContent !== line.text || el.title !== line.title) {
+      el.textContent = line.text; // only on a change: every frame reports the status
+      el.title = line.title;
+      el.dataset.status = s;
+    }
     if (line.canContinue && !this.continueButton) {
       const b = document.createElement("button");
       b.type = "button";

@@ -82,6 +82,12 @@ export function destroy(u) {
   u.destroy();
 }
 
+// marksKey changes whenever the marks to draw do.
+export function marksKey(marks) {
+  const m = marks.at(-1);
+  return m ? `${marks.length}:${m.step}:${m.name}:${m.value}` : "0";
+}
+
 // marksPlugin draws a dashed vertical line for each control change, with
 // its label ("prior_scale=0.5"), on any plot whose x axis is the step.
 export function marksPlugin(getMarks) {
@@ -272,6 +278,7 @@ export class HistoryPlot {
       series.push({ label, stroke: COLORS.trace, width: 1.5, points: { show: false } });
     }
     this.series = null;
+    this.getMarks = getMarks;
     const opts = {
       height,
       legend: { show: smoothed, live: false },
@@ -294,7 +301,10 @@ export class HistoryPlot {
 
   // draw shows a Series (history.js).
   draw(series) {
+    const key = `${series.version}|${marksKey(this.getMarks())}|${this.sharedRange?.() ?? ""}`;
+    if (series === this.series && key === this.drawn) return; // nothing new
     this.series = series;
+    this.drawn = key;
     if (series.length === 0) {
       this.u.setData(this.empty());
       return;
