@@ -155,14 +155,8 @@ export function robustRange(xs, ys, smoothed) {
   return safeRange(lo, hi, 0.08);
 }
 
-// fmt prints a number with four significant digits, or "–".
-export function fmt(v) {
-  if (typeof v !== "number") return String(v);
-  if (!Number.isFinite(v)) return "–";
-  const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(3);
-  return String(Number(v.toPrecision(4)));
-}
+// fmt prints a number as every readout does (format.js).
+export { fmt } from "./format.js";
 
 // DRAW_HZ caps how often the page redraws its plots: frames arrive faster
 // than a person reads plots, and every redraw repaints canvases.

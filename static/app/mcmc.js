@@ -7,6 +7,7 @@
 // twice a second.
 
 import { escapeHTML, fmt, safeRange } from "./history.js";
+import { fmtCount, fmtRhat } from "./format.js";
 import { compactTicks, destroy, histSeries, marksKey, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
 import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "./mcmc_data.js";
 
@@ -438,20 +439,20 @@ export class McmcView {
     const stats = d?.param_stats ?? {};
     const names = (d?.params ?? []).filter((p) => stats[p]);
     if (!names.length) return;
-    const cell = (v, cls = "") => `<td class="${cls}">${fmt(v ?? NaN)}</td>`;
+    const cell = (v, cls = "", f = fmt) => `<td class="${cls}">${f(v ?? NaN)}</td>`;
     const rows = names
       .map((p) => {
         const s = stats[p];
         const warn = !(s.rhat < 1.01) ? "warn" : "ok";
-        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(p)}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`)}${cell(s.ess_bulk, "ess-bulk")}${cell(s.ess_tail, "ess-tail")}</tr>`;
+        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(p)}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`, fmtRhat)}${cell(s.ess_bulk, "ess-bulk", fmtCount)}${cell(s.ess_tail, "ess-tail", fmtCount)}</tr>`;
       })
       .join("");
     const diag = this.panel.diagnostics ?? {};
     const acc = diag.acceptance_rate;
     const divs = diag.divergences;
     this.statsBox.innerHTML =
-      `<table><caption>Last ${d.stats_draws} draws per chain × ${d.chains} chains, step ${d.stats_step}` +
-      `${acc != null ? ` · acceptance ${fmt(acc)}` : ""}${divs != null ? ` · <span class="${divs > 0 ? "div" : ""}">${divs} divergent</span>` : ""}</caption>` +
+      `<table><caption>Last ${fmtCount(d.stats_draws)} draws per chain × ${d.chains} chains, step ${fmtCount(d.stats_step)}` +
+      `${acc != null ? ` · acceptance ${fmt(acc)}` : ""}${divs != null ? ` · <span class="${divs > 0 ? "div" : ""}">${fmtCount(divs)} divergent</span>` : ""}</caption>` +
       `<thead><tr><th>param</th><th>mean</th><th>sd</th><th title="rank-normalised split R-hat; below 1.01 is converged">R̂</th><th>ESS bulk</th><th>ESS tail</th></tr></thead>` +
       `<tbody>${rows}</tbody></table>${exactLine(this.exact())}`;
   }

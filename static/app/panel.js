@@ -8,6 +8,7 @@ import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
+import { readout } from "./format.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
@@ -170,7 +171,10 @@ export class Panel {
     const dl = this.role("diagnostics");
     // The server's numbers, inbetween_ratio among them on data with a gap.
     const rows = Object.entries(this.diagnostics ?? {}).sort(([a], [b]) => a.localeCompare(b));
-    const html = rows.map(([k, v]) => `<div><dt>${escapeHTML(k)}</dt><dd>${escapeHTML(fmt(v))}</dd></div>`).join("");
+    const html = rows
+      .map(([k, v]) => [k, ...readout(k, v)])
+      .map(([k, label, text]) => `<div data-key="${escapeHTML(k)}"><dt>${escapeHTML(label)}</dt><dd>${escapeHTML(text)}</dd></div>`)
+      .join("");
     // Compared with what was last written, not with innerHTML: reading that
     // serialises the list every frame, and not always as escapeHTML wrote it.
     if (this.diagHTML !== html) {

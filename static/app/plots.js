@@ -3,6 +3,7 @@
 // axis, and PNG export.
 
 import { extent, fmt, robustRange, safeRange } from "./history.js";
+import { compact } from "./format.js";
 
 const uPlot = window.uPlot;
 
@@ -311,17 +312,6 @@ export class HistoryPlot {
     }
     this.u.setData(this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]);
   }
-}
-
-// compact prints axis ticks short: 2.5M, 750k, 0.25, -1.2e-5.
-function compact(v) {
-  if (v == null) return "";
-  const a = Math.abs(v);
-  if (a >= 1e9) return `${+(v / 1e9).toPrecision(3)}G`;
-  if (a >= 1e6) return `${+(v / 1e6).toPrecision(3)}M`;
-  if (a >= 1e4) return `${+(v / 1e3).toPrecision(3)}k`;
-  if (a !== 0 && a < 1e-3) return v.toExponential(1);
-  return String(+v.toPrecision(4));
 }
 
 // savePNG writes a plot's canvas on a white background, under a title, to a
