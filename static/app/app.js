@@ -5,6 +5,7 @@
 
 import { getMethods } from "./api.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
+import { objectivesCompare, sharedObjectiveRange } from "./history.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
 
@@ -63,6 +64,25 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+
+// "Share y-range": panels whose objectives compare (history.js) draw them
+// on the union of their robust ranges.
+app.shareY = false;
+app.sharedRange = (p) => (app.shareY ? sharedObjectiveRange(p, panels) : null);
+if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) {
+  const label = document.createElement("label");
+  label.className = "share-y";
+  label.title = "Draw comparable objectives (same data, same kind of bound) on one y-range";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "share-y";
+  label.append(box, " share objective y-range");
+  byId("smoothing-out").after(" ", label);
+  box.addEventListener("change", () => {
+    app.shareY = box.checked;
+    panels.forEach((p) => p.scheduleDraw());
+  });
+}
 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));

@@ -122,37 +122,83 @@ export function extent(cols) {
   return hi >= lo ? [lo, hi] : null;
 }
 
-// robustRange is the objective plot's y-range, ignoring the early transient
-// (TensorBoard's "ignore outliers"): the newer half of the steps is always
-// shown in full (a change a control made stays visible); older points count
-// only if they lie within 8 interquartile ranges of the newer half's
-// median, so the first steps' huge negative ELBO does not squash the rest.
-// Steps, not points, split the history: a decimated one is denser early.
+// robustRange is the objective plot's y-range, robust to transients: the
+// values over the 5% of steps furthest below and the 0.5% furthest above
+// are outliers (the first steps' huge negative ELBO, the dip after a
+// control change), the newest value is always in view (a lasting change
+// shows at once), and the range is padded by 10% each side. Values weigh
+// by the steps they stand for, not one per point: the history is denser
+// early (decimated later), which would otherwise count the start many
+// times over.
 export function robustRange(xs, ys, smoothed) {
-  const n = ys.length;
-  if (n === 0) return [0, 1];
-  const half = xs[0] + 0.5 * (xs[n - 1] - xs[0]);
-  const recent = [];
-  const older = [];
+  const n = xs.length;
+  const pts = [];
+  let total = 0;
   for (let i = 0; i < n; i++) {
+    const w = n > 1 ? (xs[Math.min(i + 1, n - 1)] - xs[Math.max(i - 1, 0)]) / 2 || 1e-9 : 1;
     for (const v of smoothed ? [ys[i], smoothed[i]] : [ys[i]]) {
-      if (Number.isFinite(v)) (xs[i] >= half ? recent : older).push(v);
+      if (!Number.isFinite(v)) continue;
+      pts.push([v, w]);
+      total += w;
     }
   }
-  if (recent.length === 0) return [0, 1];
-  recent.sort((a, b) => a - b);
-  const q = (p) => recent[Math.round(p * (recent.length - 1))];
-  let lo = recent[0];
-  let hi = recent[recent.length - 1];
-  const med = q(0.5);
-  const reach = 8 * Math.max(q(0.75) - q(0.25), 0.01 * Math.abs(med));
-  for (const v of older) {
-    if (Math.abs(v - med) <= reach) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
+  if (pts.length === 0) return [0, 1];
+  pts.sort((a, b) => a[0] - b[0]);
+  const q = (p) => {
+    let acc = 0;
+    for (const [v, w] of pts) if ((acc += w) >= p * total) return v;
+    return pts[pts.length - 1][0];
+  };
+  let lo = q(0.05);
+  let hi = q(0.995);
+  const last = (smoothed ?? ys).findLast(Number.isFinite); // the smoothed: a raw value may be noise
+  if (last !== undefined) [lo, hi] = [Math.min(lo, last), Math.max(hi, last)];
+  return safeRange(lo, hi, 0.1);
+}
+
+// unionRange is the smallest range holding every given [lo, hi] (null
+// entries skipped), or null: panels whose objectives compare share it.
+export function unionRange(ranges) {
+  let out = null;
+  for (const r of ranges) {
+    if (!r) continue;
+    out = out ? [Math.min(out[0], r[0]), Math.max(out[1], r[1])] : [r[0], r[1]];
   }
-  return safeRange(lo, hi, 0.08);
+  return out;
+}
+
+// objectivesCompare says whether two panels' objectives can share a
+// y-range: the page's one data set, and the same kind of objective (the
+// family: an ELBO with an ELBO, a log posterior with a log posterior) on
+// the same model.
+export function objectivesCompare(p, q) {
+  return p.spec.family === q.spec.family && (p.model ?? "") === (q.model ?? "");
+}
+
+// sharedObjectiveRange is the union of the robust ranges of panel p's
+// objective and those of every panel whose objective compares with it.
+export function sharedObjectiveRange(p, panels) {
+  return unionRange(panels.filter((q) => q === p || objectivesCompare(p, q)).map((q) => q.objectivePlot?.ownRange() ?? null));
+}
+
+// placeLabel fits a change mark's label inside a plot's area [left, left +
+// width]: right of the mark's line at x when it fits there, else left of
+// it, else against the area's edge; it takes the first of candidates
+// (longest first) whose width, by measure, fits the area, and cuts the
+// last one with "…" when none does. It returns the text and its left edge.
+export function placeLabel(candidates, measure, x, left, width, pad) {
+  const room = width - 2 * pad;
+  let text = candidates.find((c) => measure(c) <= room);
+  if (text === undefined) {
+    text = candidates[candidates.length - 1];
+    while (text.length > 1 && measure(`${text}…`) > room) text = text.slice(0, -1);
+    text = `${text}…`;
+  }
+  const w = measure(text);
+  let tx = x + pad;
+  if (tx + w > left + width - pad) tx = x - pad - w; // left of the line
+  tx = Math.max(left + pad, Math.min(tx, left + width - pad - w));
+  return { text, tx, w };
 }
 
 // fmt prints a number as every readout does (format.js).

@@ -8,6 +8,7 @@
 
 import { escapeHTML, fmt, safeRange } from "./history.js";
 import { fmtCount, fmtRhat } from "./format.js";
+import { traceLabel, traceShown } from "./controls.js";
 import { compactTicks, destroy, histSeries, marksKey, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
 import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "./mcmc_data.js";
 
@@ -134,10 +135,22 @@ export class McmcView {
     return e;
   }
 
+  // label is a parameter's label: its chains' traces are labelled
+  // "<parameter> · chain k" (trace_info).
+  label(p) {
+    return traceLabel(this.panel.spec, `${p}.c1`).split(" · ")[0];
+  }
+
+  // shown says whether a parameter means something here (a noise std
+  // does not on classification data).
+  shown(p) {
+    return traceShown(this.panel.spec, `${p}.c1`, this.panel.confirmed, this.panel.app.config.task);
+  }
+
   select(options, value) {
     const s = this.el("select", "small");
     for (const o of options) {
-      const opt = this.el("option", null, o);
+      const opt = this.el("option", null, this.label(o));
       opt.value = o;
       opt.selected = o === value;
       s.appendChild(opt);
@@ -160,7 +173,7 @@ export class McmcView {
 
     // Traces, one plot per parameter, one series per chain.
     for (const p of this.params) {
-      const { fig, cap, host } = plotFigure(`mcmc-trace-${p}`, `Trace of ${p}, one colour per chain (warm-up shaded, divergences ticked in red)`);
+      const { fig, cap, host } = plotFigure(`mcmc-trace-${p}`, `${this.label(p)}: one colour per chain (warm-up shaded, divergences ticked in red)`);
       root.appendChild(fig);
       this.traceFigs.set(p, { host, u: null, chains: "" });
       this.panel.pngButton(cap, () => this.traceFigs.get(p).u, `trace-${p}`);
@@ -199,7 +212,7 @@ export class McmcView {
     const small = this.el("div", "mcmc-small");
     root.appendChild(small);
     for (const p of this.params) {
-      const { fig, cap, host } = plotFigure(`mcmc-rank-${p}`, `Ranks of ${p} per chain`);
+      const { fig, cap, host } = plotFigure(`mcmc-rank-${p}`, `Ranks of ${this.label(p)} per chain`);
       small.appendChild(fig);
       this.rankFigs.set(p, { host, u: null, chains: 0 });
       this.panel.pngButton(cap, () => this.rankFigs.get(p).u, `ranks-${p}`);
@@ -240,7 +253,7 @@ export class McmcView {
         log ? { size: 50, splits: decades, values: compactTicks } : { size: 50, values: compactTicks },
       ],
       series: [{}, { label, stroke, width: 1.5, points: { show: false } }],
-      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks)],
+      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks, this.panel.markLabels)],
     }, [[], []]);
   }
 
@@ -277,7 +290,7 @@ export class McmcView {
       scales: { x: { time: false }, y: { range: (u, lo, hi) => this.traceRange(u, lo, hi) } },
       axes: [{ size: 30, space: 60, values: compactTicks }, { size: 52, values: compactTicks }],
       series: [{ label: "step" }, ...chains.map((k) => ({ label: `c${k}`, stroke: hexAlpha(CHAIN_COLORS[(k - 1) % 8], 0.7), width: 0.8, points: { show: false } }))],
-      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks)],
+      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks, this.panel.markLabels)],
     }, [[], ...chains.map(() => [])]);
   }
 
@@ -299,7 +312,7 @@ export class McmcView {
         x: { time: false, range: () => this.scatterRange(0) },
         y: { range: () => this.scatterRange(1) },
       },
-      axes: [{ label: this.scatterX.value, size: 40, labelSize: 16, values: compactTicks }, { label: this.scatterY.value, size: 56, labelSize: 16, values: compactTicks }],
+      axes: [{ label: this.label(this.scatterX.value), size: 40, labelSize: 16, values: compactTicks }, { label: this.label(this.scatterY.value), size: 56, labelSize: 16, values: compactTicks }],
       series,
     }, this.scatterData());
     this.scatterChains = n;
@@ -380,7 +393,7 @@ export class McmcView {
   drawTrace(p) {
     const fig = this.traceFigs.get(p);
     const byChain = this.chainSeries.get(p);
-    const chains = activeChains(byChain);
+    const chains = this.shown(p) ? activeChains(byChain) : [];
     const key = chains.join(",");
     if (key !== fig.chains) {
       destroy(fig.u);
@@ -444,7 +457,7 @@ export class McmcView {
       .map((p) => {
         const s = stats[p];
         const warn = !(s.rhat < 1.01) ? "warn" : "ok";
-        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(p)}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`, fmtRhat)}${cell(s.ess_bulk, "ess-bulk", fmtCount)}${cell(s.ess_tail, "ess-tail", fmtCount)}</tr>`;
+        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(this.label(p))}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`, fmtRhat)}${cell(s.ess_bulk, "ess-bulk", fmtCount)}${cell(s.ess_tail, "ess-tail", fmtCount)}</tr>`;
       })
       .join("");
     const diag = this.panel.diagnostics ?? {};

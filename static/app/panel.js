@@ -2,13 +2,13 @@
 // its plots, controls, diagnostics and exports.
 
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
-import { fitRanges, fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
+import { fitRanges, fromSlider, markLabel, objectiveLabel, parseValue, sameValue, toSlider, traceLabel, traceShown } from "./controls.js";
 import { DrawLoop, escapeHTML, fmt, Series } from "./history.js";
 import { exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
-import { readout } from "./format.js";
+import { fmtInput, readout } from "./format.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
@@ -70,9 +70,15 @@ export class Panel {
     this.pngButton(pred.querySelector("figcaption"), () => this.predictive.u, "predictive");
     const obj = this.el.querySelector('[data-plot="objective"]');
     const objCap = obj.querySelector("figcaption");
-    const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
+    const label = objectiveLabel(this.spec.family);
     objCap.firstChild.textContent = `Objective: ${label}, raw and smoothed`;
-    this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), { label, smoothed: true, getMarks: () => this.marks });
+    this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), {
+      label,
+      smoothed: true,
+      getMarks: () => this.marks,
+      markLabels: this.markLabels,
+      sharedRange: () => this.app.sharedRange?.(this) ?? null,
+    });
     this.pngButton(objCap, () => this.objectivePlot.u, "objective");
     // mcmc: samplers' chains, draws and diagnostics have their own plots (mcmc.js).
     // Samplers' view owns their per-chain traces from the start (mcmc.js);
@@ -110,15 +116,20 @@ export class Panel {
     addPNGButton(caption, getU, () => [`${this.spec.label} — ${title()}, step ${this.step}`, `${this.fileStem()}-${what}.png`]);
   }
 
-  // trace returns the named trace's history and plot, creating them.
+  // markLabels is a change mark's label, and a shorter one for a small plot.
+  markLabels = (m) => [markLabel(this.spec, m, fmt), typeof m.value === "number" ? fmt(m.value) : String(m.value)];
+
+  // trace returns the named trace's history and plot, creating them; the
+  // caption is the trace's label, the name stays its key.
   trace(name) {
     let t = this.traces.get(name);
     if (t) return t;
-    const { fig, cap, host } = plotFigure(`trace-${name}`, name, "trace");
+    const label = traceLabel(this.spec, name);
+    const { fig, cap, host } = plotFigure(`trace-${name}`, label, "trace");
     this.role("traces").appendChild(fig);
     const series = new Series();
-    const plot = new HistoryPlot(host, { label: name, height: 110, getMarks: () => this.marks });
-    t = { series, plot };
+    const plot = new HistoryPlot(host, { label, height: 110, getMarks: () => this.marks, markLabels: this.markLabels });
+    t = { series, plot, fig };
     this.traces.set(name, t);
     this.pngButton(cap, () => plot.u, `trace-${name}`);
     return t;
@@ -152,7 +163,13 @@ export class Panel {
       this.bandDirty = false;
     }
     this.objectivePlot.draw(this.objective);
-    for (const t of this.traces.values()) t.plot?.draw(t.series);
+    for (const [name, t] of this.traces) {
+      if (!t.plot) continue;
+      // A trace that means nothing under the current settings is hidden.
+      const shown = traceShown(this.spec, name, this.confirmed, this.app.config.task);
+      if (t.fig.hidden === shown) t.fig.hidden = !shown;
+      if (shown) t.plot.draw(t.series);
+    }
     for (const v of this.views.values()) v.draw?.();
     this.role("step").textContent = String(this.step);
     this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
@@ -170,7 +187,10 @@ export class Panel {
   drawDiagnostics() {
     const dl = this.role("diagnostics");
     // The server's numbers, inbetween_ratio among them on data with a gap.
-    const rows = Object.entries(this.diagnostics ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    // A noise std means nothing on classification data.
+    const rows = Object.entries(this.diagnostics ?? {})
+      .filter(([k]) => !(k === "noise_std" && this.app.config.task === "classification"))
+      .sort(([a], [b]) => a.localeCompare(b));
     const html = rows
       .map(([k, v]) => [k, ...readout(k, v)])
       .map(([k, label, text]) => `<div data-key="${escapeHTML(k)}"><dt>${escapeHTML(label)}</dt><dd>${escapeHTML(text)}</dd></div>`)
@@ -361,17 +381,19 @@ export class Panel {
   // every frame reports every control's value (syncControls), so looking
   // them up there would query the DOM per control per frame.
   bindControls() {
-    this.inputs = new Map(); // name → { div, range, num, sel }
+    this.inputs = new Map(); // name → { div, range, num, sel, box }
     for (const div of this.el.querySelectorAll(".control")) {
       const name = div.dataset.name;
       const range = div.querySelector('input[type="range"]');
       const num = div.querySelector("input.num");
       const sel = div.querySelector("select");
-      this.inputs.set(name, { div, range, num, sel });
+      const box = div.querySelector('input[type="checkbox"]'); // an on/off setting (widgetFor)
+      this.inputs.set(name, { div, range, num, sel, box });
       const spec = this.specOf(name);
       if (!spec) continue;
+      box?.addEventListener("change", () => this.setControl(name, box.checked ? 1 : 0));
       range?.addEventListener("input", () => {
-        num.value = String(fromSlider(spec, range.value));
+        num.value = fmtInput(fromSlider(spec, range.value));
       });
       range?.addEventListener("change", () => this.setControl(name, fromSlider(spec, range.value)));
       num?.addEventListener("change", () => {
@@ -433,8 +455,9 @@ export class Panel {
     // A slider reads back its position snapped to its step: compared as numbers.
     const pos = toSlider(spec, v);
     if (range && active !== range && !(Math.abs(Number(range.value) - pos) <= (Number(range.step) || 0) / 2)) range.value = String(pos);
-    put(num, String(v));
+    put(num, typeof v === "number" ? fmtInput(v) : String(v));
     put(sel, String(v));
+    if (els.box && active !== els.box && els.box.checked !== v >= 0.5) els.box.checked = v >= 0.5;
   }
 
   // refit takes the method's spec for new data (an upload): the sliders and
@@ -574,9 +597,9 @@ export class Panel {
     if (this.continueButton) this.continueButton.hidden = !line.canContinue;
     if (this.liveActs !== line.liveActs) {
       this.liveActs = line.liveActs;
-      for (const [name, { div, range, num, sel }] of this.inputs) {
+      for (const [name, { div, range, num, sel, box }] of this.inputs) {
         if (!this.specOf(name)?.live) continue;
-        for (const i of [range, num, sel]) if (i) i.disabled = !line.liveActs;
+        for (const i of [range, num, sel, box]) if (i) i.disabled = !line.liveActs;
         div.title = line.liveActs ? "" : "the step budget is spent: continue or reset to change this";
       }
     }

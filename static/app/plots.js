@@ -2,7 +2,7 @@
 // the objective and the traces, with control changes marked on the step
 // axis, and PNG export.
 
-import { extent, fmt, robustRange, safeRange } from "./history.js";
+import { extent, fmt, placeLabel, robustRange, safeRange } from "./history.js";
 import { compact } from "./format.js";
 
 const uPlot = window.uPlot;
@@ -90,13 +90,17 @@ export function marksKey(marks) {
 }
 
 // marksPlugin draws a dashed vertical line for each control change, with
-// its label ("prior_scale=0.5"), on any plot whose x axis is the step.
-export function marksPlugin(getMarks) {
+// its label ("Prior scale = 0.5", from labels(m): longest first, the
+// first that fits the plot) kept inside the plot area (placeLabel), on
+// any plot whose x axis is the step. The last drawn labels' boxes, in CSS
+// pixels relative to the canvas, are kept in u._markBoxes for tests.
+export function marksPlugin(getMarks, labels = (m) => [`${m.name} = ${typeof m.value === "number" ? fmt(m.value) : m.value}`]) {
   return {
     hooks: {
       draw: [
         (u) => {
           const marks = getMarks();
+          u._markBoxes = [];
           if (!marks.length) return;
           const { ctx } = u;
           const { left, top, width, height } = u.bbox;
@@ -111,6 +115,8 @@ export function marksPlugin(getMarks) {
           ctx.setLineDash([5 * px, 4 * px]);
           ctx.font = `${11 * px}px system-ui, sans-serif`;
           ctx.textBaseline = "top";
+          ctx.textAlign = "left"; // uPlot leaves its axes' alignment set: a centred label spilled out of the plot
+          const measure = (t) => ctx.measureText(t).width;
           let row = 0;
           for (const m of marks) {
             const x = u.valToPos(m.step, "x", true);
@@ -119,10 +125,12 @@ export function marksPlugin(getMarks) {
             ctx.moveTo(x, top);
             ctx.lineTo(x, top + height);
             ctx.stroke();
-            const label = `${m.name}=${typeof m.value === "number" ? fmt(m.value) : m.value}`;
-            const tw = ctx.measureText(label).width;
-            const tx = x + 3 * px + tw > left + width ? x - 3 * px - tw : x + 3 * px;
-            ctx.fillText(label, tx, top + (2 + 13 * (row % 3)) * px);
+            const { text, tx, w } = placeLabel(labels(m), measure, x, left, width, 3 * px);
+            const ty = top + (2 + 13 * (row % 3)) * px;
+            ctx.fillText(text, tx, ty);
+            // Where the canvas put the text, by its alignment at the time.
+            const x0 = tx - ({ center: w / 2, right: w, end: w }[ctx.textAlign] ?? 0);
+            u._markBoxes.push({ text, left: x0 / px, top: ty / px, right: (x0 + w) / px, bottom: ty / px + 11, plot: { left: left / px, top: top / px, right: (left + width) / px, bottom: (top + height) / px } });
             row++;
           }
           ctx.restore();
@@ -269,7 +277,11 @@ function dataRange(points, truth) {
 // HistoryPlot draws one or more step series (raw and smoothed objective, or
 // a trace) with the control-change marks.
 export class HistoryPlot {
-  constructor(host, { label, smoothed = false, height = 180, getMarks }) {
+  // markLabels gives a mark's label candidates (marksPlugin); sharedRange,
+  // when given, returns a y-range to use instead of the plot's own (the
+  // panels' union, when their objectives compare) or null.
+  constructor(host, { label, smoothed = false, height = 180, getMarks, markLabels, sharedRange }) {
+    this.sharedRange = sharedRange;
     this.smoothed = smoothed;
     const series = [{ label: "step" }];
     if (smoothed) {
@@ -287,13 +299,26 @@ export class HistoryPlot {
       scales: {
         x: { time: false },
         // Traces autoscale: a step a control caused must stay in view.
-        y: { range: (u, lo, hi) => (smoothed && this.series?.length ? robustRange(this.series.x, this.series.y, this.series.s) : safeRange(lo, hi)) },
+        y: { range: (u, lo, hi) => this.sharedRange?.() ?? (smoothed && this.series?.length ? this.ownRange() : safeRange(lo, hi)) },
       },
       axes: [{ size: 36, space: 60, values: compactTicks }, { size: 62, values: compactTicks }],
       series,
-      plugins: [marksPlugin(getMarks)],
+      plugins: [marksPlugin(getMarks, markLabels)],
     };
     this.u = sized(host, opts, this.empty());
+  }
+
+  // ownRange is the objective's robust range (history.js), computed once
+  // per version of its series: the shared range reads it for every panel.
+  ownRange() {
+    const s = this.series;
+    if (!s?.length) return null;
+    if (this.rangeOf !== s || this.rangeVersion !== s.version) {
+      this.range = robustRange(s.x, s.y, s.s);
+      this.rangeOf = s;
+      this.rangeVersion = s.version;
+    }
+    return this.range;
   }
 
   empty() {
