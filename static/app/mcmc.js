@@ -9,7 +9,7 @@
 import { escapeHTML, fmt, safeRange } from "./history.js";
 import { fmtCount, fmtRhat } from "./format.js";
 import { traceLabel, traceShown } from "./controls.js";
-import { compactTicks, destroy, histSeries, marksKey, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
+import { compactTicks, destroy, histSeries, marksKey, marksPlugin, NO_DRAG, plotFigure, show, sized } from "./plots.js";
 import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "./mcmc_data.js";
 
 const uPlot = window.uPlot;
@@ -379,12 +379,12 @@ export class McmcView {
       const version = `${s?.version}|${marksKey(this.panel.marks)}`;
       if (!s || u._version === version) continue;
       u._version = version;
-      u.setData([s.x, s.y.map((v) => (name === "step_size" && !(v > 0) ? null : v))]);
+      show(u, () => [s.x, s.y.map((v) => (name === "step_size" && !(v > 0) ? null : v))]);
     }
     if (!this.dirtyDraws) return;
     this.dirtyDraws = false;
     if ((this.draws?.chains ?? 4) !== this.scatterChains) this.rebuildScatter();
-    else this.scatterU.setData(this.scatterData());
+    else show(this.scatterU, () => this.scatterData());
     this.drawHistogram();
     this.drawRanks();
     this.drawStats();
@@ -407,12 +407,12 @@ export class McmcView {
     if (version === fig.version) return; // no new points
     fig.version = version;
     const first = byChain.get(chains[0]);
-    fig.u.setData([first.x, ...chains.map((k) => byChain.get(k).y)]);
+    show(fig.u, () => [first.x, ...chains.map((k) => byChain.get(k).y)]);
   }
 
   drawHistogram() {
     const pool = this.pools.get(this.histParam.value);
-    this.histU.setData(histogram(pool?.v ?? []));
+    show(this.histU, () => histogram(pool?.v ?? []));
   }
 
   drawRanks() {
@@ -443,7 +443,7 @@ export class McmcView {
       const bins = ranks[0].length;
       const x = Array.from({ length: bins + 1 }, (_, i) => i / bins);
       const per = ranks[0].reduce((a, b) => a + b, 0) / bins;
-      fig.u.setData([x, x.map(() => per), ...ranks.map((r) => [...r, r[bins - 1]])]);
+      show(fig.u, () => [x, x.map(() => per), ...ranks.map((r) => [...r, r[bins - 1]])]);
     }
   }
 

@@ -34,7 +34,7 @@ export function histSeries(label) {
 }
 
 // sized creates a uPlot in host that follows the host's width, never
-// narrower than minWidth.
+// narrower than minWidth, and knows whether it is on screen (show).
 export function sized(host, opts, data, minWidth = 200) {
   const width = Math.max(minWidth, host.clientWidth || 400);
   const u = new uPlot({ ...opts, width }, data, host);
@@ -44,7 +44,48 @@ export function sized(host, opts, data, minWidth = 200) {
   });
   ro.observe(host);
   u._ro = ro;
+  u._visible = true; // until the observer says otherwise
+  if (typeof IntersectionObserver === "function") {
+    const io = new IntersectionObserver(
+      (entries) => {
+        u._visible = entries.at(-1).isIntersecting;
+        if (u._visible) flush(u);
+      },
+      { rootMargin: "200px" },
+    );
+    io.observe(host);
+    u._io = io;
+  }
   return u;
+}
+
+// OFFSCREEN_MS is how often a plot off screen redraws.
+const OFFSCREEN_MS = 1000;
+
+// show gives a plot new data, data() called only when it is drawn: on
+// screen at once, off screen (scrolled past, folded) at most once a second
+// and at once when it comes into view. Redrawing every canvas of the page
+// at the page's draw rate kept the main thread busy.
+export function show(u, data) {
+  if (!u) return;
+  u._pending = data;
+  if (u._visible) {
+    flush(u);
+    return;
+  }
+  if (u._timer) return;
+  const wait = Math.max(0, OFFSCREEN_MS - (performance.now() - (u._drawnAt ?? -Infinity)));
+  u._timer = setTimeout(() => flush(u), wait);
+}
+
+function flush(u) {
+  clearTimeout(u._timer);
+  u._timer = null;
+  const data = u._pending;
+  if (!data) return;
+  u._pending = null;
+  u._drawnAt = performance.now();
+  u.setData(data());
 }
 
 // plotFigure makes an empty figure for a plot: its caption (text or nodes)
@@ -80,6 +121,9 @@ export function addPNGButton(caption, getU, named) {
 export function destroy(u) {
   if (!u) return;
   u._ro?.disconnect();
+  u._io?.disconnect();
+  clearTimeout(u._timer);
+  u._pending = null;
   u.destroy();
 }
 
@@ -238,7 +282,7 @@ export class PredictivePlot {
 
   setBand(band) {
     this.band = band;
-    this.u.setData(this.table());
+    show(this.u, () => this.table());
   }
 
   setSnapshot(band) {
@@ -308,16 +352,22 @@ export class HistoryPlot {
     this.u = sized(host, opts, this.empty());
   }
 
-  // ownRange is the objective's robust range (history.js), computed once
-  // per version of its series: the shared range reads it for every panel.
+  // ownRange is the objective's robust range (history.js). Its quantiles
+  // take a sort of the whole history: they are recomputed at most twice a
+  // second (and on a cleared series), and meanwhile the last range only
+  // widens to the newest smoothed value, which must stay in view.
   ownRange() {
     const s = this.series;
     if (!s?.length) return null;
-    if (this.rangeOf !== s || this.rangeVersion !== s.version) {
+    const now = performance.now();
+    if (this.rangeOf !== s || s.length < this.rangeLength || now - this.rangeAt > 500) {
       this.range = robustRange(s.x, s.y, s.s);
-      this.rangeOf = s;
-      this.rangeVersion = s.version;
+      [this.rangeOf, this.rangeLength, this.rangeAt] = [s, s.length, now];
+    } else if (this.rangeVersion !== s.version) {
+      const v = s.s.at(-1);
+      if (Number.isFinite(v) && (v < this.range[0] || v > this.range[1])) this.range = safeRange(Math.min(this.range[0], v), Math.max(this.range[1], v), 0.02);
     }
+    this.rangeVersion = s.version;
     return this.range;
   }
 
@@ -332,10 +382,10 @@ export class HistoryPlot {
     this.series = series;
     this.drawn = key;
     if (series.length === 0) {
-      this.u.setData(this.empty());
+      show(this.u, () => this.empty());
       return;
     }
-    this.u.setData(this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]);
+    show(this.u, () => (this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]));
   }
 }
 
