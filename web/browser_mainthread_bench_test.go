@@ -57,16 +57,18 @@ func BenchmarkBrowserMainThreadVIvsMCMC(b *testing.B) {
 	for range b.N {
 		task0, cpu0, script0, layout0, style0 := metric("TaskDuration"), metric("ThreadTime"), metric("ScriptDuration"), metric("LayoutDuration"), metric("RecalcStyleDuration")
 		f0 := float64(br.evalInt(`playground.panels.reduce((s, p) => s + p.frames, 0)`))
+		d0 := float64(br.evalInt(`playground.drawLoop.turns`))
 		start := time.Now()
 		time.Sleep(window)
 		wall := time.Since(start).Seconds()
 		task, cpu := metric("TaskDuration")-task0, metric("ThreadTime")-cpu0
 		script, layout, style := metric("ScriptDuration")-script0, metric("LayoutDuration")-layout0, metric("RecalcStyleDuration")-style0
 		f1 := float64(br.evalInt(`playground.panels.reduce((s, p) => s + p.frames, 0)`))
+		d1 := float64(br.evalInt(`playground.drawLoop.turns`))
 		busy += 100 * task / wall
 		frames += (f1 - f0) / wall
-		b.Logf("main thread busy %.0f%% (script %.0f%%, style %.0f%%, layout %.0f%%), its CPU time %.0f%%, %.1f frames/s received over all panels",
-			100*task/wall, 100*script/wall, 100*style/wall, 100*layout/wall, 100*cpu/wall, (f1-f0)/wall)
+		b.Logf("main thread busy %.0f%% (script %.0f%%, style %.0f%%, layout %.0f%%), its CPU time %.0f%%, %.1f frames/s received over all panels, %.1f draws/s",
+			100*task/wall, 100*script/wall, 100*style/wall, 100*layout/wall, 100*cpu/wall, (f1-f0)/wall, (d1-d0)/wall)
 		cpuPct += 100 * cpu / wall
 	}
 	b.ReportMetric(busy/float64(b.N), "busy-%")

@@ -6,7 +6,7 @@
 import { getMethods } from "./api.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
-import { Panel } from "./panel.js";
+import { DRAW_LOOP, Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
@@ -192,4 +192,4 @@ function ink(canvas) {
   return n;
 }
 
-window.playground = { config, panels, ink };
+window.playground = { config, panels, ink, drawLoop: DRAW_LOOP };

@@ -205,8 +205,10 @@ export function placeLabel(candidates, measure, x, left, width, pad) {
 export { fmt } from "./format.js";
 
 // DRAW_HZ caps how often the page redraws its plots: frames arrive faster
-// than a person reads plots, and every redraw repaints canvases.
-export const DRAW_HZ = 10;
+// than a person reads plots, and every redraw repaints canvases. On "VI vs
+// MCMC" on the shared 2-core machine, 10 a second kept the main thread
+// about 60% busy, 5 about 40% (web/browser_mainthread_bench_test.go).
+export const DRAW_HZ = 5;
 
 // drawDelay is how long to wait before the next draw so that draws are at
 // least 1/DRAW_HZ apart, given the last draw's time (undefined: never).
@@ -225,6 +227,7 @@ export class DrawLoop {
     this.dirty = new Set();
     this.pending = false;
     this.last = undefined;
+    this.turns = 0; // for tests and the console
   }
 
   request(draw) {
@@ -235,6 +238,7 @@ export class DrawLoop {
   }
 
   run() {
+    this.turns++;
     this.pending = false;
     this.last = this.now();
     const draws = [...this.dirty];

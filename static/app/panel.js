@@ -12,7 +12,7 @@ import { fmtInput, readout } from "./format.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
-const DRAW_LOOP = new DrawLoop();
+export const DRAW_LOOP = new DrawLoop(); // the page's, for all panels
 const MAX_RETRIES = 6;
 
 export class Panel {
@@ -46,7 +46,7 @@ export class Panel {
     this.step = 0;
     this.status = "not started";
     this.diagnostics = {};
-    this.diagHTML = ""; // the diagnostics list as last written
+    this.diagKeys = null; // the diagnostics list's rows as last written
     this.stepsPerSec = null;
     this.runId = null;
     this.ws = null;
@@ -191,16 +191,22 @@ export class Panel {
     const rows = Object.entries(this.diagnostics ?? {})
       .filter(([k]) => !(k === "noise_std" && this.app.config.task === "classification"))
       .sort(([a], [b]) => a.localeCompare(b));
-    const html = rows
-      .map(([k, v]) => [k, ...readout(k, v)])
+    const items = rows.map(([k, v]) => [k, ...readout(k, v)]);
+    const keys = items.map(([k, label]) => `${k}:${label}`).join("|");
+    // The same rows as last time: only the changed values are written
+    // (rebuilding the list every draw relaid it out).
+    if (this.diagKeys === keys) {
+      items.forEach(([, , text], i) => {
+        const dd = this.diagDDs[i];
+        if (dd.textContent !== text) dd.textContent = text;
+      });
+      return;
+    }
+    dl.innerHTML = items
       .map(([k, label, text]) => `<div data-key="${escapeHTML(k)}"><dt>${escapeHTML(label)}</dt><dd>${escapeHTML(text)}</dd></div>`)
       .join("");
-    // Compared with what was last written, not with innerHTML: reading that
-    // serialises the list every frame, and not always as escapeHTML wrote it.
-    if (this.diagHTML !== html) {
-      dl.innerHTML = html;
-      this.diagHTML = html;
-    }
+    this.diagKeys = keys;
+    this.diagDDs = [...dl.querySelectorAll("dd")];
   }
 
   // ---- run and socket ----
