@@ -466,7 +466,7 @@ export class McmcView {
     this.statsBox.innerHTML =
       `<table><caption>Last ${fmtCount(d.stats_draws)} draws per chain × ${d.chains} chains, step ${fmtCount(d.stats_step)}` +
       `${acc != null ? ` · acceptance ${fmt(acc)}` : ""}${divs != null ? ` · <span class="${divs > 0 ? "div" : ""}">${fmtCount(divs)} divergent</span>` : ""}</caption>` +
-      `<thead><tr><th>param</th><th>mean</th><th>sd</th><th title="rank-normalised split R-hat; below 1.01 is converged">R̂</th><th>ESS bulk</th><th>ESS tail</th></tr></thead>` +
+      `<thead><tr><th>parameter</th><th>mean</th><th>sd</th><th title="rank-normalised split R-hat; below 1.01 is converged">R̂</th><th>ESS bulk</th><th>ESS tail</th></tr></thead>` +
       `<tbody>${rows}</tbody></table>${exactLine(this.exact())}`;
   }
 
