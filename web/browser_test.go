@@ -147,7 +147,7 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 
 // browser is a Chromium tab on a server of its own.
 type browser struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	url   string // the server's, without a trailing slash
 	shots string // the screenshot directory
@@ -157,7 +157,7 @@ type browser struct {
 // server on a loopback port and opens Chromium, both for the rest of the
 // test. When the test ends, every uncaught exception and console error the
 // page had fails it.
-func startBrowserTest(t *testing.T) *browser {
+func startBrowserTest(t testing.TB) *browser {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end browser test skipped with -short")
@@ -321,7 +321,7 @@ func (e *errorLog) list() []string {
 	return append([]string(nil), e.errs...)
 }
 
-func newBrowser(t *testing.T) (context.Context, *errorLog) {
+func newBrowser(t testing.TB) (context.Context, *errorLog) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
 		chromedp.NoSandbox,
@@ -357,7 +357,7 @@ func newBrowser(t *testing.T) (context.Context, *errorLog) {
 	return ctx, errs
 }
 
-func screenshotDir(t *testing.T) string {
+func screenshotDir(t testing.TB) string {
 	dir := os.Getenv("SCREENSHOT_DIR")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "playground-screenshots")
