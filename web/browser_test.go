@@ -86,7 +86,9 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 
 	// The export buttons: catch the downloads they start and keep the PNG.
 	b.do(chromedp.Evaluate[chromedp.Void](`window.__downloads = []; HTMLAnchorElement.prototype.click = function () { window.__downloads.push({name: this.download, href: this.href}); };`))
+	b.openExports("gip")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-gip [data-plot=predictive] button.png`)))
+	b.openExports("gip")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-gip [data-op=csv]`)))
 	png := b.waitString(`window.__downloads.length === 2 && window.__downloads[0].href`, 5*time.Second)
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(png, "data:image/png;base64,"))
@@ -200,6 +202,12 @@ func (b *browser) openScenario(slug, panel string, n int, homeShot string) {
 	b.do(chromedp.Click(card))
 	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-" + panel)))
 	b.wait(fmt.Sprintf(`window.playground && playground.panels.length === %d && playground.panels.every(p => p.frames > 0)`, n), 20*time.Second)
+}
+
+// openExports opens a panel's Export menu under its predictive plot.
+func (b *browser) openExports(panel string) {
+	b.t.Helper()
+	b.eval(`document.querySelectorAll("#panel-` + panel + ` details.export-menu").forEach(d => { d.open = true; })`)
 }
 
 func (b *browser) do(a chromedp.Action[chromedp.Void]) {

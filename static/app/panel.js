@@ -320,6 +320,7 @@ export class Panel {
     this.runId = null; // not ours: dispose must not delete it
     this.setReadOnly(false);
     this.app.onFork?.(this.method);
+    this.status = "forking"; // the fork pauses at the state it copies: restart must not play it
     await this.restart();
     if (!replayable && this.step === 0) this.showError(`Forked with the run's current controls from step 0: its ${info.step.toLocaleString("en-US")} steps are more than a fork replays.`);
   }
