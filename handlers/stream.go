@@ -30,6 +30,12 @@ type StreamConfig struct {
 	// CommandWait is how long a command waits for the run's answer before
 	// it is acknowledged as queued (a run inside a long step), default 1s.
 	CommandWait time.Duration
+	// A run watched by more than CrowdViewers (default 24: a lecture) sends
+	// each viewer at most CrowdFrameRate frames a second (default 12), the
+	// rest merged into the next (frames are latest-wins, the histories
+	// accumulate): every viewer write costs CPU the runs would train with.
+	CrowdViewers   int
+	CrowdFrameRate float64
 }
 
 func (c StreamConfig) withDefaults() StreamConfig {
@@ -47,6 +53,12 @@ func (c StreamConfig) withDefaults() StreamConfig {
 	}
 	if c.CommandWait <= 0 {
 		c.CommandWait = time.Second
+	}
+	if c.CrowdViewers <= 0 {
+		c.CrowdViewers = 24
+	}
+	if c.CrowdFrameRate <= 0 {
+		c.CrowdFrameRate = 12
 	}
 	return c
 }
@@ -244,7 +256,10 @@ func (c *wsConn) writeLoop() {
 	var (
 		cur     engine.Cursor
 		changed <-chan struct{}
+		sent    time.Time        // when the last frame went out
+		paced   <-chan time.Time // a crowded run's next frame, when one is due
 	)
+	crowdGap := time.Duration(float64(time.Second) / cfg.CrowdFrameRate)
 	read := true
 	for {
 		if read {
@@ -254,11 +269,20 @@ func (c *wsConn) writeLoop() {
 				if err := c.writeFrame(f, &cur); err != nil {
 					return
 				}
+				sent = time.Now()
 			}
 			read = false
 		}
 		select {
 		case <-changed:
+			changed = nil
+			if wait := crowdGap - time.Since(sent); wait > 0 && c.run.Viewers() > cfg.CrowdViewers {
+				paced = time.After(wait)
+				continue
+			}
+			read = true
+		case <-paced:
+			paced = nil
 			read = true
 		case e := <-c.errs:
 			if err := c.write(e); err != nil {
