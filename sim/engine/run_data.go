@@ -15,6 +15,9 @@ const (
 	OpData = "data"
 	// OpInducing moves one inducing input (sim.InducingSetter).
 	OpInducing = "inducing"
+	// InducingMark names a moved inducing input's change mark (not
+	// "inducing": gip's control of that name marks its own changes).
+	InducingMark = "inducing input"
 )
 
 // BaseData is the data set the run was created on, in model units: edits
@@ -27,8 +30,9 @@ func (r *Run) BaseData() *sim.Dataset { return r.base }
 // carries on from its current state on d (a sampler starts its warm-up
 // again); any other is initialised again on d, from step 0, keeping a
 // playing run playing. Controls that do not fit d (more inducing points
-// than points) are clamped to its range, which initialises the method
-// again too. The edit is a change mark "data" whose value counts the
+// than points) are clamped to its range: a live one is set in the running
+// method first (a change mark of its own), any other initialises it
+// again. The edit is a change mark "data" whose value counts the
 // points. A data set the method cannot take is refused with a
 // *sim.FieldError naming "data", and nothing changes.
 func (r *Run) SetData(ctx context.Context, d *sim.Dataset) error {
@@ -65,9 +69,9 @@ func (r *Run) setData(d *sim.Dataset) error {
 	if err := r.safely("SpecFor", func() { spec = sim.SpecFor(r.m, d) }); err != nil {
 		return &sim.FieldError{Field: "data", Message: err.Error()}
 	}
-	next, clamped := clampControls(spec, r.controls)
+	next := clampControls(spec, r.controls)
 	ds, canSet := r.m.(sim.DataSetter)
-	if canSet && !clamped && r.ready && r.status != StatusDiverged {
+	if canSet && r.ready && r.status != StatusDiverged && r.status != StatusDone && r.liveClamp(spec, next) {
 		var err error
 		if perr := r.safely("SetData", func() { err = ds.SetData(d) }); perr != nil {
 			r.diverge(perr.Error())
@@ -82,6 +86,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 			return nil
 		}
 		r.log.Info("method could not take the edited data: initialising it again", "method", r.spec.Name, "err", err)
+		next = clampControls(spec, r.controls) // liveClamp may have set some
 	}
 	old, oldSpec := r.d, r.dataSpec
 	r.d, r.dataSpec = d, spec
@@ -97,20 +102,49 @@ func (r *Run) setData(d *sim.Dataset) error {
 	return nil
 }
 
-// clampControls fits every numeric control of c into spec's range and
-// reports whether any changed.
-func clampControls(spec sim.MethodSpec, c sim.Controls) (sim.Controls, bool) {
-	out, changed := cloneControls(c), false
+// liveClamp applies the clamped controls next (clampControls) that differ
+// from the run's, each live, to the running method, with a change mark,
+// before its data change: gip drops the inducing points beyond the new
+// number of points. It reports false, changing nothing, when a clamped
+// control is not live (the method must start again) and false after a
+// failed Set.
+func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
+	var changed []string
+	for _, cs := range spec.Controls {
+		if v, ok := r.controls[cs.Name]; ok && v != next[cs.Name] {
+			if !cs.Live {
+				return false
+			}
+			changed = append(changed, cs.Name)
+		}
+	}
+	for _, name := range changed {
+		v := next[name]
+		var err error
+		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil || err != nil {
+			return false
+		}
+		c := cloneControls(r.controls)
+		c[name] = v
+		r.controls = c
+		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
+	}
+	return true
+}
+
+// clampControls fits every numeric control of c into spec's range.
+func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
+	out := cloneControls(c)
 	for _, cs := range spec.Controls {
 		v, ok := out[cs.Name]
 		if !ok || len(cs.Options) > 0 || v.IsChoice() {
 			continue
 		}
 		if w := min(max(v.Num, cs.Min), cs.Max); w != v.Num {
-			out[cs.Name], changed = sim.Num(w), true
+			out[cs.Name] = sim.Num(w)
 		}
 	}
-	return out, changed
+	return out
 }
 
 // setInducing moves an inducing input on the run goroutine (SetInducing).
@@ -136,7 +170,7 @@ func (r *Run) setInducing(i int, xUser float64) error {
 	if err != nil {
 		return asFieldError("n", err)
 	}
-	r.addMark(wire.Mark{Step: r.step, Name: OpInducing, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
+	r.addMark(wire.Mark{Step: r.step, Name: InducingMark, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
 	r.bandFresh, r.unrecorded = false, true
 	return nil
 }

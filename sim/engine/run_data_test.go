@@ -183,7 +183,7 @@ func TestRunSetInducing(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := waitFrame(t, r, func(f *Frame) bool { return len(f.Marks) == 1 })
-	if inf.u[1] != 1 || f.Marks[0].Name != OpInducing || f.Marks[0].Step != 2 {
+	if inf.u[1] != 1 || f.Marks[0].Name != InducingMark || f.Marks[0].Step != 2 {
 		t.Fatalf("inducing inputs %v, marks %v; want u[1] = 1 and a mark at step 2", inf.u, f.Marks)
 	}
 	for _, bad := range []struct {
@@ -202,5 +202,41 @@ func TestRunSetInducing(t *testing.T) {
 	plain := startRun(t, &fakeMethod{}, RunOptions{})
 	if err := plain.SetInducing(bg(), 0, 10); err == nil {
 		t.Fatal("a method without inducing inputs took a move")
+	}
+}
+
+// clampFake is settingFake whose spec's prior_scale is at most the number
+// of points, as gip's inducing control is.
+type clampFake struct{ *settingFake }
+
+func (c *clampFake) SpecFor(d *sim.Dataset) sim.MethodSpec {
+	s := c.Spec()
+	s.Controls[0].Max = min(s.Controls[0].Max, float64(d.N()))
+	return s
+}
+
+// A live control that no longer fits the edited data is set to its new
+// bound in the running method, with its own mark, and the run carries on.
+func TestRunSetDataClampsLiveControl(t *testing.T) {
+	cf := &clampFake{&settingFake{fakeMethod: &fakeMethod{}}}
+	r, err := NewRun("t", cf, fakeDataset(), sim.Controls{"prior_scale": sim.Num(3), "lr": sim.Num(0.1), "width": sim.Num(10), "kernel": sim.Choice("eq"), "boom": sim.Num(0)}, 7, RunOptions{Log: quiet, FrameRate: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.Start(ctx)
+	defer func() { cancel(); <-r.Done() }()
+	if err := r.Step(bg(), 4); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r, func(f *Frame) bool { return f.Step == 4 })
+	if err := r.SetData(bg(), edited([]float64{-1, 1}, []float64{0, 1})); err != nil {
+		t.Fatal(err)
+	}
+	f := waitFrame(t, r, func(f *Frame) bool { return len(f.Marks) == 2 })
+	if f.Step != 4 || f.Controls["prior_scale"] != sim.Num(2) || cf.k != 2 || cf.sets != 1 || cf.inits.Load() != 1 ||
+		f.Marks[0] != (wire.Mark{Step: 4, Name: "prior_scale", Value: sim.Num(2)}) || f.Marks[1].Name != OpData {
+		t.Fatalf("step %d, prior_scale %v (method %v), %d SetData, %d inits, marks %v; want prior_scale set to 2 live and the data taken at step 4",
+			f.Step, f.Controls["prior_scale"], cf.k, cf.sets, cf.inits.Load(), f.Marks)
 	}
 }

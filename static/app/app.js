@@ -6,6 +6,7 @@
 import { getMethods } from "./api.js";
 import { Compare } from "./compare.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
+import { setupDataEdit } from "./dataedit.js";
 import { setupLayout } from "./layout.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
@@ -71,6 +72,16 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+// Points edited in the plots, shared by every panel (dataedit.js); edit= in the link.
+const dataEdit = setupDataEdit(config, panels, {
+  onEdit: (enc) => {
+    if (enc) url.searchParams.set("edit", enc);
+    else url.searchParams.delete("edit");
+    showURL();
+  },
+  status: (msg) => (byId("toolbar-status").textContent = msg),
+});
+app.onRunStart = (p) => dataEdit.onRunStart(p);
 // Every band on one plot, and the in-between ratios on data with a gap.
 const compare = byId("compare") ? new Compare(byId("compare"), panels, config) : null;
 
@@ -181,6 +192,7 @@ setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), config.lim
   config.gap_centre = null; // an upload has no gap the page knows of
   for (const pc of config.panels) pc.exact = null; // the server's, for the page's first data set
   if (points) sessionStorage.setItem(`pp:${res.data}`, JSON.stringify(points));
+  dataEdit.rebase(points); // a new data set: no edit
   url.searchParams.delete("scenario");
   setParam("data", res.data);
   const h1 = document.querySelector(".play-head h1");

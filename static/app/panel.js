@@ -95,6 +95,8 @@ export class Panel {
   // server keeps (such a link would not reproduce it).
   async linkState() {
     if (!this.runId || this.serverMarks.length >= this.app.config.limits.max_replay_changes) return null;
+    // Edits of the data and inducing inputs are not replayed (dataedit.js).
+    if (this.serverMarks.some((m) => m.name === "data" || m.name === "inducing input")) return null;
     const info = await getRun(this.runId);
     const replay = [String(this.step), ...this.serverMarks.map((m) => `${m.step}:${m.name}:${m.value}`)].join(",");
     return { controls: info.start_controls ?? {}, replay };
@@ -215,6 +217,7 @@ export class Panel {
     }
     this.runId = r.id;
     this.confirmed = { ...this.controls };
+    this.app.onRunStart?.(this); // edited data (dataedit.js), queued until the socket opens
     this.connect();
   }
 
