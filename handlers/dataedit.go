@@ -26,11 +26,14 @@ import (
 // so that the browser's points and the link's are the same numbers.
 const (
 	editVersion = 1
-	// MaxEditAdded bounds the added points of an encoded edit.
-	MaxEditAdded = 500
+	// MaxEditAdded bounds the added (or moved) points of an encoded edit.
+	MaxEditAdded = 200
 	// MaxEditChars bounds an encoded edit's length: room for MaxEditAdded
-	// points beside the removal bits of the largest upload.
-	MaxEditChars = 8192
+	// points beside the removal bits of the largest upload (3 + 1,250 +
+	// 1,600 bytes, 3,804 characters), and small enough that a data command
+	// carrying it fits a viewer's message limit (StreamConfig.ReadLimit,
+	// 4 KiB by default; TestDataEditFitsReadLimit).
+	MaxEditChars = 4000
 )
 
 // editHeader is the fixed part of an edit: the version and N.

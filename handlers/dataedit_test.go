@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -211,4 +212,74 @@ func unb64(s string) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// The largest edit (every point of the largest upload removed, the most
+// points added) is within MaxEditChars, and a data command carrying it
+// fits the default limit of a viewer's message.
+func TestDataEditFitsReadLimit(t *testing.T) {
+	e := dataEdit{baseN: datasets.MaxEditPoints, removed: slices.Repeat([]bool{true}, datasets.MaxEditPoints)}
+	for range MaxEditAdded {
+		e.x, e.y = append(e.x, -1.2345678e-12), append(e.y, 3.4e38)
+	}
+	s := e.encode()
+	if len(s) > MaxEditChars {
+		t.Fatalf("the largest edit is %d characters, over MaxEditChars %d", len(s), MaxEditChars)
+	}
+	msg := `{"op":"data","edit":"` + s + `"}`
+	if limit := (StreamConfig{}).withDefaults().ReadLimit; int64(len(msg)) > limit {
+		t.Fatalf("a data command with the largest edit is %d bytes, over the read limit %d", len(msg), limit)
+	}
+	if _, err := parseOp([]byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// POST /api/runs/{id}/ops takes a data command as x and y, as an edit, or
+// neither (the data set again); a refused one names data and changes
+// nothing; the run's data (GET /api/runs/{id}) follow.
+func TestDataOpAPI(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	id := e.create()
+	ops := "/api/runs/" + id + "/ops"
+	points := func() []float64 {
+		var info struct {
+			Data struct{ X []float64 } `json:"data"`
+		}
+		e.do("GET", "/api/runs/"+id, "", "", &info)
+		return info.Data.X
+	}
+	if code, _ := e.do("POST", ops, "application/json", `{"op":"data","x":[-1,0.5,1],"y":[0,2,1]}`, nil); code != http.StatusNoContent {
+		t.Fatalf("data x, y: %d", code)
+	}
+	if got := points(); !slices.Equal(got, []float64{-1, 0.5, 1}) {
+		t.Fatalf("the run's points %v after an edit", got)
+	}
+	for _, bad := range []string{
+		`{"op":"data","x":[0.5],"y":[1]}`,         // one point
+		`{"op":"data","x":[0,5],"y":[1,1]}`,       // off the plot
+		`{"op":"data","x":[0,1],"y":[1]}`,         // ragged
+		`{"op":"data","x":[0,1]}`,                 // no y
+		`{"op":"data","edit":"AQMAAA","x":[0,1]}`, // both forms
+		`{"op":"data","edit":"AQkAAAA"}`,          // an edit of 9 points
+	} {
+		e.wantError("POST", ops, bad, http.StatusBadRequest, "data")
+	}
+	if got := points(); !slices.Equal(got, []float64{-1, 0.5, 1}) {
+		t.Fatalf("refused edits changed the run's points to %v", got)
+	}
+	add := dataEdit{baseN: 2, removed: []bool{true, false}, x: []float32{0.25}, y: []float32{3}}
+	if code, _ := e.do("POST", ops, "application/json", `{"op":"data","edit":"`+add.encode()+`"}`, nil); code != http.StatusNoContent {
+		t.Fatalf("data edit: %d", code)
+	}
+	if got := points(); !slices.Equal(got, []float64{1, 0.25}) {
+		t.Fatalf("the run's points %v after an encoded edit, want the data set's second and the added one", got)
+	}
+	if code, _ := e.do("POST", ops, "application/json", `{"op":"data"}`, nil); code != http.StatusNoContent {
+		t.Fatalf("data restore: %d", code)
+	}
+	if got := points(); !slices.Equal(got, []float64{0, 1}) {
+		t.Fatalf("the run's points %v after a restore, want the data set's", got)
+	}
+	e.wantError("POST", ops, `{"op":"inducing","n":0,"value":0}`, http.StatusBadRequest, "op") // the fake has none
 }
