@@ -55,6 +55,11 @@ func decodeEdit(field, s string) (dataEdit, error) {
 	if len(s) > MaxEditChars {
 		return bad("%d characters; an edit has at most %d", len(s), MaxEditChars)
 	}
+	for i := range len(s) { // the decoder skips newlines: an edit has none
+		if c := s[i]; !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return bad("character %d (%q) is not base64url", i, c)
+		}
+	}
 	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
 	if err != nil {
 		return bad("not an edit of the data (unpadded base64url): %v", err)
