@@ -132,7 +132,7 @@ byId("copy-state-link").addEventListener("click", async () => {
   for (const p of panels) {
     const v = await p.linkState().catch(() => null);
     if (v == null) {
-      status.textContent = `${p.spec.label} cannot be linked at this state (not started, or changed more often than a link replays); copy the plain link instead.`;
+      status.textContent = `${p.spec.label} cannot be linked at this state (not started, changed more often than a link replays, or its data or inducing inputs edited by hand); copy the plain link instead.`;
       return;
     }
     for (const c of p.spec.controls) {

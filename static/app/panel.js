@@ -368,6 +368,8 @@ export class Panel {
       this.clearHistory();
     }
     if (f.data?.x?.length && !this.app.config.points) this.app.onData(f.data);
+    // A watched run's data as its owner edits them (dataedit.js).
+    else if (f.data?.x?.length && this.readOnly) this.predictive.setPoints({ x: f.data.x, y: f.data.y });
     this.fresh = false;
     this.epoch = f.epoch;
     this.frames++;
