@@ -283,3 +283,24 @@ func TestDataOpAPI(t *testing.T) {
 	}
 	e.wantError("POST", ops, `{"op":"inducing","n":0,"value":0}`, http.StatusBadRequest, "op") // the fake has none
 }
+
+// The play page checks a link's edit against its data set: a good one is
+// in the page's config and canonical link, a bad one is a 400 naming edit.
+func TestPlayPageEdit(t *testing.T) {
+	d := gapData(t)
+	p := NewPages(quietLog, NewUploads(0))
+	e := dataEdit{baseN: d.N(), removed: make([]bool, d.N())}
+	e.removed[0], e.x, e.y = true, []float32{0.5}, []float32{1}
+	res, body := serve(t, p, "/play?data=gap&methods=mfvi,gip&seed=1&edit="+e.encode())
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", res.StatusCode, body)
+	}
+	cfg := pageConfigOf(t, body)
+	if cfg.Edit != e.encode() || !strings.Contains(cfg.URL, "edit="+e.encode()) || cfg.XRange == nil || cfg.YRange == nil || !(cfg.XRange[0] < cfg.XRange[1]) {
+		t.Fatalf("config edit %q, url %s, x range %v, y range %v", cfg.Edit, cfg.URL, cfg.XRange, cfg.YRange)
+	}
+	e.x[0] = 1e9
+	if res, body := serve(t, p, "/play?data=gap&methods=mfvi,gip&seed=1&edit="+e.encode()); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, "edit") {
+		t.Fatalf("an edit off the plot: status %d", res.StatusCode)
+	}
+}

@@ -28,9 +28,11 @@ type pageConfig struct {
 	Present   bool        `json:"present"` // presentation mode (present=1)
 	Limits    pageLimits  `json:"limits"`
 	// Edit is the link's edit of the points (edit=, dataedit.go), applied
-	// by the page to every panel's run; XRange is where points may go.
+	// by the page to every panel's run; XRange and YRange are where points
+	// may go (datasets.Edit's bounds, user units); null for an upload.
 	Edit   string      `json:"edit,omitempty"`
 	XRange *[2]float64 `json:"x_range"`
+	YRange *[2]float64 `json:"y_range"`
 }
 
 // pageLimits are the server's limits the page's controls keep to, sent so
@@ -94,6 +96,10 @@ func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg.Task = d.Task
 	lo, hi := d.XScale.ToUser(d.Grid[0]), d.XScale.ToUser(d.Grid[len(d.Grid)-1])
 	cfg.XRange = &[2]float64{min(lo, hi), max(lo, hi)}
+	if d.Task != sim.Classification {
+		lo, hi = d.YScale.ToUser(-datasets.MaxEditY), d.YScale.ToUser(datasets.MaxEditY)
+		cfg.YRange = &[2]float64{min(lo, hi), max(lo, hi)}
+	}
 	for i, pc := range c.Panels {
 		cfg.Panels[i].Exact = p.exactPosterior(pc, d)
 	}

@@ -183,7 +183,7 @@ export class DataEditor {
   // panel, sends them to every run and puts them in the link; a refused
   // edit goes back to before.
   commit(what, before = null) {
-    const why = this.points.check(this.config.limits, this.config.x_range);
+    const why = this.points.check(this.config.limits, this.config.x_range, this.config.y_range);
     if (why) {
       if (before) this.points.restore(before);
       this.show();

@@ -81,7 +81,7 @@ export class Points {
   }
 
   // check returns why the server would refuse these points, or "".
-  check(limits, xRange) {
+  check(limits, xRange, yRange = null) {
     const n = this.pts.length;
     if (n < limits.min_edit_points) return `at least ${limits.min_edit_points} points are needed`;
     if (n > limits.max_edit_points) return `at most ${limits.max_edit_points} points`;
@@ -90,6 +90,7 @@ export class Points {
     for (const p of this.pts) {
       if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return "a point is not finite";
       if (xRange && (p.x < xRange[0] || p.x > xRange[1])) return `x = ${p.x.toPrecision(3)} is outside the plot's x-range`;
+      if (yRange && (p.y < yRange[0] || p.y > yRange[1])) return `y = ${p.y.toPrecision(3)} is too far from the data`;
     }
     if (n && this.pts.every((p) => p.x === this.pts[0].x)) return "x must vary";
     return "";
