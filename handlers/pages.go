@@ -186,8 +186,9 @@ const sliderSteps = 400
 func controlView(method string, s sim.ControlSpec, val sim.Value) templates.Control {
 	c := templates.Control{
 		ID: "ctl-" + method + "-" + s.Name, Name: s.Name, Label: s.Label, Help: s.Help,
-		Min: fnum(s.Min), Max: fnum(s.Max), Step: fnum(s.Step), Value: val.String(),
+		Min: fnum(s.Min), Max: fnum(s.Max), Step: fnum(s.Step), Value: boxValue(val),
 		Log: s.Log && s.Min > 0, Integer: s.Integer, Live: s.Live,
+		Toggle: s.Toggle, On: s.Toggle && val.Num >= 0.5,
 	}
 	for _, o := range s.Options {
 		c.Options = append(c.Options, templates.Option{Value: o, Label: o, Selected: o == val.Choice})
@@ -222,3 +223,13 @@ func lowerFirst(s string) string {
 }
 
 func fnum(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// boxValue is a number box's text: whole numbers whole, others to three
+// significant digits so the box never overflows (static/app/format.js's
+// fmtInput does the same in the page).
+func boxValue(v sim.Value) string {
+	if v.IsChoice() || v.Num == math.Trunc(v.Num) {
+		return v.String()
+	}
+	return strconv.FormatFloat(v.Num, 'g', 3, 64)
+}

@@ -42,6 +42,9 @@ type ControlSpec struct {
 	// a lengthscale): methods read it in model units, a user's file gives
 	// it in the file's (MethodSpec.InUnits, ToModelUnits).
 	Unit Unit `json:"unit,omitempty"`
+	// Toggle marks an on/off setting: a whole number in [0, 1], 1 on,
+	// shown as a checkbox rather than a slider.
+	Toggle bool `json:"toggle,omitempty"`
 }
 
 // MethodSpec describes a method and its controls.
@@ -52,6 +55,10 @@ type MethodSpec struct {
 	Models   []string      `json:"models"` // models it supports, first is the default; empty for GP methods
 	Controls []ControlSpec `json:"controls"`
 	Traces   []string      `json:"traces"` // names of the values Trace returns, in order
+	// TraceInfo says, by trace name, how a person reads each trace: its
+	// label, and when it means something. The names stay the keys (links,
+	// the command line and the API use them).
+	TraceInfo map[string]TraceInfo `json:"trace_info,omitempty"`
 	// Capabilities lists what the method does that a view shows
 	// differently; the browser reads them here rather than keeping a list
 	// of method names.
@@ -81,6 +88,26 @@ func (s MethodSpec) CheckData(d *Dataset) error {
 		msg += " (" + s.MaxPointsWhy + ")"
 	}
 	return &FieldError{Field: "data", Message: msg}
+}
+
+// TraceInfo is how a trace is shown.
+type TraceInfo struct {
+	Label string `json:"label"` // "Noise std σ", never the machine name
+	// Only, when set, lists by control name (or TaskKey, the data's task)
+	// the values under which the trace means something: a period under
+	// the periodic kernel only, a noise std for regression only. A view
+	// hides the trace otherwise.
+	Only map[string][]string `json:"only,omitempty"`
+}
+
+// TaskKey is the key of TraceInfo.Only that stands for the data's task
+// (Dataset.Task: "regression" or "classification"), not a control.
+const TaskKey = "task"
+
+// RegressionOnly is TraceInfo.Only for a trace that means nothing on
+// classification data (an observation noise).
+func RegressionOnly() map[string][]string {
+	return map[string][]string{TaskKey: {string(Regression)}}
 }
 
 // Capability is a behaviour a method declares in its spec.

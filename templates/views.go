@@ -46,6 +46,7 @@ type Control struct {
 	Value                 string // the control's value, user-facing
 	Position              string // the slider's position (log10 of Value for log sliders)
 	Log, Integer, Live    bool
+	Toggle, On            bool     // an on/off setting (a checkbox) and whether it is on
 	Options               []Option // a choice control when non-empty
 	Hidden                bool     // hidden by a classroom link
 	Focus                 bool     // highlighted by a scenario

@@ -42,6 +42,7 @@ func TestBrowserExports(t *testing.T) {
 
 	// PNG, with a snapshot so the legend has every entry.
 	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-op=snapshot]`)))
+	b.openExports("mfvi")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-plot=predictive] button.png`)))
 	href := b.waitString(`window.__downloads.length === 1 && window.__downloads[0].href`, 5*time.Second)
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(href, "data:image/png;base64,"))
@@ -73,7 +74,9 @@ func TestBrowserExports(t *testing.T) {
 	t.Logf("PNG %dx%d for a %g px canvas; caption should read %v", img.Bounds().Dx(), img.Bounds().Dy(), cssW, captionParts)
 
 	// Band and data CSV.
+	b.openExports("mfvi")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-plot=predictive] button.band-csv`)))
+	b.openExports("mfvi")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-plot=predictive] button.data-csv`)))
 	b.wait(`window.__downloads.length === 3`, 5*time.Second)
 	band := b.fetchCSV(t, 1)
@@ -95,6 +98,7 @@ func TestBrowserExports(t *testing.T) {
 	}
 
 	// A sampler's draws, from the server.
+	b.openExports("hmc")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-hmc [data-plot=predictive] button.draws-csv`)))
 	b.wait(`window.__downloads.length === 4`, 5*time.Second)
 	draws := b.fetchCSV(t, 3)

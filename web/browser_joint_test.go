@@ -65,8 +65,9 @@ func TestBrowserJointVIvsMCMC(t *testing.T) {
 			t.Errorf("%s: joint table has %d rows, want b0, b and σ", m, n)
 		}
 	}
-	if n := b.evalInt(`+document.querySelector("#panel-hmc [data-role=joint-canvas]").dataset.draws`); n < 100 {
-		t.Errorf("hmc: %d draws in the joint view", n)
+	// The warm-up replay (10 s) ends with HMC's latest draws.
+	if !b.settle(`+document.querySelector("#panel-hmc [data-role=joint-canvas]").dataset.draws >= 100`, 20*time.Second) {
+		t.Errorf("hmc: %s draws in the joint view, 20 s after pausing", b.eval(`document.querySelector("#panel-hmc [data-role=joint-canvas]").dataset.draws`))
 	}
 	// Mean-field's sd / exact sd is √(1 − ρ²) ≈ 0.48 here once trained
 	// (sim/mfvi's TestLinearFixedNoiseJoint holds it to 3%); in the page,

@@ -86,7 +86,9 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 
 	// The export buttons: catch the downloads they start and keep the PNG.
 	b.do(chromedp.Evaluate[chromedp.Void](`window.__downloads = []; HTMLAnchorElement.prototype.click = function () { window.__downloads.push({name: this.download, href: this.href}); };`))
+	b.openExports("gip")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-gip [data-plot=predictive] button.png`)))
+	b.openExports("gip")
 	b.do(chromedp.Click(chromedp.CSS(`#panel-gip [data-op=csv]`)))
 	png := b.waitString(`window.__downloads.length === 2 && window.__downloads[0].href`, 5*time.Second)
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(png, "data:image/png;base64,"))
@@ -147,7 +149,7 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 
 // browser is a Chromium tab on a server of its own.
 type browser struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	url   string // the server's, without a trailing slash
 	shots string // the screenshot directory
@@ -157,7 +159,7 @@ type browser struct {
 // server on a loopback port and opens Chromium, both for the rest of the
 // test. When the test ends, every uncaught exception and console error the
 // page had fails it.
-func startBrowserTest(t *testing.T) *browser {
+func startBrowserTest(t testing.TB) *browser {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end browser test skipped with -short")
@@ -200,6 +202,12 @@ func (b *browser) openScenario(slug, panel string, n int, homeShot string) {
 	b.do(chromedp.Click(card))
 	b.do(chromedp.WaitVisible(chromedp.CSS("#panel-" + panel)))
 	b.wait(fmt.Sprintf(`window.playground && playground.panels.length === %d && playground.panels.every(p => p.frames > 0)`, n), 20*time.Second)
+}
+
+// openExports opens a panel's Export menu under its predictive plot.
+func (b *browser) openExports(panel string) {
+	b.t.Helper()
+	b.eval(`document.querySelectorAll("#panel-` + panel + ` details.export-menu").forEach(d => { d.open = true; })`)
 }
 
 func (b *browser) do(a chromedp.Action[chromedp.Void]) {
@@ -321,7 +329,7 @@ func (e *errorLog) list() []string {
 	return append([]string(nil), e.errs...)
 }
 
-func newBrowser(t *testing.T) (context.Context, *errorLog) {
+func newBrowser(t testing.TB) (context.Context, *errorLog) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
 		chromedp.NoSandbox,
@@ -357,7 +365,7 @@ func newBrowser(t *testing.T) (context.Context, *errorLog) {
 	return ctx, errs
 }
 
-func screenshotDir(t *testing.T) string {
+func screenshotDir(t testing.TB) string {
 	dir := os.Getenv("SCREENSHOT_DIR")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "playground-screenshots")

@@ -381,7 +381,8 @@ func loadOp(c *http.Client, base, id, op string) error {
 		return err
 	}
 	res.Body.Close()
-	if res.StatusCode != http.StatusNoContent {
+	// 204 applied; 202 queued behind the run's Init or a long step, applied once it ends
+	if res.StatusCode != http.StatusNoContent && res.StatusCode != http.StatusAccepted {
 		return fmt.Errorf("%s on %s: %d", op, id, res.StatusCode)
 	}
 	return nil

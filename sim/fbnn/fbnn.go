@@ -103,7 +103,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "injected_noise", Label: "Injected noise", Help: "std of the noise added to f before the KL terms, so the prior is K + σ²I: the reference uses 0.01, which a 2×50 ReLU network cannot match against a periodic prior (it collapses to a constant)", Min: 0.01, Max: 0.5, Step: 0.01, Default: sim.Num(defaultInjected), Log: true, Live: true, Unit: sim.UnitY},
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(defaultLR), Log: true, Live: true},
 		},
-		Traces: []string{"noise_std", "kl_sur", "exp_loglik", "ssge_j", "prior_variance", "prior_lengthscale", "prior_period"},
+		Traces:    []string{"noise_std", "kl_sur", "exp_loglik", "ssge_j", "prior_variance", "prior_lengthscale", "prior_period"},
+		TraceInfo: traceInfo(),
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step uses a batch of at most 100 points",
 	}

@@ -97,7 +97,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: ctlMC, Label: "MC samples", Help: "weight samples averaged per step",
 				Min: 1, Max: 32, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 		}, extra...),
-		Traces: []string{"noise_std", "kl", "mean_log_prec", "u_spread"},
+		Traces:    []string{"noise_std", "kl", "mean_log_prec", "u_spread"},
+		TraceInfo: traceInfo(),
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}

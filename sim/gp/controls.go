@@ -17,12 +17,12 @@ const DefaultNoise = 0.1353352832366127 // e^−2
 func kernelControls(noiseHelp string, learnNoiseDefault float64) []sim.ControlSpec {
 	return []sim.ControlSpec{
 		{Name: "kernel", Label: "Kernel", Help: "covariance function: exponentiated quadratic (rbf) or periodic", Default: sim.Choice(RBF), Options: []string{RBF, Periodic}, Live: true},
-		{Name: "variance", Label: "Kernel variance", Help: "c², the prior variance of f", Min: 1e-3, Max: 100, Step: 1e-3, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitY2},
-		{Name: "lengthscale", Label: "Lengthscale", Help: "ℓ, how far apart inputs decorrelate", Min: 0.01, Max: 100, Step: 0.01, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitX},
-		{Name: "period", Label: "Period", Help: "p of the periodic kernel (ignored by rbf)", Min: 0.05, Max: 100, Step: 0.01, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitX},
-		{Name: "noise", Label: "Noise", Help: noiseHelp, Min: 1e-3, Max: 10, Step: 1e-3, Default: sim.Num(DefaultNoise), Log: true, Live: true, Unit: sim.UnitY},
-		{Name: "learn_kernel", Label: "Learn kernel", Help: "1: fit variance, lengthscale (and period) by type-II maximum likelihood; 0: keep the controls' values", Min: 0, Max: 1, Step: 1, Default: sim.Num(0), Integer: true, Live: true},
-		{Name: "learn_noise", Label: "Learn noise", Help: "1: fit the noise scale by maximising the objective; 0: keep the control's value", Min: 0, Max: 1, Step: 1, Default: sim.Num(learnNoiseDefault), Integer: true, Live: true},
+		{Name: "variance", Label: "Kernel variance c²", Help: "c², the prior variance of f", Min: 1e-3, Max: 100, Step: 1e-3, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitY2},
+		{Name: "lengthscale", Label: "Lengthscale ℓ", Help: "ℓ, how far apart inputs decorrelate", Min: 0.01, Max: 100, Step: 0.01, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitX},
+		{Name: "period", Label: "Period p", Help: "p of the periodic kernel (ignored by rbf)", Min: 0.05, Max: 100, Step: 0.01, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitX},
+		{Name: "noise", Label: "Noise scale σ", Help: noiseHelp, Min: 1e-3, Max: 10, Step: 1e-3, Default: sim.Num(DefaultNoise), Log: true, Live: true, Unit: sim.UnitY},
+		{Name: "learn_kernel", Label: "Learn kernel", Help: "on: fit variance, lengthscale (and period) by type-II maximum likelihood; off: keep the sliders' values", Min: 0, Max: 1, Step: 1, Default: sim.Num(0), Integer: true, Live: true, Toggle: true},
+		{Name: "learn_noise", Label: "Learn noise", Help: "on: fit the noise scale by maximising the objective; off: keep the slider's value", Min: 0, Max: 1, Step: 1, Default: sim.Num(learnNoiseDefault), Integer: true, Live: true, Toggle: true},
 	}
 }
 

@@ -71,11 +71,12 @@ func (m *Exact) Spec() sim.MethodSpec {
 	cs := kernelControls("Gaussian noise std σ (the initial value when learned)", 0)
 	cs = append(cs, sim.ControlSpec{Name: "lr", Label: "Learning rate", Help: "Adam step size for type-II maximum likelihood on −log p(y)/N", Min: 1e-4, Max: 0.5, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true})
 	return sim.MethodSpec{
-		Name:     ExactName,
-		Label:    "Exact GP (Gaussian noise)",
-		Family:   sim.FamilyExact,
-		Controls: cs,
-		Traces:   []string{"lengthscale", "variance", "period", "noise", "log_marginal"},
+		Name:      ExactName,
+		Label:     "Exact GP (Gaussian noise)",
+		Family:    sim.FamilyExact,
+		Controls:  cs,
+		Traces:    []string{"lengthscale", "variance", "period", "noise", "log_marginal"},
+		TraceInfo: traceInfo(false),
 
 		MaxPoints: MaxExactPoints, MaxPointsWhy: "a step factorises an N×N matrix, whose cost grows as N³: at this bound one step, with the kernel learned, takes under 100 ms",
 	}

@@ -81,11 +81,12 @@ func (m *VI) Spec() sim.MethodSpec {
 		sim.ControlSpec{Name: "lr", Label: "Learning rate", Help: "step size: the fraction of a Newton step the mean takes, and Adam's step size on −F/N for log λ and the learned kernel and noise", Min: 1e-4, Max: 0.5, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
 	)
 	return sim.MethodSpec{
-		Name:     VIName,
-		Label:    "Variational GP (Opper–Archambeau)",
-		Family:   sim.FamilyVI,
-		Controls: cs,
-		Traces:   []string{"lengthscale", "variance", "period", "noise", "kl", "exp_loglik"},
+		Name:      VIName,
+		Label:     "Variational GP (Opper–Archambeau)",
+		Family:    sim.FamilyVI,
+		Controls:  cs,
+		Traces:    []string{"lengthscale", "variance", "period", "noise", "kl", "exp_loglik"},
+		TraceInfo: traceInfo(true),
 
 		MaxPoints: MaxVIPoints, MaxPointsWhy: "a step factorises N×N matrices, whose cost grows as N³: at this bound one step takes under 100 ms",
 	}

@@ -110,7 +110,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(1e-3), Log: true, Live: true},
 			{Name: "mc_samples", Label: "MC samples", Help: "generator samples averaged per gradient step", Min: 1, Max: 16, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 		},
-		Traces: []string{"noise_std", "logdet", "smin", "layer1_share"},
+		Traces:    []string{"noise_std", "logdet", "smin", "layer1_share"},
+		TraceInfo: traceInfo(),
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}

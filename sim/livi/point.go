@@ -84,7 +84,8 @@ func (p *Point) Spec() sim.MethodSpec {
 			{Name: "prior_scale", Label: "Prior scale", Help: "s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true},
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(0.01), Log: true, Live: true},
 		},
-		Traces: []string{"noise_std", "weight_rms"},
+		Traces:    []string{"noise_std", "weight_rms"},
+		TraceInfo: traceInfo(),
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}

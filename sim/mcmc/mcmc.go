@@ -117,9 +117,9 @@ func (m *Method) Spec() sim.MethodSpec {
 			def = 20
 		}
 		cs = append(cs,
-			sim.ControlSpec{Name: "step", Label: "Step size ε", Help: "leapfrog step; with adapt = 1 the starting point of warm-up adaptation; a change overrides", Min: 1e-6, Max: 10, Step: 1e-6, Default: sim.Num(0.05), Log: true, Live: true},
+			sim.ControlSpec{Name: "step", Label: "Step size ε", Help: "leapfrog step; when adapting in warm-up, its starting point; a change overrides", Min: 1e-6, Max: 10, Step: 1e-6, Default: sim.Num(0.05), Log: true, Live: true},
 			sim.ControlSpec{Name: "leapfrog_steps", Label: "Leapfrog steps", Help: "leapfrog steps L per transition", Min: 1, Max: 1000, Step: 1, Default: sim.Num(def), Integer: true, Live: true},
-			sim.ControlSpec{Name: "adapt", Label: "Adapt", Help: "1: tune ε (dual averaging) and the diagonal mass matrix in warm-up; 0: fixed ε, unit mass", Min: 0, Max: 1, Step: 1, Default: sim.Num(1), Integer: true})
+			sim.ControlSpec{Name: "adapt", Label: "Adapt in warm-up", Help: "on: tune ε (dual averaging) and the diagonal mass matrix in warm-up; off: fixed ε, unit mass", Min: 0, Max: 1, Step: 1, Default: sim.Num(1), Integer: true, Toggle: true})
 	case kindNUTS:
 		cs = append(cs,
 			sim.ControlSpec{Name: "step", Label: "Step size ε", Help: "starting point of warm-up adaptation; a change overrides the adapted step", Min: 1e-6, Max: 10, Step: 1e-6, Default: sim.Num(0.05), Log: true, Live: true},
@@ -133,12 +133,13 @@ func (m *Method) Spec() sim.MethodSpec {
 			model.FixedNoiseControl())
 	}
 	spec := sim.MethodSpec{
-		Name:     m.kind.name(),
-		Label:    m.kind.label(),
-		Family:   sim.FamilyMCMC,
-		Models:   []string{model.BNN, model.Linear},
-		Controls: cs,
-		Traces:   traceNames(m.traceParams()),
+		Name:      m.kind.name(),
+		Label:     m.kind.label(),
+		Family:    sim.FamilyMCMC,
+		Models:    []string{model.BNN, model.Linear},
+		Controls:  cs,
+		Traces:    traceNames(m.traceParams()),
+		TraceInfo: traceInfo(m.traceParams()),
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}

@@ -101,7 +101,8 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "mc_samples", Label: "MC samples", Help: "weight samples averaged per gradient step", Min: 1, Max: 32, Step: 1, Default: sim.Num(1), Integer: true, Live: true},
 			{Name: "kl_weight", Label: "KL weight", Help: "multiplies the KL term; 1 is the true ELBO, less fits the data harder (KL annealing)", Min: 0, Max: 1, Step: 0.01, Default: sim.Num(1), Live: true},
 		}, extra...),
-		Traces: traces,
+		Traces:    traces,
+		TraceInfo: traceInfo(),
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}

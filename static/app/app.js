@@ -7,8 +7,9 @@ import { getMethods } from "./api.js";
 import { Compare } from "./compare.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
 import { setupDataEdit } from "./dataedit.js";
+import { objectivesCompare, sharedObjectiveRange } from "./history.js";
 import { setupLayout } from "./layout.js";
-import { Panel } from "./panel.js";
+import { DRAW_LOOP, Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
 import { setupYourRuns } from "./yourruns.js";
 
@@ -95,6 +96,25 @@ const layout = setupLayout(panels, {
     showURL();
   },
 });
+
+// "Share y-range": panels whose objectives compare (history.js) draw them
+// on the union of their robust ranges.
+app.shareY = false;
+app.sharedRange = (p) => (app.shareY ? sharedObjectiveRange(p, panels) : null);
+if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) {
+  const label = document.createElement("label");
+  label.className = "share-y";
+  label.title = "Draw comparable objectives (same data, same kind of bound) on one y-range";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "share-y";
+  label.append(box, " share objective y-range");
+  byId("smoothing-out").after(" ", label);
+  box.addEventListener("change", () => {
+    app.shareY = box.checked;
+    panels.forEach((p) => p.scheduleDraw());
+  });
+}
 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
@@ -230,4 +250,4 @@ function ink(canvas) {
   return n;
 }
 
-window.playground = { config, panels, compare, ink, layout };
+window.playground = { config, panels, compare, ink, layout, drawLoop: DRAW_LOOP };

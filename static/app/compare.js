@@ -61,7 +61,8 @@ export class RatioHistory {
   }
 
   // observe records value at step and reports whether the history changed.
-  // Non-finite values (no gap, no band yet) and repeated steps are skipped.
+  // Non-finite values (no gap, no band yet) are skipped; a repeated step
+  // updates its value.
   observe(step, value, epoch) {
     const { x, y } = this;
     const last = x.length ? x[x.length - 1] : -Infinity;
@@ -71,8 +72,14 @@ export class RatioHistory {
       this.clear();
     }
     this.epoch = epoch;
-    if (typeof value !== "number" || !Number.isFinite(value) || !Number.isFinite(step) || step <= (this.x.at(-1) ?? -Infinity)) return changed;
+    if (typeof value !== "number" || !Number.isFinite(value) || !Number.isFinite(step) || step < (this.x.at(-1) ?? -Infinity)) return changed;
     const n = this.x.length;
+    if (n && step === this.x[n - 1]) {
+      // the same step, a newer band (one drawn after a pause): its ratio replaces the last
+      if (this.y[n - 1] === value) return changed;
+      this.y[n - 1] = value;
+      return true;
+    }
     if (n >= 2 && step - this.x[n - 2] < this.stride) {
       this.x[n - 1] = step;
       this.y[n - 1] = value;

@@ -71,3 +71,46 @@ export function fitRanges(spec, fitted, values) {
   });
   return { spec: { ...spec, controls }, reset };
 }
+
+// widgetFor says how a control is shown: "select" for a choice, "toggle"
+// (a checkbox) for an on/off setting, else "slider" (with a number box).
+export function widgetFor(spec) {
+  if (spec.options?.length) return "select";
+  if (spec.toggle || (spec.integer && spec.min === 0 && spec.max === 1)) return "toggle";
+  return "slider";
+}
+
+// controlLabel is the label of the named control, or the name when the
+// spec has none.
+export function controlLabel(spec, name) {
+  return spec.controls?.find((c) => c.name === name)?.label || name;
+}
+
+// traceLabel is a trace's label from the spec's trace_info (the name when
+// it has none).
+export function traceLabel(spec, name) {
+  return spec.trace_info?.[name]?.label || name;
+}
+
+// traceShown says whether a trace means something under the controls'
+// values and the data's task (trace_info's `only`: a period under the
+// periodic kernel, a noise for regression).
+export function traceShown(spec, name, values, task) {
+  const only = spec.trace_info?.[name]?.only;
+  if (!only) return true;
+  return Object.entries(only).every(([key, allowed]) => {
+    const v = key === "task" ? task : values?.[key];
+    return v === undefined || allowed.includes(String(v));
+  });
+}
+
+// objectiveLabel names what a family's objective is.
+export function objectiveLabel(family) {
+  return { vi: "ELBO", mcmc: "log posterior", exact: "log marginal likelihood", point: "log joint (MAP objective)" }[family] ?? "training objective";
+}
+
+// markLabel is a change mark's text: the control's label and the value
+// as the page prints numbers.
+export function markLabel(spec, m, fmt) {
+  return `${controlLabel(spec, m.name)} = ${typeof m.value === "number" ? fmt(m.value) : m.value}`;
+}

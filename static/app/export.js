@@ -169,14 +169,39 @@ function csvCell(s) {
 // caption: PNG (for slides), band CSV, data CSV and, for a sampler, its
 // kept draws. panel.js calls it once, for the predictive figure.
 export function addPredictiveExports(panel, caption) {
+  // One small "Export" menu, so the bar under the plot stays one line in a
+  // narrow panel (the one-screen layout): the history's CSV and JSON move
+  // into it too.
+  const menu = document.createElement("details");
+  menu.className = "export-menu";
+  const summary = document.createElement("summary");
+  summary.textContent = "Export";
+  summary.title = "PNG for slides; band, data, history or draws as CSV; everything as JSON";
+  const body = document.createElement("div");
+  body.className = "export-menu-body";
+  menu.append(summary, body);
+  caption.appendChild(menu);
+  for (const op of ["csv", "json"]) {
+    const b = caption.querySelector(`[data-op="${op}"]`);
+    if (b) {
+      b.textContent = op === "csv" ? "History CSV" : "JSON";
+      body.appendChild(b);
+    }
+  }
+  document.addEventListener("click", (ev) => {
+    if (menu.open && !menu.contains(ev.target)) menu.open = false;
+  });
   const button = (cls, text, title, onClick) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = cls;
     b.textContent = text;
     b.title = title;
-    b.addEventListener("click", onClick);
-    caption.appendChild(b);
+    b.addEventListener("click", () => {
+      menu.open = false;
+      onClick();
+    });
+    body.appendChild(b);
     return b;
   };
   button("png", "PNG", `Save this plot as a PNG for slides (${PNG_SCALE}× screen resolution, with a legend and the settings)`, () => exportPNG(panel));

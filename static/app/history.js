@@ -4,14 +4,18 @@
 
 export const SERIES_CAP = 2000;
 
-// Series is a [step, value] history with an optional smoothed copy.
+// Series is a [step, value] history with an optional smoothed copy. Its
+// version changes whenever its points do, so a plot redraws only a series
+// that changed.
 export class Series {
   constructor(cap = SERIES_CAP) {
     this.cap = cap;
+    this.version = 0;
     this.clear();
   }
 
   clear() {
+    this.version++;
     this.x = [];
     this.y = [];
     this.s = []; // smoothed, maintained incrementally
@@ -31,6 +35,7 @@ export class Series {
   push(points) {
     for (const [step, value] of points) {
       if (step <= this.lastStep) continue;
+      this.version++;
       this.x.push(step);
       this.y.push(value);
       this.s.push(this.ema.next(value));
@@ -55,6 +60,7 @@ export class Series {
   // decimated stretch this smooths the kept points, an approximation of
   // smoothing every step.
   setSmoothing(weight) {
+    this.version++;
     this.weight = weight;
     this.ema = new EMA(weight);
     this.s = this.y.map((v) => this.ema.next(v));
@@ -116,46 +122,129 @@ export function extent(cols) {
   return hi >= lo ? [lo, hi] : null;
 }
 
-// robustRange is the objective plot's y-range, ignoring the early transient
-// (TensorBoard's "ignore outliers"): the newer half of the steps is always
-// shown in full (a change a control made stays visible); older points count
-// only if they lie within 8 interquartile ranges of the newer half's
-// median, so the first steps' huge negative ELBO does not squash the rest.
-// Steps, not points, split the history: a decimated one is denser early.
+// robustRange is the objective plot's y-range, robust to transients: the
+// values over the 5% of steps furthest below and the 0.5% furthest above
+// are outliers (the first steps' huge negative ELBO, the dip after a
+// control change), the newest value is always in view (a lasting change
+// shows at once), and the range is padded by 10% each side. Values weigh
+// by the steps they stand for, not one per point: the history is denser
+// early (decimated later), which would otherwise count the start many
+// times over.
 export function robustRange(xs, ys, smoothed) {
-  const n = ys.length;
-  if (n === 0) return [0, 1];
-  const half = xs[0] + 0.5 * (xs[n - 1] - xs[0]);
-  const recent = [];
-  const older = [];
+  const n = xs.length;
+  const pts = [];
+  let total = 0;
   for (let i = 0; i < n; i++) {
+    const w = n > 1 ? (xs[Math.min(i + 1, n - 1)] - xs[Math.max(i - 1, 0)]) / 2 || 1e-9 : 1;
     for (const v of smoothed ? [ys[i], smoothed[i]] : [ys[i]]) {
-      if (Number.isFinite(v)) (xs[i] >= half ? recent : older).push(v);
+      if (!Number.isFinite(v)) continue;
+      pts.push([v, w]);
+      total += w;
     }
   }
-  if (recent.length === 0) return [0, 1];
-  recent.sort((a, b) => a - b);
-  const q = (p) => recent[Math.round(p * (recent.length - 1))];
-  let lo = recent[0];
-  let hi = recent[recent.length - 1];
-  const med = q(0.5);
-  const reach = 8 * Math.max(q(0.75) - q(0.25), 0.01 * Math.abs(med));
-  for (const v of older) {
-    if (Math.abs(v - med) <= reach) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-  }
-  return safeRange(lo, hi, 0.08);
+  if (pts.length === 0) return [0, 1];
+  pts.sort((a, b) => a[0] - b[0]);
+  const q = (p) => {
+    let acc = 0;
+    for (const [v, w] of pts) if ((acc += w) >= p * total) return v;
+    return pts[pts.length - 1][0];
+  };
+  let lo = q(0.05);
+  let hi = q(0.995);
+  const last = (smoothed ?? ys).findLast(Number.isFinite); // the smoothed: a raw value may be noise
+  if (last !== undefined) [lo, hi] = [Math.min(lo, last), Math.max(hi, last)];
+  return safeRange(lo, hi, 0.1);
 }
 
-// fmt prints a number with four significant digits, or "–".
-export function fmt(v) {
-  if (typeof v !== "number") return String(v);
-  if (!Number.isFinite(v)) return "–";
-  const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(3);
-  return String(Number(v.toPrecision(4)));
+// unionRange is the smallest range holding every given [lo, hi] (null
+// entries skipped), or null: panels whose objectives compare share it.
+export function unionRange(ranges) {
+  let out = null;
+  for (const r of ranges) {
+    if (!r) continue;
+    out = out ? [Math.min(out[0], r[0]), Math.max(out[1], r[1])] : [r[0], r[1]];
+  }
+  return out;
+}
+
+// objectivesCompare says whether two panels' objectives can share a
+// y-range: the page's one data set, and the same kind of objective (the
+// family: an ELBO with an ELBO, a log posterior with a log posterior) on
+// the same model.
+export function objectivesCompare(p, q) {
+  return p.spec.family === q.spec.family && (p.model ?? "") === (q.model ?? "");
+}
+
+// sharedObjectiveRange is the union of the robust ranges of panel p's
+// objective and those of every panel whose objective compares with it.
+export function sharedObjectiveRange(p, panels) {
+  return unionRange(panels.filter((q) => q === p || objectivesCompare(p, q)).map((q) => q.objectivePlot?.ownRange() ?? null));
+}
+
+// placeLabel fits a change mark's label inside a plot's area [left, left +
+// width]: right of the mark's line at x when it fits there, else left of
+// it, else against the area's edge; it takes the first of candidates
+// (longest first) whose width, by measure, fits the area, and cuts the
+// last one with "…" when none does. It returns the text and its left edge.
+export function placeLabel(candidates, measure, x, left, width, pad) {
+  const room = width - 2 * pad;
+  let text = candidates.find((c) => measure(c) <= room);
+  if (text === undefined) {
+    text = candidates[candidates.length - 1];
+    while (text.length > 1 && measure(`${text}…`) > room) text = text.slice(0, -1);
+    text = `${text}…`;
+  }
+  const w = measure(text);
+  let tx = x + pad;
+  if (tx + w > left + width - pad) tx = x - pad - w; // left of the line
+  tx = Math.max(left + pad, Math.min(tx, left + width - pad - w));
+  return { text, tx, w };
+}
+
+// fmt prints a number as every readout does (format.js).
+export { fmt } from "./format.js";
+
+// DRAW_HZ caps how often the page redraws its plots: frames arrive faster
+// than a person reads plots, and every redraw repaints canvases. On "VI vs
+// MCMC" on the shared 2-core machine, 10 a second kept the main thread
+// about 60% busy, 5 about 40% (web/browser_mainthread_bench_test.go).
+export const DRAW_HZ = 5;
+
+// drawDelay is how long to wait before the next draw so that draws are at
+// least 1/DRAW_HZ apart, given the last draw's time (undefined: never).
+export function drawDelay(last, now) {
+  if (last === undefined) return 0;
+  return Math.max(0, 1000 / DRAW_HZ - (now - last));
+}
+
+// DrawLoop runs the draws asked for since its last turn together, in one
+// animation frame at most DRAW_HZ times a second: every panel's plots
+// change in the same repaint rather than each panel in its own.
+export class DrawLoop {
+  constructor(now = () => performance.now(), later = (f, ms) => setTimeout(() => requestAnimationFrame(f), ms)) {
+    this.now = now;
+    this.later = later;
+    this.dirty = new Set();
+    this.pending = false;
+    this.last = undefined;
+    this.turns = 0; // for tests and the console
+  }
+
+  request(draw) {
+    this.dirty.add(draw);
+    if (this.pending) return;
+    this.pending = true;
+    this.later(() => this.run(), drawDelay(this.last, this.now()));
+  }
+
+  run() {
+    this.turns++;
+    this.pending = false;
+    this.last = this.now();
+    const draws = [...this.dirty];
+    this.dirty.clear();
+    for (const d of draws) d();
+  }
 }
 
 // escapeHTML makes text safe inside HTML, attribute values included.

@@ -47,8 +47,12 @@ export class JointView {
     this.table.dataset.role = "joint-table";
     this.table.style.fontSize = "0.8rem";
     fig.append(this.key, this.table);
-    const traces = this.panel.role("traces");
-    traces.parentNode.insertBefore(fig, traces);
+    // The picture the VI-vs-MCMC scenario exists for: in view under the
+    // plot and its focus controls, not folded away with the traces.
+    const el = this.panel.el;
+    const after = el.querySelector('[data-role="focus-controls"]') ?? el.querySelector('[data-plot="predictive"]');
+    if (after) after.after(fig);
+    else this.panel.role("traces").before(fig);
     this.fig = fig;
   }
 

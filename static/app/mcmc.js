@@ -7,7 +7,9 @@
 // twice a second.
 
 import { escapeHTML, fmt, safeRange } from "./history.js";
-import { compactTicks, destroy, histSeries, marksPlugin, NO_DRAG, plotFigure, sized } from "./plots.js";
+import { fmtCount, fmtRhat } from "./format.js";
+import { traceLabel, traceShown } from "./controls.js";
+import { compactTicks, destroy, histSeries, marksKey, marksPlugin, NO_DRAG, plotFigure, show, sized } from "./plots.js";
 import { activeChains, adaptsStep, chainTrace, decades, divergenceSteps, exactLine, histogram, Pool, range } from "./mcmc_data.js";
 
 const uPlot = window.uPlot;
@@ -133,10 +135,22 @@ export class McmcView {
     return e;
   }
 
+  // label is a parameter's label: its chains' traces are labelled
+  // "<parameter> · chain k" (trace_info).
+  label(p) {
+    return traceLabel(this.panel.spec, `${p}.c1`).split(" · ")[0];
+  }
+
+  // shown says whether a parameter means something here (a noise std
+  // does not on classification data).
+  shown(p) {
+    return traceShown(this.panel.spec, `${p}.c1`, this.panel.confirmed, this.panel.app.config.task);
+  }
+
   select(options, value) {
     const s = this.el("select", "small");
     for (const o of options) {
-      const opt = this.el("option", null, o);
+      const opt = this.el("option", null, this.label(o));
       opt.value = o;
       opt.selected = o === value;
       s.appendChild(opt);
@@ -159,7 +173,7 @@ export class McmcView {
 
     // Traces, one plot per parameter, one series per chain.
     for (const p of this.params) {
-      const { fig, cap, host } = plotFigure(`mcmc-trace-${p}`, `Trace of ${p}, one colour per chain (warm-up shaded, divergences ticked in red)`);
+      const { fig, cap, host } = plotFigure(`mcmc-trace-${p}`, `${this.label(p)}: one colour per chain (warm-up shaded, divergences ticked in red)`);
       root.appendChild(fig);
       this.traceFigs.set(p, { host, u: null, chains: "" });
       this.panel.pngButton(cap, () => this.traceFigs.get(p).u, `trace-${p}`);
@@ -198,7 +212,7 @@ export class McmcView {
     const small = this.el("div", "mcmc-small");
     root.appendChild(small);
     for (const p of this.params) {
-      const { fig, cap, host } = plotFigure(`mcmc-rank-${p}`, `Ranks of ${p} per chain`);
+      const { fig, cap, host } = plotFigure(`mcmc-rank-${p}`, `Ranks of ${this.label(p)} per chain`);
       small.appendChild(fig);
       this.rankFigs.set(p, { host, u: null, chains: 0 });
       this.panel.pngButton(cap, () => this.rankFigs.get(p).u, `ranks-${p}`);
@@ -239,7 +253,7 @@ export class McmcView {
         log ? { size: 50, splits: decades, values: compactTicks } : { size: 50, values: compactTicks },
       ],
       series: [{}, { label, stroke, width: 1.5, points: { show: false } }],
-      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks)],
+      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks, this.panel.markLabels)],
     }, [[], []]);
   }
 
@@ -276,7 +290,7 @@ export class McmcView {
       scales: { x: { time: false }, y: { range: (u, lo, hi) => this.traceRange(u, lo, hi) } },
       axes: [{ size: 30, space: 60, values: compactTicks }, { size: 52, values: compactTicks }],
       series: [{ label: "step" }, ...chains.map((k) => ({ label: `c${k}`, stroke: hexAlpha(CHAIN_COLORS[(k - 1) % 8], 0.7), width: 0.8, points: { show: false } }))],
-      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks)],
+      plugins: [shadePlugin(this), marksPlugin(() => this.panel.marks, this.panel.markLabels)],
     }, [[], ...chains.map(() => [])]);
   }
 
@@ -298,7 +312,7 @@ export class McmcView {
         x: { time: false, range: () => this.scatterRange(0) },
         y: { range: () => this.scatterRange(1) },
       },
-      axes: [{ label: this.scatterX.value, size: 40, labelSize: 16, values: compactTicks }, { label: this.scatterY.value, size: 56, labelSize: 16, values: compactTicks }],
+      axes: [{ label: this.label(this.scatterX.value), size: 40, labelSize: 16, values: compactTicks }, { label: this.label(this.scatterY.value), size: 56, labelSize: 16, values: compactTicks }],
       series,
     }, this.scatterData());
     this.scatterChains = n;
@@ -362,12 +376,15 @@ export class McmcView {
     for (const p of this.params) this.drawTrace(p);
     for (const [name, u] of [["step_size", this.stepU], ["accept_rate", this.accU]]) {
       const s = this.own.get(name);
-      if (s) u.setData([s.x, s.y.map((v) => (name === "step_size" && !(v > 0) ? null : v))]);
+      const version = `${s?.version}|${marksKey(this.panel.marks)}`;
+      if (!s || u._version === version) continue;
+      u._version = version;
+      show(u, () => [s.x, s.y.map((v) => (name === "step_size" && !(v > 0) ? null : v))]);
     }
     if (!this.dirtyDraws) return;
     this.dirtyDraws = false;
     if ((this.draws?.chains ?? 4) !== this.scatterChains) this.rebuildScatter();
-    else this.scatterU.setData(this.scatterData());
+    else show(this.scatterU, () => this.scatterData());
     this.drawHistogram();
     this.drawRanks();
     this.drawStats();
@@ -376,22 +393,26 @@ export class McmcView {
   drawTrace(p) {
     const fig = this.traceFigs.get(p);
     const byChain = this.chainSeries.get(p);
-    const chains = activeChains(byChain);
+    const chains = this.shown(p) ? activeChains(byChain) : [];
     const key = chains.join(",");
     if (key !== fig.chains) {
       destroy(fig.u);
       fig.u = chains.length ? this.tracePlot(fig.host, p, chains) : null;
       fig.chains = key;
+      fig.version = null;
       fig.host.closest("figure").hidden = chains.length === 0;
     }
     if (!fig.u) return;
+    const version = `${chains.map((k) => byChain.get(k).version).join(",")}|${marksKey(this.panel.marks)}`;
+    if (version === fig.version) return; // no new points
+    fig.version = version;
     const first = byChain.get(chains[0]);
-    fig.u.setData([first.x, ...chains.map((k) => byChain.get(k).y)]);
+    show(fig.u, () => [first.x, ...chains.map((k) => byChain.get(k).y)]);
   }
 
   drawHistogram() {
     const pool = this.pools.get(this.histParam.value);
-    this.histU.setData(histogram(pool?.v ?? []));
+    show(this.histU, () => histogram(pool?.v ?? []));
   }
 
   drawRanks() {
@@ -422,7 +443,7 @@ export class McmcView {
       const bins = ranks[0].length;
       const x = Array.from({ length: bins + 1 }, (_, i) => i / bins);
       const per = ranks[0].reduce((a, b) => a + b, 0) / bins;
-      fig.u.setData([x, x.map(() => per), ...ranks.map((r) => [...r, r[bins - 1]])]);
+      show(fig.u, () => [x, x.map(() => per), ...ranks.map((r) => [...r, r[bins - 1]])]);
     }
   }
 
@@ -431,21 +452,21 @@ export class McmcView {
     const stats = d?.param_stats ?? {};
     const names = (d?.params ?? []).filter((p) => stats[p]);
     if (!names.length) return;
-    const cell = (v, cls = "") => `<td class="${cls}">${fmt(v ?? NaN)}</td>`;
+    const cell = (v, cls = "", f = fmt) => `<td class="${cls}">${f(v ?? NaN)}</td>`;
     const rows = names
       .map((p) => {
         const s = stats[p];
         const warn = !(s.rhat < 1.01) ? "warn" : "ok";
-        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(p)}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`)}${cell(s.ess_bulk, "ess-bulk")}${cell(s.ess_tail, "ess-tail")}</tr>`;
+        return `<tr data-param="${escapeHTML(p)}"><th>${escapeHTML(this.label(p))}</th>${cell(s.mean)}${cell(s.sd)}${cell(s.rhat, `rhat ${warn}`, fmtRhat)}${cell(s.ess_bulk, "ess-bulk", fmtCount)}${cell(s.ess_tail, "ess-tail", fmtCount)}</tr>`;
       })
       .join("");
     const diag = this.panel.diagnostics ?? {};
     const acc = diag.acceptance_rate;
     const divs = diag.divergences;
     this.statsBox.innerHTML =
-      `<table><caption>Last ${d.stats_draws} draws per chain × ${d.chains} chains, step ${d.stats_step}` +
-      `${acc != null ? ` · acceptance ${fmt(acc)}` : ""}${divs != null ? ` · <span class="${divs > 0 ? "div" : ""}">${divs} divergent</span>` : ""}</caption>` +
-      `<thead><tr><th>param</th><th>mean</th><th>sd</th><th title="rank-normalised split R-hat; below 1.01 is converged">R̂</th><th>ESS bulk</th><th>ESS tail</th></tr></thead>` +
+      `<table><caption>Last ${fmtCount(d.stats_draws)} draws per chain × ${d.chains} chains, step ${fmtCount(d.stats_step)}` +
+      `${acc != null ? ` · acceptance ${fmt(acc)}` : ""}${divs != null ? ` · <span class="${divs > 0 ? "div" : ""}">${fmtCount(divs)} divergent</span>` : ""}</caption>` +
+      `<thead><tr><th>parameter</th><th>mean</th><th>sd</th><th title="rank-normalised split R-hat; below 1.01 is converged">R̂</th><th>ESS bulk</th><th>ESS tail</th></tr></thead>` +
       `<tbody>${rows}</tbody></table>${exactLine(this.exact())}`;
   }
 

@@ -2,15 +2,17 @@
 // its plots, controls, diagnostics and exports.
 
 import { createRun, deleteRun, getRun, streamURL } from "./api.js";
-import { fitRanges, fromSlider, parseValue, sameValue, toSlider } from "./controls.js";
-import { escapeHTML, fmt, Series } from "./history.js";
+import { fitRanges, fromSlider, markLabel, objectiveLabel, parseValue, sameValue, toSlider, traceLabel, traceShown } from "./controls.js";
+import { DrawLoop, escapeHTML, fmt, Series } from "./history.js";
 import { addPredictiveExports, exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
+import { fmtInput, readout } from "./format.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
+export const DRAW_LOOP = new DrawLoop(); // the page's, for all panels
 const MAX_RETRIES = 6;
 
 export class Panel {
@@ -46,13 +48,12 @@ export class Panel {
     this.step = 0;
     this.status = "not started";
     this.diagnostics = {};
-    this.diagHTML = ""; // the diagnostics list as last written
+    this.diagKeys = null; // the diagnostics list's rows as last written
     this.stepsPerSec = null;
     this.runId = null;
     this.ws = null;
     this.disposed = false;
     this.gen = 0;
-    this.drawPending = false;
     this.buildPlots();
     this.bindButtons();
     this.bindControls();
@@ -72,9 +73,15 @@ export class Panel {
     addPredictiveExports(this, pred.querySelector("figcaption .actions") ?? pred.querySelector("figcaption"));
     const obj = this.el.querySelector('[data-plot="objective"]');
     const objCap = obj.querySelector("figcaption");
-    const label = { vi: "ELBO", mcmc: "log posterior" }[this.spec.family] ?? "objective";
+    const label = objectiveLabel(this.spec.family);
     objCap.firstChild.textContent = `Objective: ${label}, raw and smoothed`;
-    this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), { label, smoothed: true, getMarks: () => this.marks });
+    this.objectivePlot = new HistoryPlot(obj.querySelector(".plot-host"), {
+      label,
+      smoothed: true,
+      getMarks: () => this.marks,
+      markLabels: this.markLabels,
+      sharedRange: () => this.app.sharedRange?.(this) ?? null,
+    });
     this.pngButton(objCap, () => this.objectivePlot.u, "objective");
     // mcmc: samplers' chains, draws and diagnostics have their own plots (mcmc.js).
     // Samplers' view owns their per-chain traces from the start (mcmc.js);
@@ -114,15 +121,20 @@ export class Panel {
     addPNGButton(caption, getU, () => [`${this.spec.label} — ${title()}, step ${this.step}`, `${this.fileStem()}-${what}.png`]);
   }
 
-  // trace returns the named trace's history and plot, creating them.
+  // markLabels is a change mark's label, and a shorter one for a small plot.
+  markLabels = (m) => [markLabel(this.spec, m, fmt), typeof m.value === "number" ? fmt(m.value) : String(m.value)];
+
+  // trace returns the named trace's history and plot, creating them; the
+  // caption is the trace's label, the name stays its key.
   trace(name) {
     let t = this.traces.get(name);
     if (t) return t;
-    const { fig, cap, host } = plotFigure(`trace-${name}`, name, "trace");
+    const label = traceLabel(this.spec, name);
+    const { fig, cap, host } = plotFigure(`trace-${name}`, label, "trace");
     this.role("traces").appendChild(fig);
     const series = new Series();
-    const plot = new HistoryPlot(host, { label: name, height: 110, getMarks: () => this.marks });
-    t = { series, plot };
+    const plot = new HistoryPlot(host, { label, height: 110, getMarks: () => this.marks, markLabels: this.markLabels });
+    t = { series, plot, fig };
     this.traces.set(name, t);
     this.pngButton(cap, () => plot.u, `trace-${name}`);
     return t;
@@ -143,13 +155,11 @@ export class Panel {
     this.scheduleDraw();
   }
 
+  // scheduleDraw asks the page's draw loop (history.js) to draw the panel:
+  // at most DRAW_HZ times a second, all panels in one repaint.
   scheduleDraw() {
-    if (this.drawPending) return;
-    this.drawPending = true;
-    requestAnimationFrame(() => {
-      this.drawPending = false;
-      this.draw();
-    });
+    this.drawFn ??= () => this.draw();
+    DRAW_LOOP.request(this.drawFn);
   }
 
   draw() {
@@ -158,7 +168,13 @@ export class Panel {
       this.bandDirty = false;
     }
     this.objectivePlot.draw(this.objective);
-    for (const t of this.traces.values()) t.plot?.draw(t.series);
+    for (const [name, t] of this.traces) {
+      if (!t.plot) continue;
+      // A trace that means nothing under the current settings is hidden.
+      const shown = traceShown(this.spec, name, this.confirmed, this.app.config.task);
+      if (t.fig.hidden === shown) t.fig.hidden = !shown;
+      if (shown) t.plot.draw(t.series);
+    }
     for (const v of this.views.values()) v.draw?.();
     this.role("step").textContent = String(this.step);
     this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
@@ -176,14 +192,26 @@ export class Panel {
   drawDiagnostics() {
     const dl = this.role("diagnostics");
     // The server's numbers, inbetween_ratio among them on data with a gap.
-    const rows = Object.entries(this.diagnostics ?? {}).sort(([a], [b]) => a.localeCompare(b));
-    const html = rows.map(([k, v]) => `<div><dt>${escapeHTML(k)}</dt><dd>${escapeHTML(fmt(v))}</dd></div>`).join("");
-    // Compared with what was last written, not with innerHTML: reading that
-    // serialises the list every frame, and not always as escapeHTML wrote it.
-    if (this.diagHTML !== html) {
-      dl.innerHTML = html;
-      this.diagHTML = html;
+    // A noise std means nothing on classification data.
+    const rows = Object.entries(this.diagnostics ?? {})
+      .filter(([k]) => !(k === "noise_std" && this.app.config.task === "classification"))
+      .sort(([a], [b]) => a.localeCompare(b));
+    const items = rows.map(([k, v]) => [k, ...readout(k, v)]);
+    const keys = items.map(([k, label]) => `${k}:${label}`).join("|");
+    // The same rows as last time: only the changed values are written
+    // (rebuilding the list every draw relaid it out).
+    if (this.diagKeys === keys) {
+      items.forEach(([, , text], i) => {
+        const dd = this.diagDDs[i];
+        if (dd.textContent !== text) dd.textContent = text;
+      });
+      return;
     }
+    dl.innerHTML = items
+      .map(([k, label, text]) => `<div data-key="${escapeHTML(k)}"><dt>${escapeHTML(label)}</dt><dd>${escapeHTML(text)}</dd></div>`)
+      .join("");
+    this.diagKeys = keys;
+    this.diagDDs = [...dl.querySelectorAll("dd")];
   }
 
   // ---- run and socket ----
@@ -295,6 +323,7 @@ export class Panel {
     this.runId = null; // not ours: dispose must not delete it
     this.setReadOnly(false);
     this.app.onFork?.(this.method);
+    this.status = "forking"; // the fork pauses at the state it copies: restart must not play it
     await this.restart();
     if (!replayable && this.step === 0) this.showError(`Forked with the run's current controls from step 0: its ${info.step.toLocaleString("en-US")} steps are more than a fork replays.`);
   }
@@ -452,17 +481,19 @@ export class Panel {
   // every frame reports every control's value (syncControls), so looking
   // them up there would query the DOM per control per frame.
   bindControls() {
-    this.inputs = new Map(); // name → { div, range, num, sel }
+    this.inputs = new Map(); // name → { div, range, num, sel, box }
     for (const div of this.el.querySelectorAll(".control")) {
       const name = div.dataset.name;
       const range = div.querySelector('input[type="range"]');
       const num = div.querySelector("input.num");
       const sel = div.querySelector("select");
-      this.inputs.set(name, { div, range, num, sel });
+      const box = div.querySelector('input[type="checkbox"]'); // an on/off setting (widgetFor)
+      this.inputs.set(name, { div, range, num, sel, box });
       const spec = this.specOf(name);
       if (!spec) continue;
+      box?.addEventListener("change", () => this.setControl(name, box.checked ? 1 : 0));
       range?.addEventListener("input", () => {
-        num.value = String(fromSlider(spec, range.value));
+        num.value = fmtInput(fromSlider(spec, range.value));
       });
       range?.addEventListener("change", () => this.setControl(name, fromSlider(spec, range.value)));
       num?.addEventListener("change", () => {
@@ -516,9 +547,17 @@ export class Panel {
     if (!els || !spec) return;
     const active = document.activeElement;
     const { range, num, sel } = els;
-    if (range && active !== range) range.value = String(toSlider(spec, v));
-    if (num && active !== num) num.value = String(v);
-    if (sel && active !== sel) sel.value = String(v);
+    // Written only when it differs: every frame reports every control, and
+    // each write would restyle and repaint the input.
+    const put = (el, s) => {
+      if (el && active !== el && el.value !== s) el.value = s;
+    };
+    // A slider reads back its position snapped to its step: compared as numbers.
+    const pos = toSlider(spec, v);
+    if (range && active !== range && !(Math.abs(Number(range.value) - pos) <= (Number(range.step) || 0) / 2)) range.value = String(pos);
+    put(num, typeof v === "number" ? fmtInput(v) : String(v));
+    put(sel, String(v));
+    if (els.box && active !== els.box && els.box.checked !== v >= 0.5) els.box.checked = v >= 0.5;
   }
 
   // refit takes the method's spec for new data (an upload): the sliders and
@@ -649,9 +688,11 @@ export class Panel {
     this.status = s;
     const line = statusLine(s, message, budget);
     const el = this.role("status");
-    el.textContent = line.text;
-    el.title = line.title;
-    el.dataset.status = s;
+    if (el.dataset.status !== s || el.textContent !== line.text || el.title !== line.title) {
+      el.textContent = line.text; // only on a change: every frame reports the status
+      el.title = line.title;
+      el.dataset.status = s;
+    }
     if (line.canContinue && !this.continueButton) {
       const b = document.createElement("button");
       b.type = "button";
@@ -665,9 +706,9 @@ export class Panel {
     if (this.continueButton) this.continueButton.hidden = !line.canContinue;
     if (this.liveActs !== line.liveActs) {
       this.liveActs = line.liveActs;
-      for (const [name, { div, range, num, sel }] of this.inputs) {
+      for (const [name, { div, range, num, sel, box }] of this.inputs) {
         if (!this.specOf(name)?.live) continue;
-        for (const i of [range, num, sel]) if (i) i.disabled = !line.liveActs;
+        for (const i of [range, num, sel, box]) if (i) i.disabled = !line.liveActs;
         div.title = line.liveActs ? "" : "the step budget is spent: continue or reset to change this";
       }
     }

@@ -2,7 +2,8 @@
 // the objective and the traces, with control changes marked on the step
 // axis, and PNG export.
 
-import { extent, fmt, robustRange, safeRange } from "./history.js";
+import { extent, fmt, placeLabel, robustRange, safeRange } from "./history.js";
+import { compact } from "./format.js";
 
 const uPlot = window.uPlot;
 
@@ -33,7 +34,8 @@ export function histSeries(label) {
 }
 
 // sized creates a uPlot in host that follows the host's width, never
-// narrower than minWidth, keeping its height (which setSize may change).
+// narrower than minWidth, keeping its height (which setSize may change),
+// and knows whether it is on screen (show).
 export function sized(host, opts, data, minWidth = 200) {
   const width = Math.max(minWidth, host.clientWidth || 400);
   const u = new uPlot({ ...opts, width }, data, host);
@@ -43,7 +45,48 @@ export function sized(host, opts, data, minWidth = 200) {
   });
   ro.observe(host);
   u._ro = ro;
+  u._visible = true; // until the observer says otherwise
+  if (typeof IntersectionObserver === "function") {
+    const io = new IntersectionObserver(
+      (entries) => {
+        u._visible = entries.at(-1).isIntersecting;
+        if (u._visible) flush(u);
+      },
+      { rootMargin: "200px" },
+    );
+    io.observe(host);
+    u._io = io;
+  }
   return u;
+}
+
+// OFFSCREEN_MS is how often a plot off screen redraws.
+const OFFSCREEN_MS = 1000;
+
+// show gives a plot new data, data() called only when it is drawn: on
+// screen at once, off screen (scrolled past, folded) at most once a second
+// and at once when it comes into view. Redrawing every canvas of the page
+// at the page's draw rate kept the main thread busy.
+export function show(u, data) {
+  if (!u) return;
+  u._pending = data;
+  if (u._visible) {
+    flush(u);
+    return;
+  }
+  if (u._timer) return;
+  const wait = Math.max(0, OFFSCREEN_MS - (performance.now() - (u._drawnAt ?? -Infinity)));
+  u._timer = setTimeout(() => flush(u), wait);
+}
+
+function flush(u) {
+  clearTimeout(u._timer);
+  u._timer = null;
+  const data = u._pending;
+  if (!data) return;
+  u._pending = null;
+  u._drawnAt = performance.now();
+  u.setData(data());
 }
 
 // plotFigure makes an empty figure for a plot: its caption (text or nodes)
@@ -79,17 +122,30 @@ export function addPNGButton(caption, getU, named) {
 export function destroy(u) {
   if (!u) return;
   u._ro?.disconnect();
+  u._io?.disconnect();
+  clearTimeout(u._timer);
+  u._pending = null;
   u.destroy();
 }
 
+// marksKey changes whenever the marks to draw do.
+export function marksKey(marks) {
+  const m = marks.at(-1);
+  return m ? `${marks.length}:${m.step}:${m.name}:${m.value}` : "0";
+}
+
 // marksPlugin draws a dashed vertical line for each control change, with
-// its label ("prior_scale=0.5"), on any plot whose x axis is the step.
-export function marksPlugin(getMarks) {
+// its label ("Prior scale = 0.5", from labels(m): longest first, the
+// first that fits the plot) kept inside the plot area (placeLabel), on
+// any plot whose x axis is the step. The last drawn labels' boxes, in CSS
+// pixels relative to the canvas, are kept in u._markBoxes for tests.
+export function marksPlugin(getMarks, labels = (m) => [`${m.name} = ${typeof m.value === "number" ? fmt(m.value) : m.value}`]) {
   return {
     hooks: {
       draw: [
         (u) => {
           const marks = getMarks();
+          u._markBoxes = [];
           if (!marks.length) return;
           const { ctx } = u;
           const { left, top, width, height } = u.bbox;
@@ -104,6 +160,8 @@ export function marksPlugin(getMarks) {
           ctx.setLineDash([5 * px, 4 * px]);
           ctx.font = `${11 * px}px system-ui, sans-serif`;
           ctx.textBaseline = "top";
+          ctx.textAlign = "left"; // uPlot leaves its axes' alignment set: a centred label spilled out of the plot
+          const measure = (t) => ctx.measureText(t).width;
           let row = 0;
           for (const m of marks) {
             const x = u.valToPos(m.step, "x", true);
@@ -112,10 +170,12 @@ export function marksPlugin(getMarks) {
             ctx.moveTo(x, top);
             ctx.lineTo(x, top + height);
             ctx.stroke();
-            const label = `${m.name}=${typeof m.value === "number" ? fmt(m.value) : m.value}`;
-            const tw = ctx.measureText(label).width;
-            const tx = x + 3 * px + tw > left + width ? x - 3 * px - tw : x + 3 * px;
-            ctx.fillText(label, tx, top + (2 + 13 * (row % 3)) * px);
+            const { text, tx, w } = placeLabel(labels(m), measure, x, left, width, 3 * px);
+            const ty = top + (2 + 13 * (row % 3)) * px;
+            ctx.fillText(text, tx, ty);
+            // Where the canvas put the text, by its alignment at the time.
+            const x0 = tx - ({ center: w / 2, right: w, end: w }[ctx.textAlign] ?? 0);
+            u._markBoxes.push({ text, left: x0 / px, top: ty / px, right: (x0 + w) / px, bottom: ty / px + 11, plot: { left: left / px, top: top / px, right: (left + width) / px, bottom: (top + height) / px } });
             row++;
           }
           ctx.restore();
@@ -247,7 +307,7 @@ export class PredictivePlot {
 
   setBand(band) {
     this.band = band;
-    this.u.setData(this.table());
+    show(this.u, () => this.table());
     this.showLegend();
   }
 
@@ -373,7 +433,11 @@ function dataRange(points, truth) {
 // HistoryPlot draws one or more step series (raw and smoothed objective, or
 // a trace) with the control-change marks.
 export class HistoryPlot {
-  constructor(host, { label, smoothed = false, height = 180, getMarks }) {
+  // markLabels gives a mark's label candidates (marksPlugin); sharedRange,
+  // when given, returns a y-range to use instead of the plot's own (the
+  // panels' union, when their objectives compare) or null.
+  constructor(host, { label, smoothed = false, height = 180, getMarks, markLabels, sharedRange }) {
+    this.sharedRange = sharedRange;
     this.smoothed = smoothed;
     const series = [{ label: "step" }];
     if (smoothed) {
@@ -383,6 +447,7 @@ export class HistoryPlot {
       series.push({ label, stroke: COLORS.trace, width: 1.5, points: { show: false } });
     }
     this.series = null;
+    this.getMarks = getMarks;
     const opts = {
       height,
       legend: { show: smoothed, live: false },
@@ -390,13 +455,32 @@ export class HistoryPlot {
       scales: {
         x: { time: false },
         // Traces autoscale: a step a control caused must stay in view.
-        y: { range: (u, lo, hi) => (smoothed && this.series?.length ? robustRange(this.series.x, this.series.y, this.series.s) : safeRange(lo, hi)) },
+        y: { range: (u, lo, hi) => this.sharedRange?.() ?? (smoothed && this.series?.length ? this.ownRange() : safeRange(lo, hi)) },
       },
       axes: [{ size: 36, space: 60, values: compactTicks }, { size: 62, values: compactTicks }],
       series,
-      plugins: [marksPlugin(getMarks)],
+      plugins: [marksPlugin(getMarks, markLabels)],
     };
     this.u = sized(host, opts, this.empty());
+  }
+
+  // ownRange is the objective's robust range (history.js). Its quantiles
+  // take a sort of the whole history: they are recomputed at most twice a
+  // second (and on a cleared series), and meanwhile the last range only
+  // widens to the newest smoothed value, which must stay in view.
+  ownRange() {
+    const s = this.series;
+    if (!s?.length) return null;
+    const now = performance.now();
+    if (this.rangeOf !== s || s.length < this.rangeLength || now - this.rangeAt > 500) {
+      this.range = robustRange(s.x, s.y, s.s);
+      [this.rangeOf, this.rangeLength, this.rangeAt] = [s, s.length, now];
+    } else if (this.rangeVersion !== s.version) {
+      const v = s.s.at(-1);
+      if (Number.isFinite(v) && (v < this.range[0] || v > this.range[1])) this.range = safeRange(Math.min(this.range[0], v), Math.max(this.range[1], v), 0.02);
+    }
+    this.rangeVersion = s.version;
+    return this.range;
   }
 
   empty() {
@@ -405,24 +489,16 @@ export class HistoryPlot {
 
   // draw shows a Series (history.js).
   draw(series) {
+    const key = `${series.version}|${marksKey(this.getMarks())}|${this.sharedRange?.() ?? ""}`;
+    if (series === this.series && key === this.drawn) return; // nothing new
     this.series = series;
+    this.drawn = key;
     if (series.length === 0) {
-      this.u.setData(this.empty());
+      show(this.u, () => this.empty());
       return;
     }
-    this.u.setData(this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]);
+    show(this.u, () => (this.smoothed ? [series.x, series.y, series.s] : [series.x, series.y]));
   }
-}
-
-// compact prints axis ticks short: 2.5M, 750k, 0.25, -1.2e-5.
-function compact(v) {
-  if (v == null) return "";
-  const a = Math.abs(v);
-  if (a >= 1e9) return `${+(v / 1e9).toPrecision(3)}G`;
-  if (a >= 1e6) return `${+(v / 1e6).toPrecision(3)}M`;
-  if (a >= 1e4) return `${+(v / 1e3).toPrecision(3)}k`;
-  if (a !== 0 && a < 1e-3) return v.toExponential(1);
-  return String(+v.toPrecision(4));
 }
 
 // savePNG writes a plot's canvas on a white background, under a title, to a

@@ -1,12 +1,14 @@
 // What a panel's status line says, from a frame's status, message and step
 // budget (the engine's statuses: sim/engine/doc.go). Pure, for tests.
 
+import { fmtCount } from "./format.js";
+
 // statusLine returns the status chip's text, its tooltip, whether the
 // panel offers Continue (the budget is spent), whether the run counts as
 // playing (a settled run was played and runs on when a change gives it
 // something to iterate), and whether live controls can act.
 export function statusLine(status, message = "", budget = 0) {
-  const n = (v) => Math.round(v).toLocaleString("en-US");
+  const n = fmtCount;
   switch (status) {
     case "done":
       return {

@@ -6,7 +6,7 @@
 // cancels too, as nobody would see the rest.
 
 import { APIError, discard, request } from "./api.js";
-import { fmt } from "./history.js";
+import { fmt, fmtSE } from "./format.js";
 import { addPNGButton, saveBlob } from "./plots.js";
 import { SweepPlot, SWEEP_COLORS } from "./sweep_plot.js";
 
@@ -233,9 +233,10 @@ class Sweep {
     table.tBodies[0].replaceChildren(
       ...rows.map((p) => {
         const tr = document.createElement("tr");
-        for (const v of [p.value, p.elbo_mean, 2 * p.elbo_se, p.iwbo_mean, 2 * p.iwbo_se]) {
+        // Each mean to the decimals of its ±2 s.e.
+        for (const v of [fmt(p.value), ...fmtSE(p.elbo_mean, 2 * p.elbo_se), ...fmtSE(p.iwbo_mean, 2 * p.iwbo_se)]) {
           const td = document.createElement("td");
-          td.textContent = fmt(v);
+          td.textContent = v;
           tr.appendChild(td);
         }
         return tr;

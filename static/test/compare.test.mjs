@@ -50,7 +50,9 @@ test("ratio history: bounded, keeps the first and newest step, resets when the s
     assert.ok(g.x.at(-1) > 100_000 - every, "the newest step is kept");
   }
 
-  assert.equal(h.observe(100_000, 3, 0), false, "a repeated step (a reconnect) is skipped");
+  assert.equal(h.observe(100_000, 3, 0), true, "a repeated step with a new value (a band drawn after a pause) updates the last point");
+  assert.equal(h.y.at(-1), 3);
+  assert.equal(h.observe(100_000, 3, 0), false, "the same step and value again changes nothing");
   assert.equal(h.observe(5, 0.7, 0), true, "a step back is a reset");
   assert.deepEqual([...h.x], [5]);
   assert.equal(h.observe(6, 0.8, 1), true, "so is a new epoch");

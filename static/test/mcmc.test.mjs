@@ -57,10 +57,10 @@ test("exact posterior line: the server's moments, nothing without them", () => {
   const e = { b0: { mean: 1, sd: 0.0625 }, b: { mean: 3, sd: 0.04419 }, sigma: { mean: 0.3246, sd: 0.0905 } };
   const line = exactLine(e);
   assert.ok(line.includes('data-role="exact"'));
-  assert.ok(line.includes("b0 1 ± 0.0625 · b 3 ± 0.04419 · σ 0.3246 ± 0.0905"), line);
+  assert.ok(line.includes("b0 1 ± 0.0625 · b 3 ± 0.0442 · σ 0.325 ± 0.0905"), line); // three significant digits (format.js)
   assert.equal(exactLine(null), "");
   assert.equal(exactLine({ b0: e.b0 }), "", "a missing parameter: no line");
-  assert.ok(exactLine({ b0: e.b0, b: e.b }).includes("b0 1 ± 0.0625 · b 3 ± 0.04419</p>"), "σ held: b0 and b only");
+  assert.ok(exactLine({ b0: e.b0, b: e.b }).includes("b0 1 ± 0.0625 · b 3 ± 0.0442</p>"), "σ held: b0 and b only");
 });
 
 test("step-size adaptation from the spec's capabilities", () => {

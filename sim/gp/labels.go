@@ -1,0 +1,22 @@
+package gp
+
+import "github.com/posterior-playground/playground/sim"
+
+// traceInfo names the traces of both GP methods for people (sim.TraceInfo).
+// The noise means nothing on classification data, nor under the VI's
+// Bernoulli likelihood.
+func traceInfo(vi bool) map[string]sim.TraceInfo {
+	noise := sim.RegressionOnly()
+	if vi {
+		noise["likelihood"] = []string{Auto, Gaussian, Cauchy}
+	}
+	return map[string]sim.TraceInfo{
+		"lengthscale":  {Label: "Lengthscale ℓ"},
+		"variance":     {Label: "Kernel variance c²"},
+		"period":       {Label: "Period p", Only: map[string][]string{"kernel": {Periodic}}},
+		"noise":        {Label: "Noise scale σ", Only: noise},
+		"kl":           {Label: "KL(q ‖ prior)"},
+		"exp_loglik":   {Label: "Expected log likelihood"},
+		"log_marginal": {Label: "Log marginal likelihood"},
+	}
+}
