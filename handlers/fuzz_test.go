@@ -37,10 +37,14 @@ func FuzzParseOp(f *testing.F) {
 		// Duplicate keys, also differing in case only, and inside a value.
 		`{"op":"set","name":"a","name":"b","value":1}`, `{"op":"play","OP":"pause"}`, `{"op":"set","name":"x","value":{"a":1,"a":2}}`,
 		`{"op":"set","name":"x","value":""}`, `{"op":"speed","value":""}`, `{"op":"set","name":"x","value":true}`,
+		// Data edits and inducing inputs (dataedit.go).
+		`{"op":"data"}`, `{"op":"data","x":[0,1],"y":[1,2]}`, `{"op":"data","x":[0]}`, `{"op":"data","edit":"AQMAAA"}`,
+		`{"op":"data","edit":"!!"}`, `{"op":"data","edit":"AQMAAA","x":[1],"y":[1]}`, `{"op":"inducing","n":2,"value":0.5}`,
+		`{"op":"inducing","n":-1,"value":0.5}`, `{"op":"inducing","n":2}`, `{"op":"inducing","n":2,"value":"a"}`,
 	} {
 		f.Add([]byte(s))
 	}
-	allowed := []string{"op", "n", "name", "value", "body"}
+	allowed := []string{"op", "n", "name", "value", "body", "x", "y", "edit", "data"}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseOp(b)
 		if err != nil {
@@ -76,6 +80,19 @@ func FuzzParseOp(f *testing.F) {
 		case engine.OpWeight:
 			if m.Name != nil || m.Value != nil || m.N == nil || *m.N < 0 || *m.N != float64(int64(*m.N)) {
 				t.Fatalf("%q: accepted weight %+v", b, m)
+			}
+		case engine.OpData:
+			if m.N != nil || m.Name != nil || m.Value != nil || (m.X == nil) != (m.Y == nil) || len(m.X) != len(m.Y) || m.Edit != nil && m.X != nil {
+				t.Fatalf("%q: accepted data %+v", b, m)
+			}
+			if m.Edit != nil {
+				if _, err := decodeEdit("data", *m.Edit); err != nil {
+					t.Fatalf("%q: accepted an edit that does not decode: %v", b, err)
+				}
+			}
+		case engine.OpInducing:
+			if m.Name != nil || m.X != nil || m.Y != nil || m.Edit != nil || m.N == nil || *m.N < 0 || *m.N != float64(int64(*m.N)) || m.Value == nil || m.Value.IsChoice() {
+				t.Fatalf("%q: accepted inducing %+v", b, m)
 			}
 		default:
 			t.Fatalf("%q: accepted op %q", b, m.Op)

@@ -27,6 +27,12 @@ type pageConfig struct {
 	Focus     []string    `json:"focus"`
 	Present   bool        `json:"present"` // presentation mode (present=1)
 	Limits    pageLimits  `json:"limits"`
+	// Edit is the link's edit of the points (edit=, dataedit.go), applied
+	// by the page to every panel's run; XRange and YRange are where points
+	// may go (datasets.Edit's bounds, user units); null for an upload.
+	Edit   string      `json:"edit,omitempty"`
+	XRange *[2]float64 `json:"x_range"`
+	YRange *[2]float64 `json:"y_range"`
 }
 
 // pageLimits are the server's limits the page's controls keep to, sent so
@@ -38,12 +44,17 @@ type pageLimits struct {
 	// A link to a run's state replays at most this many steps and changes.
 	MaxReplaySteps   int `json:"max_replay_steps"`
 	MaxReplayChanges int `json:"max_replay_changes"`
+	// Edited data: fewest and most points, most added points in a link.
+	MinEditPoints int `json:"min_edit_points"`
+	MaxEditPoints int `json:"max_edit_points"`
+	MaxEditAdded  int `json:"max_edit_added"`
 }
 
 // serverLimits are the engine's and the CSV loader's.
 func serverLimits() pageLimits {
 	return pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes,
-		MaxReplaySteps: engine.MaxReplaySteps, MaxReplayChanges: engine.MaxReplayChanges}
+		MaxReplaySteps: engine.MaxReplaySteps, MaxReplayChanges: engine.MaxReplayChanges,
+		MinEditPoints: datasets.MinEditPoints, MaxEditPoints: datasets.MaxEditPoints, MaxEditAdded: MaxEditAdded}
 }
 
 type xy struct {
@@ -70,7 +81,7 @@ type panelJSON struct {
 // config.
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
-		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits()}
+		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits(), Edit: c.Edit}
 	for _, pc := range c.Panels {
 		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay, Watch: pc.Watch})
 	}
@@ -83,6 +94,12 @@ func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 		return cfg, err
 	}
 	cfg.Task = d.Task
+	lo, hi := d.XScale.ToUser(d.Grid[0]), d.XScale.ToUser(d.Grid[len(d.Grid)-1])
+	cfg.XRange = &[2]float64{min(lo, hi), max(lo, hi)}
+	if d.Task != sim.Classification {
+		lo, hi = d.YScale.ToUser(-datasets.MaxEditY), d.YScale.ToUser(datasets.MaxEditY)
+		cfg.YRange = &[2]float64{min(lo, hi), max(lo, hi)}
+	}
 	for i, pc := range c.Panels {
 		cfg.Panels[i].Exact = p.exactPosterior(pc, d)
 	}

@@ -47,7 +47,8 @@ func TestPlayPageSendsLimitsFlagsAndExactPosterior(t *testing.T) {
 	}
 	cfg := pageConfigOf(t, body)
 	want := pageLimits{MaxStepCommand: engine.MaxStepCommand, MaxSpeed: engine.MaxSpeed, MaxUploadBytes: datasets.MaxCSVBytes,
-		MaxReplaySteps: engine.MaxReplaySteps, MaxReplayChanges: engine.MaxReplayChanges}
+		MaxReplaySteps: engine.MaxReplaySteps, MaxReplayChanges: engine.MaxReplayChanges,
+		MinEditPoints: datasets.MinEditPoints, MaxEditPoints: datasets.MaxEditPoints, MaxEditAdded: MaxEditAdded}
 	if cfg.Limits != want {
 		t.Errorf("limits %+v, want %+v", cfg.Limits, want)
 	}

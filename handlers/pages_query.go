@@ -46,6 +46,9 @@ type PlayConfig struct {
 	Hide     []string // controls hidden by a classroom link: "control" or "method.control"
 	Focus    []string // controls a scenario highlights, same form
 	Present  bool     // presentation mode (present=1): no prose, larger plots and type
+	// Edit is the data edited in the plot (edit=, dataedit.go): encoded,
+	// checked against the data set when the page could load it.
+	Edit string
 }
 
 // methodSource is the catalog as the pages see it, so tests can supply
@@ -114,7 +117,26 @@ func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 	if c.Present, err = parsePresent(q); err != nil {
 		return c, err
 	}
+	if c.Edit, err = parseEdit(q, d); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// parseEdit reads edit=, the data edited in the plot, checking its
+// encoding and, when d is known, the edited points against d as a data
+// command would.
+func parseEdit(q url.Values, d *sim.Dataset) (string, error) {
+	s := single(q, "edit")
+	if s == "" {
+		return "", nil
+	}
+	if d == nil {
+		_, err := decodeEdit("edit", s)
+		return s, err
+	}
+	_, err := applyEdit("edit", s, d)
+	return s, err
 }
 
 // single returns the parameter's value; repeats keep the last, as a browser
@@ -239,10 +261,10 @@ func scoped(prefix string, err error) error {
 // link is an error rather than silently ignored.
 func checkKey(key string, methods []string, src methodSource) error {
 	switch key {
-	case "data", "methods", "seed", "scenario", "hide", "focus", "present":
+	case "data", "methods", "seed", "scenario", "hide", "focus", "present", "edit":
 		return nil
 	case "": // "?=1": there is no name to report
-		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
+		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, edit, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
 	}
 	if m, _, ok := strings.Cut(key, "."); ok {
 		if slices.Contains(methods, m) {
@@ -252,7 +274,7 @@ func checkKey(key string, methods []string, src methodSource) error {
 			return &sim.FieldError{Field: key, Message: fmt.Sprintf("sets a control of %s, which is not among methods=%s", m, strings.Join(methods, ","))}
 		}
 	}
-	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
+	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, edit, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
 }
 
 // parsePresent reads present=: 1 opens the page in presentation mode, 0
@@ -344,6 +366,9 @@ func (c PlayConfig) URL() string {
 	}
 	if c.Present {
 		q = append(q, "present=1")
+	}
+	if c.Edit != "" {
+		q = append(q, "edit="+c.Edit) // base64url: nothing to escape
 	}
 	return "/play?" + strings.Join(q, "&")
 }

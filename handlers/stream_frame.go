@@ -13,6 +13,7 @@ import (
 // sent of the shared parts, and buffers reused from frame to frame.
 type frameWriter struct {
 	band   *wire.Band
+	data   *wire.DataPoints       // the training points last sent: an edit sends them again
 	sent   map[string]*wire.Extra // the extra last sent under each key
 	extras []*wire.Extra
 	trace  map[string]wire.Series
@@ -38,8 +39,11 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 	if cur.Full || f.Predictive != o.band {
 		w.Predictive, o.band = f.Predictive, f.Predictive
 	}
-	if cur.Full {
-		w.Data = data
+	if f.Data != nil {
+		data = f.Data
+	}
+	if cur.Full || data != o.data {
+		w.Data, o.data = data, data
 	}
 	o.extras = o.extras[:0]
 	for _, x := range f.Extras {

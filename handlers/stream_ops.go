@@ -17,6 +17,9 @@ import (
 // against its method's number of weights.
 const maxWeightIndex = 1 << 24
 
+// opNames lists the commands a viewer may send.
+const opNames = "play, pause, step, reset, continue, set, speed, weight, data, inducing"
+
 // parseOp decodes and checks a command's shape; the run checks the values
 // against the method's spec.
 func parseOp(b []byte) (wire.Op, error) {
@@ -27,7 +30,7 @@ func parseOp(b []byte) (wire.Op, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		err = jsonFieldError(err, "op, n, name, value")
+		err = jsonFieldError(err, "op, n, name, value, x, y, edit")
 		if fe, ok := errors.AsType[*sim.FieldError](err); ok && fe.Field == "value" {
 			if p := probeOp(b); p.Op == engine.OpSet && p.Name != "" {
 				fe.Field = p.Name // a set's value neither a number nor a string: name the control
@@ -39,11 +42,11 @@ func parseOp(b []byte) (wire.Op, error) {
 		return m, &sim.FieldError{Field: "body", Message: "want a single JSON object"}
 	}
 	unused := func(used ...string) error {
-		present := map[string]bool{"n": m.N != nil, "name": m.Name != nil, "value": m.Value != nil}
+		present := map[string]bool{"n": m.N != nil, "name": m.Name != nil, "value": m.Value != nil, "x": m.X != nil, "y": m.Y != nil, "edit": m.Edit != nil}
 		for _, u := range used {
 			delete(present, u)
 		}
-		for _, f := range []string{"n", "name", "value"} {
+		for _, f := range []string{"n", "name", "value", "x", "y", "edit"} {
 			if present[f] {
 				return &sim.FieldError{Field: f, Message: fmt.Sprintf("not used by op %q", m.Op)}
 			}
@@ -79,10 +82,20 @@ func parseOp(b []byte) (wire.Op, error) {
 			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a weight index, a whole number in [0, %d]", maxWeightIndex)}
 		}
 		return m, unused("n")
+	case engine.OpData: // the points are checked against the run's data set (dataedit.go)
+		return m, checkDataOp(m, unused)
+	case engine.OpInducing: // the run checks n against its number of inducing inputs
+		if m.N == nil || *m.N != float64(int64(*m.N)) || *m.N < 0 || *m.N > maxWeightIndex {
+			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want an inducing input's index, a whole number in [0, %d]", maxWeightIndex)}
+		}
+		if m.Value == nil || m.Value.IsChoice() {
+			return m, &sim.FieldError{Field: "value", Message: "want the inducing input's new x, a number in the plot's x-range"}
+		}
+		return m, unused("n", "value")
 	case "":
-		return m, &sim.FieldError{Field: "op", Message: "required: one of play, pause, step, reset, continue, set, speed, weight"}
+		return m, &sim.FieldError{Field: "op", Message: "required: one of " + opNames}
 	}
-	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: play, pause, step, reset, continue, set, speed, weight)", m.Op)}
+	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: %s)", m.Op, opNames)}
 }
 
 // opProbe is what parseOp reads again of a message it refused, to name the
@@ -139,6 +152,14 @@ func applyOp(ctx context.Context, m wire.Op, run *engine.Run) error {
 		return run.SetSpeed(ctx, m.Value.Num)
 	case engine.OpWeight:
 		return run.SetWeight(ctx, int64(*m.N))
+	case engine.OpData:
+		d, err := editedData(m, run.BaseData()) // dataedit.go
+		if err != nil {
+			return err
+		}
+		return run.SetData(ctx, d)
+	case engine.OpInducing:
+		return run.SetInducing(ctx, int(*m.N), m.Value.Num)
 	}
 	return &sim.FieldError{Field: "op", Message: "unknown op"}
 }

@@ -163,3 +163,28 @@ type ChainFunctions interface {
 	// before the first kept draw.
 	FunctionDraws(xs []float64, perChain int) [][][]float64
 }
+
+// DataSetter is implemented by methods whose objective or target can take
+// new training data between two steps and carry on from their current
+// parameters: the VI objectives, a sampler's target (its warm-up starts
+// again). The engine hands them an edited data set (the same task, grid
+// and scales as the one they were initialised on); a method without it is
+// initialised again on the new data.
+type DataSetter interface {
+	// SetData makes d the training data from the next step on. It returns
+	// an error, and changes nothing, when the method cannot continue on d
+	// (the engine then initialises it again).
+	SetData(d *Dataset) error
+}
+
+// InducingSetter is implemented by methods with inducing inputs a person
+// may move by hand (GIP's first layer, shown on the plot by the view
+// "inducing"): the optimiser carries on from the moved input.
+type InducingSetter interface {
+	// NumInducing is the number of inducing inputs (0 before Init).
+	NumInducing() int
+	// SetInducing moves inducing input i to x (model units). It returns a
+	// *FieldError, and changes nothing, for an i outside [0, NumInducing())
+	// or a non-finite x.
+	SetInducing(i int, x float64) error
+}

@@ -170,6 +170,9 @@ type Frame struct {
 	// (run_weights.go), and whatever views the method offers (sim.Views,
 	// run_extras.go). Shared and immutable like the rest.
 	Extras []*wire.Extra
+	// Data are the training points in the user's units, the same pointer
+	// until an edit (OpData) replaces them.
+	Data *wire.DataPoints
 }
 
 // Extra returns the frame's extra under key, or nil.
@@ -194,7 +197,8 @@ type Run struct {
 	seed uint64
 	opt  RunOptions
 	log  *slog.Logger
-	data *wire.DataPoints
+	base *sim.Dataset                    // the data set the run was created on (run_data.go)
+	data atomic.Pointer[wire.DataPoints] // the training data in the user's units, as last published
 
 	ctrl    chan command
 	done    chan struct{}
@@ -229,10 +233,11 @@ type Run struct {
 	stepsPerS  float64
 	row        []float64
 	traceNames []string
-	drawRec    *drawRecorder // samplers' recent draws (run_draws.go)
-	drawsOff   bool          // the method is not a sampler with per-chain traces
-	weights    weightState   // the chosen weight's marginal (run_weights.go)
-	extras     extraState    // the frame's extras (run_extras.go)
+	drawRec    *drawRecorder  // samplers' recent draws (run_draws.go)
+	drawsOff   bool           // the method is not a sampler with per-chain traces
+	weights    weightState    // the chosen weight's marginal (run_weights.go)
+	extras     extraState     // the frame's extras (run_extras.go)
+	dataSpec   sim.MethodSpec // the spec fitted to the current data, r.d (run_data.go); spec is the first data's
 
 	// mu guards the history and the mailbox. The run holds it only to add a
 	// point or publish; viewers only to copy.
@@ -284,7 +289,8 @@ func newRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 	r.traceNames = append([]string(nil), r.spec.Traces...)
 	r.row = make([]float64, 1+len(r.traceNames))
 	r.hist = numeric.NewHistory(opt.HistoryCap, len(r.row))
-	r.data = dataPoints(d)
+	r.base, r.dataSpec = d, r.spec
+	r.data.Store(dataPoints(d))
 	return r, nil
 }
 
@@ -317,7 +323,8 @@ func (r *Run) Spec() sim.MethodSpec { return r.spec }
 func (r *Run) TraceNames() []string { return r.traceNames }
 
 // Data is the training data in the user's units.
-func (r *Run) Data() *wire.DataPoints { return r.data }
+// It changes when the data are edited (SetData).
+func (r *Run) Data() *wire.DataPoints { return r.data.Load() }
 
 // Done is closed when the run's goroutine has returned.
 func (r *Run) Done() <-chan struct{} { return r.done }
@@ -425,6 +432,7 @@ type command struct {
 	name  string
 	value sim.Value
 	fn    func(sim.Method, *sim.Dataset) // opInspect
+	data  *sim.Dataset                   // OpData
 	reply chan error
 }
 

@@ -40,7 +40,7 @@ func (r *Run) publish(now time.Time) {
 	f := &Frame{
 		Step: r.step, Pending: r.pending, Status: r.status, Message: r.message, Budget: r.budget, Controls: r.controls, Start: r.start, Speed: r.speed,
 		Objective: r.lastObj, StepsPerSec: r.stepsPerS, Predictive: r.band, Marks: r.marks,
-		Diagnostics: r.diagnostics(), Time: now,
+		Diagnostics: r.diagnostics(), Time: now, Data: r.data.Load(),
 	}
 	if r.ready {
 		f.Extras = r.frameExtras(now) // run_extras.go

@@ -289,6 +289,10 @@ func (r *Run) handle(c command) {
 		r.rebaseSpeed(time.Now())
 	case OpWeight:
 		err = r.setWeightIndex(c.n) // run_weights.go
+	case OpData:
+		err = r.setData(c.data) // run_data.go
+	case OpInducing:
+		err = r.setInducing(int(c.n), c.value.Num) // run_data.go
 	case opInspect:
 		err = r.safely("Inspect", func() { c.fn(r.m, r.d) })
 		c.reply <- err
@@ -297,7 +301,7 @@ func (r *Run) handle(c command) {
 		err = &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown command %q", c.op)}
 	}
 	if c.op != OpSpeed && c.op != OpWeight {
-		r.settle(c.op == OpSet && err == nil)
+		r.settle((c.op == OpSet || c.op == OpData || c.op == OpInducing) && err == nil)
 	}
 	r.dirty = true
 	c.reply <- err
@@ -334,7 +338,7 @@ func (r *Run) stopped() error {
 
 // set validates and applies a control change.
 func (r *Run) set(name string, v sim.Value) error {
-	spec, err := r.spec.Check(name, v)
+	spec, err := r.dataSpec.Check(name, v) // the ranges for the current data (run_data.go)
 	if err != nil {
 		return err
 	}

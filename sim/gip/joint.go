@@ -10,10 +10,15 @@ import (
 // Views sends, on the linear model, the "joint" view (model.Joint): with one
 // layer q(W) is exactly Gaussian, N(M, Σ) with P = σ_0⁻² I + ΦᵀΛΦ,
 // Φ = [U₀, 1], Σ = P⁻¹ and M = ΣΦᵀΛV (package doc), a full 2×2 covariance,
-// beside the exact posterior when σ is held. Nothing on the BNN.
+// beside the exact posterior when σ is held; and on every model the
+// first layer's inducing inputs, "inducing" (setdata.go).
 func (m *Method) Views() map[string]any {
-	if m.d == nil || m.modelName != model.Linear {
+	if m.d == nil {
 		return nil
+	}
+	out := map[string]any{"inducing": m.inducingView()}
+	if m.modelName != model.Linear {
+		return out
 	}
 	q := m.linearQ()
 	j := model.NewJoint(m.d.X, m.d.Y, m.fixedNoise(), m.priorStd(0))
@@ -21,7 +26,8 @@ func (m *Method) Views() map[string]any {
 	if j.FixedNoise == 0 {
 		j.Sigma = &sim.Moments{Mean: m.NoiseStd()} // a point estimate: no sd
 	}
-	return map[string]any{"joint": j}
+	out["joint"] = j
+	return out
 }
 
 // linearQ is q(b0, b) on the linear model, in that order (W's rows are

@@ -92,12 +92,18 @@ type RunSummary struct {
 // Op is a command from a viewer: {"op":"play"|"pause"|"reset"},
 // {"op":"step","n":k}, {"op":"set","name":…,"value":…} or
 // {"op":"speed","value":steps_per_sec} or {"op":"weight","n":index} (the
-// weight whose marginal the frames carry).
+// weight whose marginal the frames carry), {"op":"data","edit":…} or
+// {"op":"data","x":[…],"y":[…]} (edited training data, the user's units;
+// neither restores the data set) and {"op":"inducing","n":i,"value":x}
+// (move an inducing input).
 type Op struct {
 	Op    string     `json:"op"`
 	N     *float64   `json:"n"`
 	Name  *string    `json:"name"`
 	Value *sim.Value `json:"value"`
+	X     []float64  `json:"x"`
+	Y     []float64  `json:"y"`
+	Edit  *string    `json:"edit"` // the link's encoding (handlers: data edits)
 }
 
 // Upload is POST /api/data's answer.

@@ -6,6 +6,7 @@
 import { getMethods } from "./api.js";
 import { Compare } from "./compare.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
+import { setupDataEdit } from "./dataedit.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
 import { setupLayout } from "./layout.js";
 import { DRAW_LOOP, Panel } from "./panel.js";
@@ -72,6 +73,16 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+// Points edited in the plots, shared by every panel (dataedit.js); edit= in the link.
+const dataEdit = setupDataEdit(config, panels, {
+  onEdit: (enc) => {
+    if (enc) url.searchParams.set("edit", enc);
+    else url.searchParams.delete("edit");
+    showURL();
+  },
+  status: (msg) => (byId("toolbar-status").textContent = msg),
+});
+app.onRunStart = (p) => dataEdit.onRunStart(p);
 // Every band on one plot, and the in-between ratios on data with a gap.
 const compare = byId("compare") ? new Compare(byId("compare"), panels, config) : null;
 
@@ -141,7 +152,7 @@ byId("copy-state-link").addEventListener("click", async () => {
   for (const p of panels) {
     const v = await p.linkState().catch(() => null);
     if (v == null) {
-      status.textContent = `${p.spec.label} cannot be linked at this state (not started, or changed more often than a link replays); copy the plain link instead.`;
+      status.textContent = `${p.spec.label} cannot be linked at this state (not started, changed more often than a link replays, or its data or inducing inputs edited by hand); copy the plain link instead.`;
       return;
     }
     for (const c of p.spec.controls) {
@@ -201,6 +212,7 @@ setupUpload(byId("dropzone"), byId("csv-file"), byId("upload-error"), config.lim
   config.gap_centre = null; // an upload has no gap the page knows of
   for (const pc of config.panels) pc.exact = null; // the server's, for the page's first data set
   if (points) sessionStorage.setItem(`pp:${res.data}`, JSON.stringify(points));
+  dataEdit.rebase(points); // a new data set: no edit
   url.searchParams.delete("scenario");
   setParam("data", res.data);
   const h1 = document.querySelector(".play-head h1");

@@ -102,6 +102,8 @@ export class Panel {
   // server keeps (such a link would not reproduce it).
   async linkState() {
     if (!this.runId || this.serverMarks.length >= this.app.config.limits.max_replay_changes) return null;
+    // Edits of the data and inducing inputs are not replayed (dataedit.js).
+    if (this.serverMarks.some((m) => m.name === "data" || m.name === "inducing input")) return null;
     const info = await getRun(this.runId);
     const replay = [String(this.step), ...this.serverMarks.map((m) => `${m.step}:${m.name}:${m.value}`)].join(",");
     return { controls: info.start_controls ?? {}, replay };
@@ -243,6 +245,7 @@ export class Panel {
     }
     this.runId = r.id;
     this.confirmed = { ...this.controls };
+    this.app.onRunStart?.(this); // edited data (dataedit.js), queued until the socket opens
     this.connect();
   }
 
@@ -394,6 +397,8 @@ export class Panel {
       this.clearHistory();
     }
     if (f.data?.x?.length && !this.app.config.points) this.app.onData(f.data);
+    // A watched run's data as its owner edits them (dataedit.js).
+    else if (f.data?.x?.length && this.readOnly) this.predictive.setPoints({ x: f.data.x, y: f.data.y });
     this.fresh = false;
     this.epoch = f.epoch;
     this.frames++;

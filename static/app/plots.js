@@ -243,14 +243,13 @@ export class PredictivePlot {
       points: { show: true, size: 5, stroke: COLORS.data, fill: "rgba(17,24,39,0.75)", width: 1 },
     });
     this.idx = { snapLo: 1, snapHi: 2, snapMean: 3, lo: 4, hi: 5, sample0: 6, truth: 6 + SAMPLES_SHOWN, mean: 7 + SAMPLES_SHOWN, data: 8 + SAMPLES_SHOWN };
-    const yr = this.yRange;
     const opts = {
       height: this.height,
       legend: { show: false },
       cursor: { ...NO_DRAG, points: { show: false } },
       scales: {
         x: { time: false },
-        y: { range: (u, lo, hi) => yr ?? safeRange(lo, hi) },
+        y: { range: (u, lo, hi) => this.yRange ?? safeRange(lo, hi) }, // read at each redraw: edits move it (setPoints)
       },
       axes: [{ label: "x", size: 40, labelSize: 18 }, { label: this.task === "classification" ? "p(y = 1 | x)" : "f(x)", size: 50, labelSize: 18 }],
       series,
@@ -325,6 +324,15 @@ export class PredictivePlot {
     this.truth = truth;
     this.yRange = this.range();
     this.build();
+    this.showLegend();
+  }
+
+  // setPoints replaces the training points in place (a data edit,
+  // dataedit.js): no rebuild, so listeners on the plot stay.
+  setPoints(points) {
+    this.points = points;
+    this.yRange = this.range();
+    this.u.setData(this.table());
     this.showLegend();
   }
 

@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/wire"
+)
+
+// Command kinds of data edits.
+const (
+	// OpData replaces the training data (an edit in the plot).
+	OpData = "data"
+	// OpInducing moves one inducing input (sim.InducingSetter).
+	OpInducing = "inducing"
+	// InducingMark names a moved inducing input's change mark (not
+	// "inducing": gip's control of that name marks its own changes).
+	InducingMark = "inducing input"
+)
+
+// BaseData is the data set the run was created on, in model units: edits
+// are made against its scales, grid and truth (datasets.Edit). Immutable.
+func (r *Run) BaseData() *sim.Dataset { return r.base }
+
+// SetData replaces the run's training data by d between two steps. d must
+// be the run's base data set edited (the same task, grid and scales:
+// datasets.Edit builds it). A method that implements sim.DataSetter
+// carries on from its current state on d (a sampler starts its warm-up
+// again); any other is initialised again on d, from step 0, keeping a
+// playing run playing. Controls that do not fit d (more inducing points
+// than points) are clamped to its range: a live one is set in the running
+// method first (a change mark of its own), any other initialises it
+// again. The edit is a change mark "data" whose value counts the
+// points. A data set the method cannot take is refused with a
+// *sim.FieldError naming "data", and nothing changes.
+func (r *Run) SetData(ctx context.Context, d *sim.Dataset) error {
+	if d == nil {
+		return &sim.FieldError{Field: "data", Message: "required: the edited data"}
+	}
+	if d.Task != r.base.Task || len(d.Grid) != len(r.base.Grid) || d.XScale != r.base.XScale || d.YScale != r.base.YScale {
+		return &sim.FieldError{Field: "data", Message: "an edit must keep the run's data set's task, grid and units"}
+	}
+	if err := r.spec.CheckData(d); err != nil {
+		return err
+	}
+	return r.do(ctx, command{op: OpData, data: d})
+}
+
+// SetInducing moves inducing input i of a sim.InducingSetter method to x,
+// in the user's units; the optimiser continues from there (a change mark
+// "inducing").
+func (r *Run) SetInducing(ctx context.Context, i int, x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is not a finite input", x)}
+	}
+	return r.do(ctx, command{op: OpInducing, n: int64(i), value: sim.Num(x)})
+}
+
+// dataMark is the change mark of an edit to d.
+func dataMark(step int64, d *sim.Dataset) wire.Mark {
+	return wire.Mark{Step: step, Name: OpData, Value: sim.Choice(fmt.Sprintf("%d points", d.N()))}
+}
+
+// setData applies an edit on the run goroutine (SetData).
+func (r *Run) setData(d *sim.Dataset) error {
+	var spec sim.MethodSpec
+	if err := r.safely("SpecFor", func() { spec = sim.SpecFor(r.m, d) }); err != nil {
+		return &sim.FieldError{Field: "data", Message: err.Error()}
+	}
+	next := clampControls(spec, r.controls)
+	ds, canSet := r.m.(sim.DataSetter)
+	if canSet && r.ready && r.status != StatusDiverged && r.status != StatusDone && r.liveClamp(spec, next) {
+		var err error
+		if perr := r.safely("SetData", func() { err = ds.SetData(d) }); perr != nil {
+			r.diverge(perr.Error())
+			return &sim.FieldError{Field: "data", Message: perr.Error()}
+		}
+		if err == nil {
+			r.d, r.dataSpec = d, spec
+			r.data.Store(dataPoints(d))
+			r.addMark(dataMark(r.step, d))
+			r.bandFresh, r.unrecorded = false, true
+			r.resetDraws() // a sampler's kept draws were of the old target (run_draws.go)
+			return nil
+		}
+		r.log.Info("method could not take the edited data: initialising it again", "method", r.spec.Name, "err", err)
+		next = clampControls(spec, r.controls) // liveClamp may have set some
+	}
+	old, oldSpec := r.d, r.dataSpec
+	r.d, r.dataSpec = d, spec
+	if err := r.reinit(next, true); err != nil {
+		r.d, r.dataSpec = old, oldSpec
+		if err2 := r.reinit(r.controls, true); err2 != nil {
+			r.diverge("could not restore the previous data: " + err2.Error())
+		}
+		return &sim.FieldError{Field: "data", Message: "cannot run on these data: " + err.Error()}
+	}
+	r.data.Store(dataPoints(d))
+	r.addMark(dataMark(0, d))
+	return nil
+}
+
+// liveClamp applies the clamped controls next (clampControls) that differ
+// from the run's, each live, to the running method, with a change mark,
+// before its data change: gip drops the inducing points beyond the new
+// number of points. It reports false, changing nothing, when a clamped
+// control is not live (the method must start again) and false after a
+// failed Set.
+func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
+	var changed []string
+	for _, cs := range spec.Controls {
+		if v, ok := r.controls[cs.Name]; ok && v != next[cs.Name] {
+			if !cs.Live {
+				return false
+			}
+			changed = append(changed, cs.Name)
+		}
+	}
+	for _, name := range changed {
+		v := next[name]
+		var err error
+		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil || err != nil {
+			return false
+		}
+		c := cloneControls(r.controls)
+		c[name] = v
+		r.controls = c
+		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
+	}
+	return true
+}
+
+// clampControls fits every numeric control of c into spec's range.
+func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
+	out := cloneControls(c)
+	for _, cs := range spec.Controls {
+		v, ok := out[cs.Name]
+		if !ok || len(cs.Options) > 0 || v.IsChoice() {
+			continue
+		}
+		if w := min(max(v.Num, cs.Min), cs.Max); w != v.Num {
+			out[cs.Name] = sim.Num(w)
+		}
+	}
+	return out
+}
+
+// setInducing moves an inducing input on the run goroutine (SetInducing).
+func (r *Run) setInducing(i int, xUser float64) error {
+	s, ok := r.m.(sim.InducingSetter)
+	if !ok {
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.spec.Name)}
+	}
+	if r.status == StatusDiverged || !r.ready {
+		return r.stopped()
+	}
+	lo, hi := r.d.Grid[0], r.d.Grid[len(r.d.Grid)-1]
+	x := r.d.XScale.ToModel(xUser)
+	if !(x >= min(lo, hi) && x <= max(lo, hi)) {
+		a, b := r.d.XScale.ToUser(lo), r.d.XScale.ToUser(hi)
+		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is outside the plot's x-range [%.4g, %.4g]", xUser, min(a, b), max(a, b))}
+	}
+	var err error
+	if perr := r.safely("SetInducing", func() { err = s.SetInducing(i, x) }); perr != nil {
+		r.diverge(perr.Error())
+		return &sim.FieldError{Field: "n", Message: perr.Error()}
+	}
+	if err != nil {
+		return asFieldError("n", err)
+	}
+	r.addMark(wire.Mark{Step: r.step, Name: InducingMark, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
+	r.bandFresh, r.unrecorded = false, true
+	return nil
+}
