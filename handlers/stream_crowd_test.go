@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/posterior-playground/playground/sim/engine"
 )
 
 // A run watched by more than CrowdViewers sends each viewer at most
@@ -15,7 +16,8 @@ import (
 // in flight at each end.
 func TestStreamPacesCrowdedRuns(t *testing.T) {
 	checkLeaks(t)
-	e := newEnv(t, envOptions{api: APIConfig{Stream: StreamConfig{CrowdViewers: 2, CrowdFrameRate: 5}}})
+	e := newEnv(t, envOptions{api: APIConfig{Stream: StreamConfig{CrowdViewers: 2, CrowdFrameRate: 5}},
+		registry: engine.RegistryConfig{MaxSteps: 1 << 50}}) // the fake steps millions a second: no budget to spend
 	id := e.create()
 	if code, _ := e.do("POST", "/api/runs/"+id+"/ops", "application/json", `{"op":"play"}`, nil); code/100 != 2 {
 		t.Fatalf("play: %d", code)
