@@ -26,6 +26,7 @@ type pageConfig struct {
 	Hide      []string    `json:"hide"`
 	Focus     []string    `json:"focus"`
 	Limits    pageLimits  `json:"limits"`
+	Claim     *Claim      `json:"claim,omitempty"` // the scenario's (scenario_claims.go), checked live by the page
 }
 
 // pageLimits are the server's limits the page's controls keep to, sent so
@@ -68,6 +69,9 @@ type panelJSON struct {
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
 		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Limits: serverLimits()}
+	if s, ok := ScenarioBySlug(c.Scenario); ok {
+		cfg.Claim = s.Claim
+	}
 	for _, pc := range c.Panels {
 		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay})
 	}

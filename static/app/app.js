@@ -4,6 +4,7 @@
 // numbers (the in-between ratio, exact posteriors) come from the server.
 
 import { getMethods } from "./api.js";
+import { watchClaim } from "./claim.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
 import { Panel } from "./panel.js";
 import { setupUpload } from "./upload.js";
@@ -159,6 +160,7 @@ addEventListener("pageshow", (ev) => {
 });
 
 panels.forEach((p) => p.start());
+watchClaim(config.claim, panels, config, byId("claim-status"));
 
 // ink counts a canvas's coloured pixels (not white, grey or black): what the
 // series drew, as opposed to the axes. For tests and the console.

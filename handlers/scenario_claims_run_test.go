@@ -1,0 +1,154 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/engine"
+)
+
+// scenarioRuns are a scenario's panels as engine runs for one seed, made
+// the way the API makes them (NewFactory) with the scenario's controls.
+type scenarioRuns struct {
+	runs    []*engine.Run
+	settled []bool // the method has nothing to iterate (sim.Settler): it records one step and stays there
+	cancel  context.CancelFunc
+}
+
+// startScenario creates and starts one run per method of s, paused at step
+// 0, with seed for data and runs alike (the page's seed).
+func startScenario(tb testing.TB, s Scenario, seed uint64) *scenarioRuns {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	sr := &scenarioRuns{cancel: cancel}
+	for _, method := range s.Methods {
+		r, settled, err := startRun(ctx, s.Data, method, scenarioControls(tb, s, method), seed)
+		if err != nil {
+			sr.close()
+			tb.Fatalf("%s: %s: %v", s.Slug, method, err)
+		}
+		sr.runs = append(sr.runs, r)
+		sr.settled = append(sr.settled, settled)
+	}
+	return sr
+}
+
+// startRun makes a run as the API does (NewFactory) and starts it, paused
+// at step 0; settled reports a method with nothing to iterate.
+func startRun(ctx context.Context, data, method string, c sim.Controls, seed uint64) (r *engine.Run, settled bool, err error) {
+	m, d, controls, err := NewFactory(nil)(engine.RunConfig{Data: data, Method: method, Seed: seed, Controls: c})
+	if err != nil {
+		return nil, false, err
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	r, err = engine.NewRun(fmt.Sprintf("%s-%s-%d", data, method, seed), m, d, controls, seed, engine.RunOptions{Log: log})
+	if err != nil {
+		return nil, false, err
+	}
+	if st, ok := m.(sim.Settler); ok {
+		_, settled = st.Settled() // before Start: the run's goroutine owns m from then on
+	}
+	r.Start(ctx)
+	return r, settled, nil
+}
+
+func (sr *scenarioRuns) close() {
+	sr.cancel()
+	for _, r := range sr.runs {
+		<-r.Done()
+	}
+}
+
+// scenarioControls are the scenario's "method.control" values for method,
+// parsed against its spec as the page parses them.
+func scenarioControls(tb testing.TB, s Scenario, method string) sim.Controls {
+	tb.Helper()
+	c := sim.Controls{}
+	for k, v := range s.Controls {
+		m, name, _ := strings.Cut(k, ".")
+		if m != method {
+			continue
+		}
+		var f float64
+		if _, err := fmt.Sscan(v, &f); err == nil {
+			c[name] = sim.Num(f)
+		} else {
+			c[name] = sim.Choice(v)
+		}
+	}
+	return c
+}
+
+// stepAll steps every run to target with step commands (all at once: each
+// run steps in its own goroutine) and returns the frames that show each
+// paused there with its band drawn at that step. A paused run draws its
+// band at its step before it publishes, and bands are seeded by step, so
+// the frames are a function of the seed and target alone.
+func (sr *scenarioRuns) stepAll(tb testing.TB, target int64) []*engine.Frame {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	out := make([]*engine.Frame, len(sr.runs))
+	errs := make(chan error, len(sr.runs))
+	for i, r := range sr.runs {
+		go func() {
+			f, err := stepTo(ctx, r, settledTarget(target, sr.settled[i]))
+			out[i] = f
+			errs <- err
+		}()
+	}
+	for range sr.runs {
+		if err := <-errs; err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return out
+}
+
+// settledTarget is the step a run is stepped to for target: a settled
+// method records one step and then shows that state at every later step.
+func settledTarget(target int64, settled bool) int64 {
+	if settled {
+		return min(target, 1)
+	}
+	return target
+}
+
+// stepTo sends step commands until r is paused at target with nothing
+// pending and a band drawn there.
+func stepTo(ctx context.Context, r *engine.Run, target int64) (*engine.Frame, error) {
+	var cur engine.Cursor
+	sent := int64(-1) // the step a command was sent at, until a frame shows it taken
+	for {
+		f, changed := r.Read(&cur)
+		if sent >= 0 && (f.Step > sent || f.Pending > 0) {
+			sent = -1
+		}
+		switch {
+		case f.Step > target:
+			return nil, fmt.Errorf("%s stepped past %d to %d", r.ID(), target, f.Step)
+		case f.Status == engine.StatusDiverged || f.Status == engine.StatusDone:
+			return nil, fmt.Errorf("%s stopped at step %d: %s", r.ID(), f.Step, f.Message)
+		case sent >= 0:
+		case f.Status == engine.StatusPaused && f.Pending == 0 && f.Step == target:
+			return f, nil
+		case f.Status == engine.StatusPaused && f.Pending == 0:
+			if err := r.Step(ctx, min(target-f.Step, engine.MaxStepCommand)); err != nil {
+				return nil, err
+			}
+			sent = f.Step
+			continue
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%s at step %d of %d: %w", r.ID(), f.Step, target, ctx.Err())
+		}
+	}
+}
