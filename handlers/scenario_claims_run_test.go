@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,57 @@ func stepTo(ctx context.Context, r *engine.Run, target int64) (*engine.Frame, er
 		case <-ctx.Done():
 			return nil, fmt.Errorf("%s at step %d of %d: %w", r.ID(), f.Step, target, ctx.Err())
 		}
+	}
+}
+
+// BenchmarkScenarioSecondsToClaim plays each scenario's panels together,
+// as its page does after Play (no speed cap, the page's default; one run
+// per panel, each in its own goroutine), from step 0 until every panel has
+// passed the claim step, and reports the wall time as s-to-claim and the
+// slowest panel's steps per second. Bands are drawn as for a viewer. Run
+// with -benchtime 1x: one pass is seconds long. What it leaves out: the
+// page's websocket encoding and the browser's drawing, which share the
+// machine with the runs.
+func BenchmarkScenarioSecondsToClaim(b *testing.B) {
+	for _, s := range Scenarios() {
+		if s.Claim == nil {
+			continue
+		}
+		b.Run(s.Slug, func(b *testing.B) {
+			var total time.Duration
+			slowest := math.Inf(1)
+			for range b.N {
+				sr := startScenario(b, s, s.Seed)
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				start := time.Now()
+				for _, r := range sr.runs {
+					if err := r.Play(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for i, r := range sr.runs {
+					target := settledTarget(s.Claim.Step, sr.settled[i])
+					var cur engine.Cursor
+					for {
+						f, changed := r.Read(&cur)
+						if f.Step >= target {
+							break
+						}
+						select {
+						case <-changed:
+						case <-ctx.Done():
+							b.Fatalf("%s: %s at step %d of %d after %v", s.Slug, s.Methods[i], f.Step, target, time.Since(start))
+						}
+					}
+				}
+				elapsed := time.Since(start)
+				total += elapsed
+				slowest = min(slowest, float64(s.Claim.Step)/elapsed.Seconds())
+				cancel()
+				sr.close()
+			}
+			b.ReportMetric(total.Seconds()/float64(b.N), "s-to-claim")
+			b.ReportMetric(slowest, "steps/s")
+		})
 	}
 }

@@ -133,6 +133,9 @@ func TestScenarioClaims(t *testing.T) {
 						p := played[claimRunKey(t, s, m)]
 						frames[i], data = p.frames[step], p.data
 					}
+					if testing.Verbose() {
+						t.Logf("%s, seed %d, step %d: %s", s.Slug, seed, step, claimValues(s, frames, data))
+					}
 					if err := s.Claim.Holds(s.Methods, frames, data); err != nil {
 						t.Errorf("%s, seed %d, step %d (claim step %d): %v", s.Slug, seed, step, s.Claim.Step, err)
 					}
@@ -202,4 +205,22 @@ func playClaims(t *testing.T, scenarios []Scenario, seed uint64) map[string]*pla
 		out[k] = p
 	}
 	return out
+}
+
+// claimValues lists the measures the claim of s checks, as frames show
+// them, for the log.
+func claimValues(s Scenario, frames []*engine.Frame, data *wire.DataPoints) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, ch := range s.Claim.Checks {
+		for _, m := range []string{ch.Method, ch.Than} {
+			i := slices.Index(s.Methods, m)
+			if m == "" || i < 0 || seen[m+string(ch.Measure)] {
+				continue
+			}
+			seen[m+string(ch.Measure)] = true
+			out = append(out, fmt.Sprintf("%s %s %.4g", m, ch.Measure, measure(ch.Measure, frames[i], data)))
+		}
+	}
+	return strings.Join(out, ", ")
 }
