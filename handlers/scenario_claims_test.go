@@ -3,11 +3,13 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"html"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/wire"
@@ -107,13 +109,14 @@ func TestClaimHoldsChecksBounds(t *testing.T) {
 // TestScenarioClaims plays every scenario with its defaults through the
 // engine, as the page does but in step commands (runs are deterministic
 // for a seed, so the frames at a step do not depend on wall time), and
-// checks its claim at k·step/2 for k = 2…10 on seeds 1–5 (-short: seed 1).
+// checks its claim at k·step/2 for k = 2…10 on seeds 1–5 (-short: at the
+// claim step, on seed 1: the race detector's pass cannot afford more).
 // Runs that two scenarios share (same data, method and controls) are
 // played once.
 func TestScenarioClaims(t *testing.T) {
-	seeds := claimSeeds
+	seeds, checked := claimSeeds, checkedSteps
 	if testing.Short() {
-		seeds = seeds[:1]
+		seeds, checked = seeds[:1], func(c *Claim) []int64 { return []int64{c.Step} }
 	}
 	var claimed []Scenario
 	for _, s := range Scenarios() {
@@ -124,9 +127,9 @@ func TestScenarioClaims(t *testing.T) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			t.Parallel()
-			played := playClaims(t, claimed, seed)
+			played := playClaims(t, claimed, seed, checked)
 			for _, s := range claimed {
-				for _, step := range checkedSteps(s.Claim) {
+				for _, step := range checked(s.Claim) {
 					frames := make([]*engine.Frame, len(s.Methods))
 					var data *wire.DataPoints
 					for i, m := range s.Methods {
@@ -164,7 +167,7 @@ func claimRunKey(tb testing.TB, s Scenario, method string) string {
 
 // playClaims plays each distinct run of the scenarios once, one after
 // another, stepping it through every step a claim checks it at.
-func playClaims(t *testing.T, scenarios []Scenario, seed uint64) map[string]*playedRun {
+func playClaims(t *testing.T, scenarios []Scenario, seed uint64, checked func(*Claim) []int64) map[string]*playedRun {
 	type want struct {
 		s      Scenario
 		method string
@@ -177,7 +180,7 @@ func playClaims(t *testing.T, scenarios []Scenario, seed uint64) map[string]*pla
 			if wants[k] == nil {
 				wants[k] = &want{s: s, method: m, steps: map[int64]bool{}}
 			}
-			for _, step := range checkedSteps(s.Claim) {
+			for _, step := range checked(s.Claim) {
 				wants[k].steps[step] = true
 			}
 		}
@@ -192,6 +195,7 @@ func playClaims(t *testing.T, scenarios []Scenario, seed uint64) map[string]*pla
 			t.Fatalf("%s: %v", k, err)
 		}
 		p := &playedRun{data: r.Data(), frames: map[int64]*engine.Frame{}}
+		start := time.Now()
 		for _, step := range slices.Sorted(maps.Keys(w.steps)) {
 			f, err := stepTo(ctx, r, settledTarget(step, settled))
 			if err != nil {
@@ -202,6 +206,9 @@ func playClaims(t *testing.T, scenarios []Scenario, seed uint64) map[string]*pla
 		}
 		cancel()
 		<-r.Done()
+		if testing.Verbose() {
+			t.Logf("played %s to step %d in %v", k, slices.Max(slices.Collect(maps.Keys(w.steps))), time.Since(start).Round(time.Millisecond))
+		}
 		out[k] = p
 	}
 	return out
@@ -223,4 +230,26 @@ func claimValues(s Scenario, frames []*engine.Frame, data *wire.DataPoints) stri
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// The play page shows a scenario's claim beside its description, with the
+// step it holds from, and hands the checks to the script.
+func TestPlayPageShowsTheClaim(t *testing.T) {
+	s, _ := ScenarioBySlug("mfvi-vs-gip-gap")
+	res, body := serve(t, testPages(), s.URL())
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, want := range []string{
+		`<p class="claim" id="claim">`, html.EscapeString(s.Claim.Text), fmt.Sprintf("holds from step %d.", s.Claim.Step),
+		`"claim":{"text":`, `"checks":[{"method":"gip","measure":"inbetween_ratio","op":"\u003e=","value":3}`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the play page lacks %q:\n%s", want, excerpt(body, `id="claim"`))
+		}
+	}
+	// A link without a scenario has no claim.
+	if _, body := serve(t, testPages(), "/play?data=gap&methods=mfvi,gip"); strings.Contains(body, `id="claim"`) || strings.Contains(body, `"claim":`) {
+		t.Error("a plain link shows a claim")
+	}
 }
