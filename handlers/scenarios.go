@@ -38,9 +38,9 @@ func Scenarios() []Scenario {
 			Slug:    "mfvi-vs-gip-gap",
 			Name:    "Mean-field vs GIP on the gap",
 			Summary: "Two clusters of a noisy cubic with nothing in between. Which posterior admits it does not know what happens in the gap?",
-			Description: "Press play. Both panels share one prior (prior scale 4). For the first 2,000 steps, while GIP fits the " +
+			Description: "Press play. Both panels share one prior (prior scale 4). For the first 1,500 steps, while GIP fits the " +
 				"clusters, its in-between ratio (under each panel) wavers between 1 and 4 and its noise estimate falls towards the " +
-				"data's 3; mean-field's ratio stays below 1 throughout while its noise estimate climbs past 20: it explains the " +
+				"data's 3; mean-field's ratio stays below 1 throughout while its noise estimate climbs far above the data's: it explains the " +
 				"cubic's bends as noise. From step 2,500, a few seconds in, the GIP panel's band bulges between the clusters, its " +
 				"ratio 3 or more and past 10 by step 5,000, while the mean-field panel's band stays no wider in the gap than on " +
 				"the data: mean-field is as sure of itself where it has seen nothing as where it has seen data. Then move a prior " +
@@ -172,7 +172,7 @@ func Scenarios() []Scenario {
 			Slug:    "robust-gp",
 			Name:    "Robust GP regression",
 			Summary: "Twenty points of a GP sample with Cauchy noise: a Gaussian likelihood is dragged by the outliers, a Cauchy one is not.",
-			Description: "The exact GP panel assumes Gaussian noise, so its mean is computed at once and bends towards every " +
+			Description: "The exact GP panel assumes Gaussian noise, so its mean is computed at once and is pulled by every " +
 				"outlier; the variational GP panel (Opper–Archambeau) uses a Cauchy likelihood with a learned scale. Press play: " +
 				"the exact GP's picture does not change (it has nothing to iterate), while within a few hundred steps the " +
 				"variational GP's mean lets the outliers go and runs closer to the true function (the dotted line) than the exact " +
@@ -215,9 +215,9 @@ func Scenarios() []Scenario {
 			Summary: "Twenty points of a sine in two clusters: a functional prior carries the pattern past the data, a weight prior does not.",
 			Description: "Functional VI (fBNN) trains the network's weights so that its functions match a periodic GP prior at " +
 				"measurement points spread over the whole axis, with the entropy's gradient from a spectral Stein estimator; " +
-				"mean-field VI has only a prior on the weights. Press play: for the first thousand steps both means are rough and " +
-				"off the dotted truth beyond the data; by step 2,000 the fBNN panel's mean carries the oscillation past the " +
-				"training range, its error there at most 70% of the mean-field panel's, whose mean drifts off under a wide band. " +
+				"mean-field VI has only a prior on the weights. Press play: for the first thousand steps both means miss the " +
+				"dotted truth beyond the data; by step 2,000 the fBNN panel's mean carries the oscillation past the " +
+				"training range, its error there at most 70% of the mean-field panel's, whose mean drifts off the pattern. " +
 				"Try the kernel switch (rbf) or the period.",
 			Data:     "periodic",
 			Methods:  []string{"fbnn", "mfvi"},
