@@ -6,11 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"strings"
+	"net/url"
 	"testing"
 	"time"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
 )
 
@@ -66,50 +68,28 @@ func (sr *scenarioRuns) close() {
 	}
 }
 
-// scenarioControls are the scenario's "method.control" values for method,
-// parsed against its spec as the page parses them.
+// scenarioControls are the controls the scenario's page sends for
+// method's run: its link parsed as the page parses it, against the
+// catalog's spec fitted to the data.
 func scenarioControls(tb testing.TB, s Scenario, method string) sim.Controls {
 	tb.Helper()
-	c := sim.Controls{}
-	for k, v := range s.Controls {
-		m, name, _ := strings.Cut(k, ".")
-		if m != method {
-			continue
-		}
-		var f float64
-		if _, err := fmt.Sscan(v, &f); err == nil {
-			c[name] = sim.Num(f)
-		} else {
-			c[name] = sim.Choice(v)
-		}
+	u, err := url.Parse(s.URL())
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return c
-}
-
-// stepAll steps every run to target with step commands (all at once: each
-// run steps in its own goroutine) and returns the frames that show each
-// paused there with its band drawn at that step. A paused run draws its
-// band at its step before it publishes, and bands are seeded by step, so
-// the frames are a function of the seed and target alone.
-func (sr *scenarioRuns) stepAll(tb testing.TB, target int64) []*engine.Frame {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	out := make([]*engine.Frame, len(sr.runs))
-	errs := make(chan error, len(sr.runs))
-	for i, r := range sr.runs {
-		go func() {
-			f, err := stepTo(ctx, r, settledTarget(target, sr.settled[i]))
-			out[i] = f
-			errs <- err
-		}()
+	src := methodSource{names: catalog.MethodNames, new: catalog.NewMethod,
+		data: func(name string, seed uint64) *sim.Dataset { d, _ := datasets.Load(name, seed); return d }}
+	c, err := parsePlay(u.Query(), src)
+	if err != nil {
+		tb.Fatalf("%s: %v", s.Slug, err)
 	}
-	for range sr.runs {
-		if err := <-errs; err != nil {
-			tb.Fatal(err)
+	for _, p := range c.Panels {
+		if p.Method == method {
+			return p.Controls
 		}
 	}
-	return out
+	tb.Fatalf("%s has no panel %s", s.Slug, method)
+	return nil
 }
 
 // settledTarget is the step a run is stepped to for target: a settled
