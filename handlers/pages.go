@@ -84,6 +84,9 @@ func (p *Pages) play(w http.ResponseWriter, r *http.Request) {
 	}
 	if s, ok := ScenarioBySlug(c.Scenario); ok {
 		view.Title, view.Description, view.Note = s.Name, s.Description, s.Note
+		if s.Claim != nil {
+			view.Claim, view.ClaimStep = s.Claim.Text, s.Claim.Step
+		}
 		view.Sweep = sweepView(s.Sweep, c) // api_sweeps_page.go
 	} else {
 		labels := make([]string, len(c.Panels))

@@ -33,6 +33,7 @@ type pageConfig struct {
 	Edit   string      `json:"edit,omitempty"`
 	XRange *[2]float64 `json:"x_range"`
 	YRange *[2]float64 `json:"y_range"`
+	Claim     *Claim      `json:"claim,omitempty"` // the scenario's (scenario_claims.go), checked live by the page
 }
 
 // pageLimits are the server's limits the page's controls keep to, sent so
@@ -82,6 +83,9 @@ type panelJSON struct {
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
 		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits(), Edit: c.Edit}
+	if s, ok := ScenarioBySlug(c.Scenario); ok {
+		cfg.Claim = s.Claim
+	}
 	for _, pc := range c.Panels {
 		cfg.Panels = append(cfg.Panels, panelJSON{Method: pc.Method, Model: pc.Model, Controls: pc.Controls, Spec: pc.Spec, Replay: pc.Replay, Watch: pc.Watch})
 	}

@@ -16,7 +16,7 @@ type Scenario struct {
 	Name        string
 	Summary     string // one line for the gallery card
 	Description string // a paragraph on the play page: what to look at
-	Note        string // an honest caveat (what is not there yet)
+	Note        string // what a part of the page costs or needs (a sweep card's minutes)
 	Data        string
 	Methods     []string
 	Seed        uint64
@@ -24,6 +24,10 @@ type Scenario struct {
 	Hide        []string          // controls hidden on the page ("method.control" or "control")
 	Focus       []string          // controls highlighted on the page
 	Sweep       *SweepSpec        // a sweep card on the page (api_sweeps_page.go), or nil
+	// Claim is what the scenario's picture teaches, checked
+	// (scenario_claims.go). Every scenario has one but vi-vs-mcmc, whose
+	// claim is pending with its rework (issue 14, item 4).
+	Claim *Claim
 }
 
 // Scenarios returns the gallery, in display order. It returns a fresh copy
@@ -34,32 +38,56 @@ func Scenarios() []Scenario {
 			Slug:    "mfvi-vs-gip-gap",
 			Name:    "Mean-field vs GIP on the gap",
 			Summary: "Two clusters of a noisy cubic with nothing in between. Which posterior admits it does not know what happens in the gap?",
-			Description: "Press play. Mean-field VI (left) soon settles on a band that stays narrow between the clusters, " +
-				"while global inducing points (right) widen theirs where there is no data. Then move a prior scale slider: " +
-				"the change is marked on the objective plot and both fits respond live.",
-			Data:    "gap",
-			Methods: []string{"mfvi", "gip"},
-			Seed:    1,
-			Focus:   []string{"prior_scale"},
+			Description: "Press play. Both panels share one prior (prior scale 4). For the first 1,500 steps, while GIP fits the " +
+				"clusters, its in-between ratio (under each panel) wavers between 1 and 4 and its noise estimate falls towards the " +
+				"data's 3; mean-field's ratio stays below 1 throughout while its noise estimate climbs far above the data's: it explains the " +
+				"cubic's bends as noise. From step 2,500, a few seconds in, the GIP panel's band bulges between the clusters, its " +
+				"ratio 3 or more and past 10 by step 5,000, while the mean-field panel's band stays no wider in the gap than on " +
+				"the data: mean-field is as sure of itself where it has seen nothing as where it has seen data. Then move a prior " +
+				"scale slider: the change is marked on the objective plot and both fits respond live.",
+			Data:     "gap",
+			Methods:  []string{"mfvi", "gip"},
+			Seed:     1,
+			Controls: map[string]string{"mfvi.prior_scale": "4", "gip.prior_scale": "4"},
+			Focus:    []string{"prior_scale"},
+			Claim: &Claim{
+				Text: "GIP's band widens in the gap (in-between ratio ≥ 3) while mean-field's does not (ratio ≤ 1).",
+				Step: 2500,
+				Checks: []Check{
+					{Method: "gip", Measure: InbetweenRatio, Op: ">=", Value: 3},
+					{Method: "mfvi", Measure: InbetweenRatio, Op: "<=", Value: 1},
+				},
+			},
 		},
 		{
 			Slug:    "in-between",
 			Name:    "In-between uncertainty",
 			Summary: "How much more uncertain is the fit between the clusters than on them? GIP's in-between ratio, live.",
 			Description: "The in-between ratio is the posterior standard deviation of f at the centre of the gap divided by the " +
-				"mean standard deviation of f at the training inputs. A ratio well above 1 means the method is more uncertain " +
-				"where it has seen no data, as an honest posterior should be; mean-field VI on this data ends near 0.5. " +
-				"The panel's diagnostics show it as inbetween_ratio, read off the band's sampled functions (their std on the plotting grid, interpolated).",
-			Data:    "gap",
-			Methods: []string{"gip"},
-			Seed:    1,
+				"mean standard deviation of f at the training inputs, read off the band's sampled functions; the panel's " +
+				"diagnostics show it as inbetween_ratio. A ratio well above 1 means the method is more uncertain where it has " +
+				"seen no data, as an honest posterior should be. Press play: while GIP fits the clusters, in its first thousand " +
+				"steps, the ratio wavers between 1 and 4; from step 2,500 it stays at 3 or more and keeps climbing as the band " +
+				"in the gap opens up.",
+			Data:     "gap",
+			Methods:  []string{"gip"},
+			Seed:     1,
+			Controls: map[string]string{"gip.prior_scale": "4"},
+			Claim: &Claim{
+				Text:   "GIP is at least three times as uncertain in the gap as on the data (in-between ratio ≥ 3).",
+				Step:   2500,
+				Checks: []Check{{Method: "gip", Measure: InbetweenRatio, Op: ">=", Value: 3}},
+			},
 		},
 		{
 			Slug:    "prior-scale",
 			Name:    "Prior scale",
-			Summary: "Scale the weight prior from 0.1 to 10 and watch the fit collapse to a constant or come alive.",
-			Description: "The prior std of every weight is s/√(fan-in + 1). Move the highlighted slider: small s collapses the " +
-				"network to a near-constant or linear function that explains the data as noise; the ELBO falls. " +
+			Summary: "Scale the weight prior from 0.1 to 10 and watch the fit collapse to a smooth guess or come alive.",
+			Description: "The prior std of every weight is s/√(fan-in + 1). This link starts GIP at s = 0.3, where the prior " +
+				"allows only gentle functions. Press play: within a thousand steps the band settles on a smooth curve that misses " +
+				"the cubic's bends and explains the rest as noise, its noise estimate past 15 (five times the data's noise std " +
+				"of 3) and its ELBO below −100, and it stays there. Raise the highlighted slider and the mean starts to follow " +
+				"the cubic while the noise estimate and the ELBO respond; the mark on the objective plot shows when. " +
 				"This classroom link hides the optimiser's controls so the exercise stays on s.",
 			Note:     "Its sweep card trains GIP at 11 prior scales from 0.316 to 3.16 and plots ELBO and IWBO ± 2 s.e. as each completes; it takes minutes, as every value is a full training run.",
 			Data:     "gap",
@@ -70,14 +98,25 @@ func Scenarios() []Scenario {
 			Focus:    []string{"gip.prior_scale"},
 			// sweeps: the GIP issue's prior scale sweep
 			Sweep: &SweepSpec{Method: "gip", Param: "prior_scale", Values: "logspace:0.316:3.16:11"},
+			Claim: &Claim{
+				Text: "At prior scale 0.3 GIP explains the cubic as noise: its noise estimate is 15 or more (the data's is 3) and its ELBO stays below −100.",
+				Step: 1000,
+				Checks: []Check{
+					{Method: "gip", Measure: NoiseStd, Op: ">=", Value: 15},
+					{Method: "gip", Measure: Objective, Op: "<=", Value: -100},
+				},
+			},
 		},
 		{
 			Slug:    "inducing-points",
 			Name:    "Inducing points",
-			Summary: "Start GIP with 5 global inducing points and add more while it trains.",
-			Description: "GIP's approximation is only as rich as its inducing points allow. Starting from 5, raise the highlighted " +
-				"slider: new points are drawn from the data while the existing ones keep what they learned; the bound rises and " +
-				"then levels off.",
+			Summary: "Start GIP with only 5 global inducing points: are they enough to know what it does not know?",
+			Description: "GIP approximates the posterior through M global inducing inputs, shared by all layers. This link starts " +
+				"with 5. Press play: at step 1,000, while the 5 points find their places, the band is no wider in the gap than " +
+				"on the data and the noise estimate is high (about 14, against the data's 3); by step 2,500 the band has begun " +
+				"to open in the gap, the in-between ratio 1.5 or more, and it keeps opening (past 3 by step 5,000) as the noise " +
+				"estimate falls towards 3: five points are enough to carry the gap. Raise the highlighted slider: new points are " +
+				"drawn from the data while the existing ones keep what they learned.",
 			Note:     "Its sweep card trains GIP with M = 1 … 100 inducing points and plots ELBO and IWBO ± 2 s.e. as each completes; it takes minutes, as every value is a full training run.",
 			Data:     "gap",
 			Methods:  []string{"gip"},
@@ -86,18 +125,33 @@ func Scenarios() []Scenario {
 			Focus:    []string{"gip.inducing"},
 			// sweeps: the GIP issue's inducing point sweep
 			Sweep: &SweepSpec{Method: "gip", Param: "inducing", Values: "1,2,5,10,20,30,40,50,60,70,80,90,100"},
+			Claim: &Claim{
+				Text:   "Five inducing points are enough for GIP's band to widen in the gap (in-between ratio ≥ 1.5).",
+				Step:   2500,
+				Checks: []Check{{Method: "gip", Measure: InbetweenRatio, Op: ">=", Value: 1.5}},
+			},
 		},
 		{
 			Slug:    "kl-weight",
 			Name:    "Mean-field's KL weight",
 			Summary: "Mean-field underfits the gap data. Down-weight its KL term and see it fit — and lose its honesty.",
-			Description: "With the KL weight β at 1 the objective is the true ELBO and mean-field explains most of the data as noise. " +
-				"Lower β (KL annealing) and the same network fits the cubic, but the band in the gap stays narrow: the bound " +
-				"is no longer a bound on the evidence.",
+			Description: "With the KL weight β at 1 the objective is the true ELBO. Press play: mean-field VI's noise estimate " +
+				"climbs from about 5 and by step 2,000 it explains most of the cubic as noise, its noise estimate 10 or more " +
+				"against the data's 3, with a band no wider in the gap than on the data, and it stays so. Lower β " +
+				"(KL annealing) and the same network fits the cubic, but the band in the gap stays narrow: the bound is no " +
+				"longer a bound on the evidence.",
 			Data:    "gap",
 			Methods: []string{"mfvi"},
 			Seed:    1,
 			Focus:   []string{"mfvi.kl_weight"},
+			Claim: &Claim{
+				Text: "At β = 1 mean-field explains the cubic as noise (noise estimate ≥ 10; the data's is 3) and its band does not widen in the gap (in-between ratio ≤ 1).",
+				Step: 2000,
+				Checks: []Check{
+					{Method: "mfvi", Measure: NoiseStd, Op: ">=", Value: 10},
+					{Method: "mfvi", Measure: InbetweenRatio, Op: "<=", Value: 1},
+				},
+			},
 		},
 		{
 			Slug:    "vi-vs-mcmc",
@@ -120,14 +174,21 @@ func Scenarios() []Scenario {
 			Slug:    "robust-gp",
 			Name:    "Robust GP regression",
 			Summary: "Twenty points of a GP sample with Cauchy noise: a Gaussian likelihood is dragged by the outliers, a Cauchy one is not.",
-			Description: "The exact GP (left) assumes Gaussian noise, so every outlier pulls its mean and widens nothing where it should; " +
-				"the variational GP (right, Opper–Archambeau) uses a Cauchy likelihood with a learned scale and lets the outliers go. " +
-				"The dotted line is the true function. Move the lengthscale, kernel variance or noise: both panels follow at once.",
+			Description: "The exact GP panel assumes Gaussian noise, so its mean is computed at once and is pulled by every " +
+				"outlier; the variational GP panel (Opper–Archambeau) uses a Cauchy likelihood with a learned scale. Press play: " +
+				"the exact GP's picture does not change (it has nothing to iterate), while within a few hundred steps the " +
+				"variational GP's mean lets the outliers go and runs closer to the true function (the dotted line) than the exact " +
+				"GP's. Move the lengthscale, kernel variance or noise: both panels follow at once.",
 			Data:     "gp-cauchy",
 			Methods:  []string{"gp-exact", "gpvi"},
 			Seed:     1,
 			Controls: map[string]string{"gpvi.likelihood": "cauchy"},
 			Focus:    []string{"lengthscale", "variance", "noise"},
+			Claim: &Claim{
+				Text:   "The Cauchy likelihood's mean is closer to the true function than the Gaussian one's (a smaller RMS error over the plot).",
+				Step:   300,
+				Checks: []Check{{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 1, Than: "gp-exact"}},
+			},
 		},
 		{
 			Slug:    "gp-classification",
@@ -135,47 +196,41 @@ func Scenarios() []Scenario {
 			Summary: "Fifty 0/1 labels from a GP through the sigmoid: the variational GP's probability band and sampled functions.",
 			Description: "Labels (dots at 0 and 1) were drawn as y ~ Bernoulli(σ(z)) with z a GP sample of variance e² ≈ 7.39, which " +
 				"the kernel variance is set to. The variational GP with a Bernoulli-logit likelihood shows the predictive probability, " +
-				"a band σ(m ± 2s) from the latent f and sampled functions through the sigmoid, all within [0, 1]; the dotted line " +
-				"is the true p(x). Shorten the lengthscale and the fit chases single labels; lengthen it and it flattens.",
+				"a band σ(m ± 2s) from the latent f and sampled functions through the sigmoid; the dotted line is the true p(x). " +
+				"Press play: within a few hundred steps the predictive probability comes to follow the true p(x) to within " +
+				"0.2 (root mean square over the plot) and stays there. Shorten the lengthscale and the fit " +
+				"chases single labels; lengthen it and it flattens.",
 			Data:     "gp-classification",
 			Methods:  []string{"gpvi"},
 			Seed:     1,
 			Controls: map[string]string{"gpvi.variance": "7.389"},
 			Focus:    []string{"gpvi.lengthscale", "gpvi.variance"},
+			Claim: &Claim{
+				Text:   "Fifty labels are enough to recover the probability: the predictive probability is within 0.2 RMS of the true p(x).",
+				Step:   500,
+				Checks: []Check{{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 0.2}},
+			},
 		},
 		{
 			Slug:    "periodic-extrapolation",
 			Name:    "Periodic extrapolation",
 			Summary: "Twenty points of a sine in two clusters: a functional prior carries the pattern past the data, a weight prior does not.",
-			Description: "Functional VI (fBNN, left) trains the network's weights so that its functions match a periodic GP prior at " +
-				"measurement points spread over the whole axis, with the entropy's gradient from a spectral Stein estimator; it keeps " +
-				"the oscillation going beyond the training range once it has trained for a few thousand steps. Mean-field VI (right) " +
-				"has only a prior on the weights: outside the data its mean drifts off and its band is wide. Try the kernel switch " +
-				"(rbf) or the period.",
+			Description: "Functional VI (fBNN) trains the network's weights so that its functions match a periodic GP prior at " +
+				"measurement points spread over the whole axis, with the entropy's gradient from a spectral Stein estimator; " +
+				"mean-field VI has only a prior on the weights. Press play: for the first thousand steps both means miss the " +
+				"dotted truth beyond the data; by step 2,000 the fBNN panel's mean carries the oscillation past the " +
+				"training range, its error there at most 70% of the mean-field panel's, whose mean drifts off the pattern. " +
+				"Try the kernel switch (rbf) or the period.",
 			Data:     "periodic",
 			Methods:  []string{"fbnn", "mfvi"},
 			Seed:     1,
 			Controls: map[string]string{"fbnn.kernel": "periodic"},
 			Focus:    []string{"fbnn.kernel", "fbnn.period"},
-		},
-		{
-			Slug:    "implicit-vs-mean-field",
-			Name:    "Implicit vs mean-field vs HMC",
-			Summary: "The LIVI paper's sinusoid with a gap: an implicit posterior from a generator network next to mean-field VI and HMC.",
-			Description: "Implicit VI (LIVI, left) draws all weights of the network at once from a small generator fed with Gaussian noise, " +
-				"so its posterior can have correlations, heavy tails and several modes; mean-field VI (middle) gives every weight its own " +
-				"Gaussian; HMC (right) samples the posterior itself. Press play and compare the bands in the gap. Under each VI panel, " +
-				"choose a weight: LIVI shows a histogram of that weight's marginal from 2000 generator draws with the Gaussian of the " +
-				"same mean and std dashed over it, mean-field its Gaussian; a positive excess kurtosis means heavier tails than a Gaussian.",
-			Note: "Measured honestly: on this 1 → 50 → 50 → 1 network LIVI's band in the gap is not wider than on the data once trained " +
-				"(in-between ratio about 0.7 at 10 000 steps, as mean-field's), while NUTS on the same model finds about 3 here and 16 on gap. " +
-				"With d = 20 noise dimensions for 2701 weights, LIVI's entropy term gains most by spreading first-layer weights (prior std five " +
-				"times the others'; watch the layer1_share trace climb to nearly 1), which do not move f at the gap's centre; the other 2681 directions stay at the fixed output noise, which is " +
-				"why its ELBO estimate reads about −7800. Its marginals here are close to Gaussian (excess kurtosis near 0). HMC on 2701 weights mixes slowly.",
-			Data:    "sinusoid-gap",
-			Methods: []string{"livi", "mfvi", "hmc"},
-			Seed:    1,
-			Focus:   []string{"livi.noise_dim", "livi.objective"},
+			Claim: &Claim{
+				Text:   "Beyond the data, fBNN's mean stays nearer the truth: its RMS error there is at most 70% of mean-field's.",
+				Step:   2000,
+				Checks: []Check{{Method: "fbnn", Measure: TruthRMSEOutside, Op: "<=", Value: 0.7, Than: "mfvi"}},
+			},
 		},
 	}
 }

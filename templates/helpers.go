@@ -6,6 +6,8 @@ import (
 
 func u64(v uint64) string { return strconv.FormatUint(v, 10) }
 
+func i64(v int64) string { return strconv.FormatInt(v, 10) }
+
 // panelColumns is the grid's column count, the number of panels, so up to
 // three sit side by side at 1280 px and four on a wider screen. It goes out
 // as a data attribute that app.css's grid reads: a style attribute would

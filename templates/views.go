@@ -65,6 +65,8 @@ type Play struct {
 	Title       string
 	Description string
 	Note        string
+	Claim       string // the scenario's claim, checked live by the script
+	ClaimStep   int64  // the step it holds from with the scenario's defaults
 	DataLabel   string
 	DataInfo    string
 	Seed        uint64

@@ -9,8 +9,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserImplicitVsMeanField drives Chromium through the "Implicit vs
-// mean-field vs HMC" scenario: the three panels play, LIVI's panel draws a
+// TestBrowserImplicitVsMeanField drives Chromium through LIVI, mean-field
+// and HMC on the sinusoid with a gap (a plain link: the scenario was retired
+// until the LIVI paper's toy is reproduced, issue 16): the three panels play, LIVI's panel draws a
 // histogram of one weight's marginal (with the moment-matched Gaussian) and
 // mean-field's panel the Gaussian of the same weight; choosing another
 // weight in one panel moves both; an index out of range is refused; the
@@ -19,7 +20,8 @@ import (
 func TestBrowserImplicitVsMeanField(t *testing.T) {
 	b := startBrowserTest(t)
 
-	b.openScenario("implicit-vs-mean-field", "livi", 3, "")
+	b.do(chromedp.Navigate(b.url + "/play?data=sinusoid-gap&methods=livi,mfvi,hmc&seed=1"))
+	b.wait(`window.playground && playground.panels.length === 3 && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	// The default weight is the last one into the output unit (2699 of 2701).
 	b.wait(`(() => { const l = playground.panels.find(p => p.method === "livi"), m = playground.panels.find(p => p.method === "mfvi");

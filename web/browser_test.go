@@ -115,8 +115,8 @@ func TestBrowserMeanFieldVsGIP(t *testing.T) {
 	}
 	b.shot("4-inline-error")
 	b.elementShot("4-inline-error-controls", "#panel-gip form.controls")
-	if v := b.eval(`playground.panels[1].inspect().controls.prior_scale`); v != "2" {
-		t.Errorf("gip's prior scale is %s after a refused change, want 2", v)
+	if v := b.eval(`playground.panels[1].inspect().controls.prior_scale`); v != "4" { // the scenario's
+		t.Errorf("gip's prior scale is %s after a refused change, want 4", v)
 	}
 
 	// Reloading the link reopens the same experiment.

@@ -5,6 +5,7 @@
 
 import { getMethods } from "./api.js";
 import { Compare } from "./compare.js";
+import { watchClaim } from "./claim.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
 import { setupDataEdit } from "./dataedit.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
@@ -237,6 +238,7 @@ addEventListener("pageshow", (ev) => {
 });
 
 panels.forEach((p) => p.start());
+watchClaim(config.claim, panels, config, byId("claim-status"));
 
 // ink counts a canvas's coloured pixels (not white, grey or black): what the
 // series drew, as opposed to the axes. For tests and the console.

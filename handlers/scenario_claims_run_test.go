@@ -1,0 +1,187 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
+)
+
+// scenarioRuns are a scenario's panels as engine runs for one seed, made
+// the way the API makes them (NewFactory) with the scenario's controls.
+type scenarioRuns struct {
+	runs    []*engine.Run
+	settled []bool // the method has nothing to iterate (sim.Settler): it records one step and stays there
+	cancel  context.CancelFunc
+}
+
+// startScenario creates and starts one run per method of s, paused at step
+// 0, with seed for data and runs alike (the page's seed).
+func startScenario(tb testing.TB, s Scenario, seed uint64) *scenarioRuns {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	sr := &scenarioRuns{cancel: cancel}
+	for _, method := range s.Methods {
+		r, settled, err := startRun(ctx, s.Data, method, scenarioControls(tb, s, method), seed)
+		if err != nil {
+			sr.close()
+			tb.Fatalf("%s: %s: %v", s.Slug, method, err)
+		}
+		sr.runs = append(sr.runs, r)
+		sr.settled = append(sr.settled, settled)
+	}
+	return sr
+}
+
+// startRun makes a run as the API does (NewFactory) and starts it, paused
+// at step 0; settled reports a method with nothing to iterate.
+func startRun(ctx context.Context, data, method string, c sim.Controls, seed uint64) (r *engine.Run, settled bool, err error) {
+	m, d, controls, err := NewFactory(nil)(engine.RunConfig{Data: data, Method: method, Seed: seed, Controls: c})
+	if err != nil {
+		return nil, false, err
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	r, err = engine.NewRun(fmt.Sprintf("%s-%s-%d", data, method, seed), m, d, controls, seed, engine.RunOptions{Log: log})
+	if err != nil {
+		return nil, false, err
+	}
+	if st, ok := m.(sim.Settler); ok {
+		_, settled = st.Settled() // before Start: the run's goroutine owns m from then on
+	}
+	r.Start(ctx)
+	return r, settled, nil
+}
+
+func (sr *scenarioRuns) close() {
+	sr.cancel()
+	for _, r := range sr.runs {
+		<-r.Done()
+	}
+}
+
+// scenarioControls are the controls the scenario's page sends for
+// method's run: its link parsed as the page parses it, against the
+// catalog's spec fitted to the data.
+func scenarioControls(tb testing.TB, s Scenario, method string) sim.Controls {
+	tb.Helper()
+	u, err := url.Parse(s.URL())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	src := methodSource{names: catalog.MethodNames, new: catalog.NewMethod,
+		data: func(name string, seed uint64) *sim.Dataset { d, _ := datasets.Load(name, seed); return d }}
+	c, err := parsePlay(u.Query(), src)
+	if err != nil {
+		tb.Fatalf("%s: %v", s.Slug, err)
+	}
+	for _, p := range c.Panels {
+		if p.Method == method {
+			return p.Controls
+		}
+	}
+	tb.Fatalf("%s has no panel %s", s.Slug, method)
+	return nil
+}
+
+// settledTarget is the step a run is stepped to for target: a settled
+// method records one step and then shows that state at every later step.
+func settledTarget(target int64, settled bool) int64 {
+	if settled {
+		return min(target, 1)
+	}
+	return target
+}
+
+// stepTo sends step commands until r is paused at target with nothing
+// pending and a band drawn there.
+func stepTo(ctx context.Context, r *engine.Run, target int64) (*engine.Frame, error) {
+	var cur engine.Cursor
+	sent := int64(-1) // the step a command was sent at, until a frame shows it taken
+	for {
+		f, changed := r.Read(&cur)
+		if sent >= 0 && (f.Step > sent || f.Pending > 0) {
+			sent = -1
+		}
+		switch {
+		case f.Step > target:
+			return nil, fmt.Errorf("%s stepped past %d to %d", r.ID(), target, f.Step)
+		case f.Status == engine.StatusDiverged || f.Status == engine.StatusDone:
+			return nil, fmt.Errorf("%s stopped at step %d: %s", r.ID(), f.Step, f.Message)
+		case sent >= 0:
+		case f.Status == engine.StatusPaused && f.Pending == 0 && f.Step == target:
+			return f, nil
+		case f.Status == engine.StatusPaused && f.Pending == 0:
+			if err := r.Step(ctx, min(target-f.Step, engine.MaxStepCommand)); err != nil {
+				return nil, err
+			}
+			sent = f.Step
+			continue
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%s at step %d of %d: %w", r.ID(), f.Step, target, ctx.Err())
+		}
+	}
+}
+
+// BenchmarkScenarioSecondsToClaim plays each scenario's panels together,
+// as its page does after Play (no speed cap, the page's default; one run
+// per panel, each in its own goroutine), from step 0 until every panel has
+// passed the claim step, and reports the wall time as s-to-claim and the
+// slowest panel's steps per second. Bands are drawn as for a viewer. Run
+// with -benchtime 1x: one pass is seconds long. What it leaves out: the
+// page's websocket encoding and the browser's drawing, which share the
+// machine with the runs.
+func BenchmarkScenarioSecondsToClaim(b *testing.B) {
+	for _, s := range Scenarios() {
+		if s.Claim == nil {
+			continue
+		}
+		b.Run(s.Slug, func(b *testing.B) {
+			var total time.Duration
+			slowest := math.Inf(1)
+			for range b.N {
+				sr := startScenario(b, s, s.Seed)
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				start := time.Now()
+				for _, r := range sr.runs {
+					if err := r.Play(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for i, r := range sr.runs {
+					target := settledTarget(s.Claim.Step, sr.settled[i])
+					var cur engine.Cursor
+					for {
+						f, changed := r.Read(&cur)
+						if f.Step >= target {
+							break
+						}
+						select {
+						case <-changed:
+						case <-ctx.Done():
+							b.Fatalf("%s: %s at step %d of %d after %v", s.Slug, s.Methods[i], f.Step, target, time.Since(start))
+						}
+					}
+				}
+				elapsed := time.Since(start)
+				total += elapsed
+				slowest = min(slowest, float64(s.Claim.Step)/elapsed.Seconds())
+				cancel()
+				sr.close()
+			}
+			b.ReportMetric(total.Seconds()/float64(b.N), "s-to-claim")
+			b.ReportMetric(slowest, "steps/s")
+		})
+	}
+}

@@ -1,0 +1,62 @@
+// A scenario's claim (handlers/scenario_claims.go): checks on what the page
+// shows, evaluated on each panel's latest frame as the server's test
+// evaluates them on the engine's frames. The measures are the frame's
+// diagnostics, or the band's mean against the data's noiseless truth.
+
+// measure returns the named measure of a panel, NaN when the panel does not
+// show it (no band yet, no truth, a diagnostic its method lacks).
+export function measure(name, panel, data) {
+  if (name === "truth_rmse" || name === "truth_rmse_outside") {
+    return truthRMSE(panel.band, data, name === "truth_rmse_outside");
+  }
+  const v = panel.diagnostics?.[name];
+  return typeof v === "number" ? v : NaN;
+}
+
+// truthRMSE is the RMS of the band's mean less the truth on the grid, all
+// of it or outside the training inputs' range only. data: {points, truth}.
+export function truthRMSE(band, data, outside) {
+  const t = data?.truth?.y, xs = data?.points?.x;
+  if (!band?.mean || !t || t.length !== band.mean.length || !xs?.length) return NaN;
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  let ss = 0, n = 0;
+  band.x.forEach((x, i) => {
+    if (outside && x >= lo && x <= hi) return;
+    const e = band.mean[i] - t[i];
+    ss += e * e;
+    n++;
+  });
+  return n ? Math.sqrt(ss / n) : NaN;
+}
+
+// claimHolds reports whether every check holds on panels (by method), the
+// step it is seen at (the least step of the panels the checks bound; a
+// panel only compared against, such as the exact GP that has nothing to
+// iterate, does not hold it back), and the checks that fail.
+export function claimHolds(claim, panels, data) {
+  const byMethod = new Map(panels.map((p) => [p.method, p]));
+  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
+  const failed = claim.checks.filter((c) => {
+    const v = value(c.method, c.measure);
+    const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
+    return !(c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false);
+  });
+  const bound = new Set(claim.checks.map((c) => c.method));
+  const step = Math.min(...panels.filter((p) => bound.has(p.method)).map((p) => p.step ?? 0));
+  return { holds: failed.length === 0, step, failed };
+}
+
+// watchClaim keeps el saying whether the claim holds on the live frames.
+export function watchClaim(claim, panels, config, el) {
+  if (!claim || !el) return null;
+  const steps = (n) => n.toLocaleString("en-US");
+  const tick = () => {
+    const r = claimHolds(claim, panels, config);
+    el.dataset.holds = String(r.holds);
+    el.textContent = r.holds
+      ? `Claim holds at step ${steps(r.step)}.`
+      : `Not yet at step ${steps(r.step)}; with the scenario's defaults it holds from step ${steps(claim.step)}.`;
+  };
+  tick();
+  return setInterval(tick, 250);
+}

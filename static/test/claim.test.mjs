@@ -1,0 +1,38 @@
+// A scenario's claim on the live panels: the same checks as the server's
+// test (handlers/scenario_claims.go).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { claimHolds, truthRMSE } from "../app/claim.js";
+
+const claim = {
+  step: 2500,
+  checks: [
+    { method: "gip", measure: "inbetween_ratio", op: ">=", value: 3 },
+    { method: "mfvi", measure: "inbetween_ratio", op: "<=", value: 1 },
+  ],
+};
+
+test("claim: holds only when every check does, at the least step", () => {
+  const panels = [
+    { method: "mfvi", step: 2600, diagnostics: { inbetween_ratio: 0.6 } },
+    { method: "gip", step: 2550, diagnostics: { inbetween_ratio: 3.2 } },
+  ];
+  assert.deepEqual(claimHolds(claim, panels, {}), { holds: true, step: 2550, failed: [] });
+  panels[1].diagnostics.inbetween_ratio = 2.9;
+  assert.equal(claimHolds(claim, panels, {}).holds, false);
+  delete panels[1].diagnostics.inbetween_ratio; // no band yet
+  assert.equal(claimHolds(claim, panels, {}).failed.length, 1);
+});
+
+test("claim: a relative bound reads the other panel; truth errors off the band", () => {
+  const data = { points: { x: [0, 1] }, truth: { y: [0, 0, 0, 0] } };
+  const band = (d) => ({ x: [-1, 0.5, 1, 2], mean: [d, 1, 1, d] });
+  assert.equal(truthRMSE(band(3), data, true), 3);
+  assert.ok(Math.abs(truthRMSE(band(3), data, false) - Math.sqrt(5)) < 1e-12);
+  const rel = { checks: [{ method: "a", measure: "truth_rmse_outside", op: "<=", value: 0.5, than: "b" }] };
+  const panels = [{ method: "a", band: band(1), step: 300 }, { method: "b", band: band(3), step: 0 }];
+  assert.deepEqual(claimHolds(rel, panels, data), { holds: true, step: 300, failed: [] }); // b is only compared against
+  panels[0].band = band(2);
+  assert.equal(claimHolds(rel, panels, data).holds, false);
+});

@@ -1,0 +1,63 @@
+package web_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/posterior-playground/playground/handlers"
+)
+
+// TestBrowserClaimHeadline opens the headline scenario's link replayed to
+// its claim step (each panel's METHOD.replay trains its run there step by
+// step, deterministic for the seed) and checks what the page shows: GIP's
+// in-between ratio ≥ 3 and mean-field's ≤ 1, read from the panels' frames,
+// and the claim's line saying it holds at that step.
+func TestBrowserClaimHeadline(t *testing.T) {
+	s, ok := handlers.ScenarioBySlug("mfvi-vs-gip-gap")
+	if !ok || s.Claim == nil {
+		t.Fatal("no headline scenario with a claim")
+	}
+	step := s.Claim.Step
+	link := s.URL()
+	for _, m := range s.Methods {
+		link += fmt.Sprintf("&%s.replay=%d", m, step)
+	}
+	b := startBrowserTest(t)
+	b.do(chromedp.Navigate(b.url + link))
+	// Replaying 2,500 steps of two panels takes seconds; the budget allows
+	// a loaded machine.
+	b.wait(fmt.Sprintf(`window.playground && playground.panels.length === 2 && playground.panels.every(p =>
+		p.step === %d && p.status === "paused" && p.replayTo == null && p.band && typeof p.diagnostics.inbetween_ratio === "number")`, step), 120*time.Second)
+	ratio := func(method string) float64 {
+		v, err := strconv.ParseFloat(b.eval(fmt.Sprintf(`playground.panels.find(p => p.method === %q).diagnostics.inbetween_ratio`, method)), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	gip, mfvi := ratio("gip"), ratio("mfvi")
+	t.Logf("at step %d: GIP's in-between ratio %.3g, mean-field's %.3g", step, gip, mfvi)
+	if gip < 3 || mfvi > 1 {
+		t.Errorf("at the claim step %d GIP's in-between ratio is %.3g (want ≥ 3) and mean-field's %.3g (want ≤ 1)", step, gip, mfvi)
+	}
+	if got := b.eval(`document.querySelector("#claim").textContent`); !strings.Contains(got, s.Claim.Text) {
+		t.Errorf("the page's claim line %q lacks the claim %q", got, s.Claim.Text)
+	}
+	want := fmt.Sprintf("Claim holds at step %s.", thousands(step))
+	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector("#claim-status"); return e.dataset.holds === "true" && e.textContent === %q; })()`, want), 5*time.Second)
+	b.shot("claim-headline")
+}
+
+// thousands writes n with commas, as the page's toLocaleString("en-US").
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
