@@ -16,38 +16,19 @@ import (
 // E σ = √b Γ(a−½)/Γ(a) and E σ² = b/(a−1). ok is false with fewer than 6
 // points (the sds need ν > 2) or inputs that are all equal.
 func ExactLinear(x, y []float64) (moments map[string]sim.Moments, ok bool) {
-	if len(x) < 6 || len(y) != len(x) {
+	g, S, ok := linearFit(x, y)
+	if !ok {
 		return nil, false
 	}
 	n := float64(len(x))
-	var sx, sxx, sy, sxy float64
-	for i, xi := range x {
-		sx += xi
-		sxx += xi * xi
-		sy += y[i]
-		sxy += xi * y[i]
-	}
-	det := n*sxx - sx*sx
-	if !(det > 0) {
-		return nil, false
-	}
-	// (XᵀX)⁻¹ = [sxx −sx; −sx n]/det
-	b := (n*sxy - sx*sy) / det
-	b0 := (sy - b*sx) / n
-	var S float64
-	for i, xi := range x {
-		r := y[i] - b0 - b*xi
-		S += r * r
-	}
-	c := S / (n - 5)
 	a, bb := (n-3)/2, S/2
 	lg1, _ := math.Lgamma(a - 0.5)
 	lg2, _ := math.Lgamma(a)
 	es := math.Sqrt(bb) * math.Exp(lg1-lg2)
 	es2 := bb / (a - 1)
 	return map[string]sim.Moments{
-		"b0":    {Mean: b0, SD: math.Sqrt(c * sxx / det)},
-		"b":     {Mean: b, SD: math.Sqrt(c * n / det)},
+		"b0":    {Mean: g.Mean[0], SD: math.Sqrt(g.Cov[0][0])},
+		"b":     {Mean: g.Mean[1], SD: math.Sqrt(g.Cov[1][1])},
 		"sigma": {Mean: es, SD: math.Sqrt(max(0, es2-es*es))}, // max: rounding when S ≈ 0
 	}, true
 }
@@ -85,8 +66,16 @@ func linearPriorStd(s float64) float64 { return model.Arch{Widths: []int{1, 1}}.
 // returned as that centre and covariance (its contours are the ellipses
 // of this Gaussian). ok as ExactLinear's.
 func exactLinearCov(x, y []float64) (g model.Gauss2, ok bool) {
+	g, _, ok = linearFit(x, y)
+	return g, ok
+}
+
+// linearFit is the least-squares fit β̂ of y on [1, x], as the centre of g
+// with g's covariance S/(N−5)·(XᵀX)⁻¹, and S its residual sum of squares.
+// ok is false with fewer than 6 points or inputs all equal.
+func linearFit(x, y []float64) (g model.Gauss2, S float64, ok bool) {
 	if len(x) < 6 || len(y) != len(x) {
-		return g, false
+		return g, 0, false
 	}
 	n := float64(len(x))
 	var sx, sxx, sy, sxy float64
@@ -98,15 +87,15 @@ func exactLinearCov(x, y []float64) (g model.Gauss2, ok bool) {
 	}
 	det := n*sxx - sx*sx
 	if !(det > 0) {
-		return g, false
+		return g, 0, false
 	}
+	// (XᵀX)⁻¹ = [sxx −sx; −sx n]/det
 	b := (n*sxy - sx*sy) / det
 	b0 := (sy - b*sx) / n
-	var S float64
 	for i, xi := range x {
 		r := y[i] - b0 - b*xi
 		S += r * r
 	}
 	c := S / (n - 5) / det
-	return model.Gauss2{Mean: [2]float64{b0, b}, Cov: [2][2]float64{{c * sxx, -c * sx}, {-c * sx, c * n}}}, true
+	return model.Gauss2{Mean: [2]float64{b0, b}, Cov: [2][2]float64{{c * sxx, -c * sx}, {-c * sx, c * n}}}, S, true
 }
