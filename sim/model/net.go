@@ -26,7 +26,6 @@ type Net struct {
 	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), ReLU then ones
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
-	wt  [][]float64 // layer l's weights without the bias row, transposed
 }
 
 // NewNet returns the buffers for inputs xs; withGrad adds those of Backward.
@@ -47,7 +46,6 @@ func NewNet(layers []Layer, xs []float64, withGrad bool) *Net {
 	if withGrad {
 		for _, ly := range layers {
 			t.g = append(t.g, make([]float64, n*ly.Cols))
-			t.wt = append(t.wt, make([]float64, (ly.Rows-1)*ly.Cols))
 		}
 	}
 	return t
@@ -68,24 +66,53 @@ func weights(ly Layer, w []float64) blas64.General {
 
 // Forward evaluates the network with weights w (flat, layer after layer)
 // into t.Out.
+//
+// Three passes are fused away from the plain GEMM-then-ReLU sequence: the
+// first layer (inputs x and 1) is h = max(x·w₀ + w₁, 0) in one loop, since
+// a product with k = 2 is all overhead in a blocked GEMM; a hidden layer
+// feeding a one-column output leaves its ReLU to the output's loop, which
+// applies it while it takes the dot products; and the output of one column
+// is that loop rather than a matrix–vector product.
 func (t *Net) Forward(layers []Layer, w []float64) {
 	last := len(layers) - 1
 	for l, ly := range layers {
-		a := t.input(layers, l)
-		b := weights(ly, w)
+		c := ly.Cols
+		if l == last && c == 1 {
+			a := t.input(layers, l)
+			if l == 0 {
+				matVec(t.Out, a, w[ly.Off:ly.Off+ly.Rows])
+				continue
+			}
+			reluMatVec(t.Out, a, w[ly.Off:ly.Off+ly.Rows])
+			continue
+		}
 		if l == last {
-			if ly.Cols == 1 {
-				matVec(t.Out, a, b.Data)
-			} else {
-				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: 1, Stride: 1, Data: t.Out})
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: t.Out})
+			continue
+		}
+		h := t.h[l]
+		if l == 0 && ly.Rows == 2 {
+			w0, w1 := w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c]
+			for i := range t.n {
+				x := t.in[2*i]
+				row := h[i*(c+1) : i*(c+1)+c]
+				for j := range row {
+					v := x*w0[j] + w1[j]
+					if v < 0 {
+						v = 0
+					}
+					row[j] = v
+				}
 			}
 			continue
 		}
-		// Write the pre-activation into the first cols columns of h, then
-		// apply the ReLU in place; the ones column is untouched.
-		c := ly.Cols
-		h := t.h[l]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		// Write the pre-activation into the first c columns of h, then
+		// apply the ReLU in place (or leave it to the output's loop); the
+		// ones column is untouched.
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		if l+1 == last && layers[last].Cols == 1 {
+			continue
+		}
 		for i := range t.n {
 			row := h[i*(c+1) : i*(c+1)+c]
 			for j, v := range row {
@@ -100,56 +127,78 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 // Backward takes OutGrad() = d loss / d f, set by the caller after forward
 // with the same w, and writes d loss / d w into dw (overwriting it).
 //
-// gonum's NoTrans·NoTrans and Trans·NoTrans kernels skip zero entries of the
-// left operand, so every big product here keeps the ReLU's zeros on the
-// left: forward H·W, dW = Hᵀ·G, and d loss/d H = G·Wᵀ with Wᵀ copied into
-// wt (G is zero wherever the layer's ReLU was off). That halves the
-// arithmetic of a ReLU network. A one-column layer (the output) is done by
-// plain loops: a GEMM with one column would call its kernel per entry.
+// A hidden layer's d loss / d h = G·W_topᵀ is one GEMM that reads W
+// transposed where it lies, then the ReLU's mask. As in Forward, the thin
+// ends are loops: a one-column output takes its weight gradient and the
+// masked gradient of the layer below in one pass over h, and the first
+// layer (inputs x and 1) applies its mask while it sums its two rows of
+// dW, so its masked gradient is never written.
 func (t *Net) Backward(layers []Layer, w, dw []float64) {
 	for l := len(layers) - 1; l >= 0; l-- {
 		ly := layers[l]
-		a := t.input(layers, l)
 		gl := t.g[l]
-		if ly.Cols == 1 {
-			vecMat(dw[ly.Off:ly.Off+ly.Rows], a, gl)
-		} else {
-			g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, g, 0, weights(ly, dw))
-		}
-		if l == 0 {
-			break
-		}
-		// d loss / d h_{l-1} = g·W_topᵀ (the bias row has no input to reach),
-		// then through the ReLU: h > 0 exactly where the pre-activation was.
 		c := ly.Rows - 1
-		gp := t.g[l-1]
-		h := t.h[l-1]
-		if ly.Cols == 1 {
+		switch {
+		case ly.Cols == 1 && l == 0:
+			vecMat(dw[ly.Off:ly.Off+ly.Rows], t.input(layers, l), gl)
+			return
+		case ly.Cols == 1:
+			// dw = hᵀg and d loss/d h = g·wᵀ through the ReLU (h > 0
+			// exactly where the pre-activation was), in one pass.
+			dwl := dw[ly.Off : ly.Off+ly.Rows]
+			clear(dwl)
 			wl := w[ly.Off : ly.Off+c]
+			h, gp := t.h[l-1], t.g[l-1]
 			for i, gi := range gl {
 				hr := h[i*(c+1) : i*(c+1)+c]
 				gr := gp[i*c : i*c+c]
+				dr := dwl[:c]
 				for j, v := range hr {
+					dr[j] += gi * v
 					if v > 0 {
 						gr[j] = gi * wl[j]
 					} else {
 						gr[j] = 0
 					}
 				}
+				dwl[c] += gi
 			}
 			continue
-		}
-		wt := t.wt[l]
-		for i := range c {
-			for j, v := range w[ly.Off+i*ly.Cols : ly.Off+(i+1)*ly.Cols] {
-				wt[j*c+i] = v
+		case l == 0 && ly.Rows == 2 && len(layers) > 1:
+			// dW = [x 1]ᵀ·(G masked by h > 0); G is not masked yet when
+			// a GEMM layer wrote it.
+			n := ly.Cols
+			d0, d1 := dw[ly.Off:ly.Off+n], dw[ly.Off+n:ly.Off+2*n]
+			clear(d0)
+			clear(d1)
+			h := t.h[0]
+			for i := range t.n {
+				x := t.in[2*i]
+				hr := h[i*(n+1) : i*(n+1)+n]
+				gr := gl[i*n : i*n+n]
+				for j, v := range hr {
+					if v > 0 {
+						gv := gr[j]
+						d0[j] += x * gv
+						d1[j] += gv
+					}
+				}
 			}
+			return
 		}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl},
-			blas64.General{Rows: ly.Cols, Cols: c, Stride: c, Data: wt},
-			0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: gp})
+		g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, t.input(layers, l), g, 0, weights(ly, dw))
+		if l == 0 {
+			return
+		}
+		// d loss / d h_{l-1} = G·W_topᵀ (the bias row has no input to reach).
+		gp := t.g[l-1]
+		wtop := blas64.General{Rows: c, Cols: ly.Cols, Stride: ly.Cols, Data: w[ly.Off : ly.Off+c*ly.Cols]}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, g, wtop, 0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: gp})
+		if l == 1 && layers[0].Rows == 2 {
+			continue // the first layer's loop applies its mask
+		}
+		h := t.h[l-1]
 		for i := range t.n {
 			hr := h[i*(c+1) : i*(c+1)+c]
 			gr := gp[i*c : i*c+c]
@@ -172,6 +221,25 @@ func matVec(dst []float64, a blas64.General, v []float64) {
 			s += x * v[j]
 		}
 		dst[i] = s
+	}
+}
+
+// reluMatVec is matVec after the ReLU of a's columns but the last (the
+// ones), which it applies to a in place.
+func reluMatVec(dst []float64, a blas64.General, v []float64) {
+	v = v[:a.Cols]
+	c := a.Cols - 1
+	for i := range dst {
+		row := a.Data[i*a.Stride : i*a.Stride+c]
+		var s float64
+		for j, x := range row {
+			if x < 0 {
+				x = 0
+				row[j] = 0
+			}
+			s += x * v[j]
+		}
+		dst[i] = s + a.Data[i*a.Stride+c]*v[c]
 	}
 }
 
