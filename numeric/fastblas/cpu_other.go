@@ -16,3 +16,7 @@ func trsm6x8(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64) {
 func transpose4(n int, src *float64, lds int, dst *float64, ldd int) {
 	panic("fastblas: transpose4 called without kernels")
 }
+
+func adam4(n int, p, grad, m, v *float64, b1, c1, b2, c2, alpha, eps float64) {
+	panic("fastblas: adam4 called without kernels")
+}

@@ -32,6 +32,10 @@
 //   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal
 //     blocks by Dgemm and the diagonal blocks by gonum.
 //
+// Outside the BLAS interface, [AdamUpdate] is Adam's elementwise update,
+// four lanes at a time (its square roots and divisions bound an optimiser
+// step), rounded exactly as the scalar loop it replaces.
+//
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
 // messages: each method hands anything it does not accept to gonum's.

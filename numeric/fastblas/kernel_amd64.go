@@ -30,3 +30,12 @@ func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, 
 //
 //go:noescape
 func transpose4(n int, src *float64, lds int, dst *float64, ldd int)
+
+// adam4 updates n parameters p (n a multiple of 4) with gradients grad,
+// four at a time:
+// m = b1·m + c1·grad; v = b2·v + (c2·grad)·grad;
+// p = p − (alpha·m)/(√v + eps),
+// each operation rounded as in the scalar Go loop (no FMA).
+//
+//go:noescape
+func adam4(n int, p *float64, grad *float64, m *float64, v *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)

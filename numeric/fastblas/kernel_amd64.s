@@ -549,3 +549,57 @@ transpose_loop:
 transpose_done:
 	VZEROUPPER
 	RET
+
+// func adam4(n int, p *float64, grad *float64, m *float64, v *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·adam4(SB), NOSPLIT, $0-88
+	MOVQ         n+0(FP), AX
+	MOVQ         p+8(FP), CX
+	MOVQ         grad+16(FP), DX
+	MOVQ         m+24(FP), BX
+	MOVQ         v+32(FP), SI
+	MOVSD        b1+40(FP), X8
+	VBROADCASTSD X8, Y8
+	MOVSD        c1+48(FP), X9
+	VBROADCASTSD X9, Y9
+	MOVSD        b2+56(FP), X10
+	VBROADCASTSD X10, Y10
+	MOVSD        c2+64(FP), X11
+	VBROADCASTSD X11, Y11
+	MOVSD        alpha+72(FP), X12
+	VBROADCASTSD X12, Y12
+	MOVSD        eps+80(FP), X13
+	VBROADCASTSD X13, Y13
+	SHRQ         $0x02, AX
+	JZ           adam_done
+
+adam_loop:
+	VMOVUPD (DX), Y0
+	VMOVUPD (BX), Y1
+	VMULPD  Y8, Y1, Y1
+	VMULPD  Y9, Y0, Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (BX)
+	VMOVUPD (SI), Y3
+	VMULPD  Y10, Y3, Y3
+	VMULPD  Y11, Y0, Y4
+	VMULPD  Y0, Y4, Y4
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (SI)
+	VSQRTPD Y3, Y5
+	VADDPD  Y13, Y5, Y5
+	VMULPD  Y12, Y1, Y6
+	VDIVPD  Y5, Y6, Y6
+	VMOVUPD (CX), Y7
+	VSUBPD  Y6, Y7, Y7
+	VMOVUPD Y7, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	DECQ    AX
+	JNZ     adam_loop
+
+adam_done:
+	VZEROUPPER
+	RET

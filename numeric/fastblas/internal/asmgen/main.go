@@ -8,7 +8,9 @@
 // so each k step is two loads, six broadcasts and twelve independent FMAs.
 // kernel6x8 (GEMM) reads A and B through strides, packed or in place;
 // trsm6x8 (triangular solve) reads packed panels and then solves the tile
-// against a 6×6 diagonal block in registers.
+// against a 6×6 diagonal block in registers. adam4 is Adam's elementwise
+// update, four lanes at a time, whose square roots and divisions are what
+// bound it.
 package main
 
 import (
@@ -30,6 +32,7 @@ func main() {
 	gemmKernel()
 	trsmKernel()
 	transposeKernel()
+	adamKernel()
 	Generate()
 }
 
@@ -309,6 +312,64 @@ func transposeKernel() {
 	DECQ(n)
 	JNZ(LabelRef("transpose_loop"))
 	Label("transpose_done")
+	VZEROUPPER()
+	RET()
+}
+
+// adamKernel writes adam4: Keras's Adam update on n (a multiple of 4)
+// parameters, in the operation order of numeric.Adam's Go loop, without
+// FMA, so that each lane rounds exactly as the scalar code does.
+func adamKernel() {
+	TEXT("adam4", NOSPLIT, "func(n int, p, grad, m, v *float64, b1, c1, b2, c2, alpha, eps float64)")
+	Pragma("noescape")
+	Doc(
+		"adam4 updates n parameters p (n a multiple of 4) with gradients grad,",
+		"four at a time:",
+		"m = b1·m + c1·grad; v = b2·v + (c2·grad)·grad;",
+		"p = p − (alpha·m)/(√v + eps),",
+		"each operation rounded as in the scalar Go loop (no FMA).",
+	)
+	n := Load(Param("n"), GP64())
+	p := Load(Param("p"), GP64())
+	g := Load(Param("grad"), GP64())
+	m := Load(Param("m"), GP64())
+	v := Load(Param("v"), GP64())
+	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13}
+	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps"} {
+		x := consts[i].AsX()
+		Load(Param(name), x)
+		VBROADCASTSD(x, consts[i])
+	}
+	b1, c1, b2, c2, alpha, eps := Y8, Y9, Y10, Y11, Y12, Y13
+	SHRQ(U8(2), n)
+	JZ(LabelRef("adam_done"))
+	Label("adam_loop")
+	VMOVUPD(Mem{Base: g}, Y0)
+	VMOVUPD(Mem{Base: m}, Y1)
+	VMULPD(b1, Y1, Y1) // b1·m
+	VMULPD(c1, Y0, Y2) // c1·g
+	VADDPD(Y2, Y1, Y1) // m
+	VMOVUPD(Y1, Mem{Base: m})
+	VMOVUPD(Mem{Base: v}, Y3)
+	VMULPD(b2, Y3, Y3) // b2·v
+	VMULPD(c2, Y0, Y4) // c2·g
+	VMULPD(Y0, Y4, Y4) // (c2·g)·g
+	VADDPD(Y4, Y3, Y3) // v
+	VMOVUPD(Y3, Mem{Base: v})
+	VSQRTPD(Y3, Y5)
+	VADDPD(eps, Y5, Y5)   // √v + eps
+	VMULPD(alpha, Y1, Y6) // alpha·m
+	VDIVPD(Y5, Y6, Y6)    // (alpha·m)/(√v + eps)
+	VMOVUPD(Mem{Base: p}, Y7)
+	VSUBPD(Y6, Y7, Y7)
+	VMOVUPD(Y7, Mem{Base: p})
+	ADDQ(U8(32), p)
+	ADDQ(U8(32), g)
+	ADDQ(U8(32), m)
+	ADDQ(U8(32), v)
+	DECQ(n)
+	JNZ(LabelRef("adam_loop"))
+	Label("adam_done")
 	VZEROUPPER()
 	RET()
 }
