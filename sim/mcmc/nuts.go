@@ -201,11 +201,26 @@ func (k *nuts) treeDepth() int { return k.depth }
 // false when the new subtree diverged or U-turned.
 func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, rho, pBeg, pEnd []float64, sign float64, lsw *float64) bool {
 	if depth == 0 {
-		c.leapfrog(k.p, k.minv, sign*k.eps)
+		// The leapfrog's last half kick, p♯ at both ends, the kinetic
+		// energy, ρ and the end momenta in one pass over the coordinates.
+		eps := sign * k.eps
+		c.kickDrift(k.p, k.minv, eps)
 		k.nLeap++
-		k.sharp(pSharpBeg, k.p)
-		copy(pSharpEnd, pSharpBeg)
-		h := -c.logp + kinetic(k.p, k.minv)
+		half := 0.5 * eps
+		p, minv, g := k.p, k.minv[:len(k.p)], c.grad[:len(k.p)]
+		sb, se, r := pSharpBeg[:len(p)], pSharpEnd[:len(p)], rho[:len(p)]
+		pb, pe := pBeg[:len(p)], pEnd[:len(p)]
+		var kin float64
+		for i, pi := range p {
+			pi += half * g[i]
+			p[i] = pi
+			s := minv[i] * pi
+			sb[i], se[i] = s, s
+			kin += pi * pi * minv[i]
+			r[i] += pi
+			pb[i], pe[i] = pi, pi
+		}
+		h := -c.logp + 0.5*kin
 		if math.IsNaN(h) {
 			h = math.Inf(1)
 		}
@@ -221,11 +236,6 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		copy(propose.theta, c.theta)
 		copy(propose.grad, c.grad)
 		propose.logp = c.logp
-		for i, pi := range k.p {
-			rho[i] += pi
-		}
-		copy(pBeg, k.p)
-		copy(pEnd, k.p)
 		return !k.divergent
 	}
 	L := &k.levels[depth]
