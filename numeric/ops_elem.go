@@ -453,6 +453,17 @@ func unaryBackward(nd, an, a *node) {
 // it accumulates into the row's gradient ga and the value's gradient *gb
 // (either may be nil) in the order of the general loop.
 func binaryBackwardRowScalar(op opKind, g, y, a []float64, z float64, ga []float64, gb *float64) {
+	if op == opMul && ga != nil && gb != nil {
+		// Both gradients of a product in one pass (Λ·Φ in gip).
+		ga, a = ga[:len(g)], a[:len(g)]
+		s := *gb
+		for j, gj := range g {
+			ga[j] += gj * z
+			s += gj * a[j]
+		}
+		*gb = s
+		return
+	}
 	if ga != nil {
 		switch op {
 		case opAdd, opSub:
