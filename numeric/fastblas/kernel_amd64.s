@@ -603,3 +603,143 @@ adam_loop:
 adam_done:
 	VZEROUPPER
 	RET
+
+// func reluAffine4(n int, c int, x *float64, xs int, w0 *float64, w1 *float64, h *float64, hs int)
+// Requires: AVX
+TEXT ·reluAffine4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   xs+24(FP), BX
+	MOVQ   w0+32(FP), SI
+	MOVQ   w1+40(FP), DI
+	MOVQ   h+48(FP), R8
+	MOVQ   hs+56(FP), R9
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     ra_done
+	TESTQ  CX, CX
+	JZ     ra_done
+
+ra_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ra_col:
+	VMULPD  (SI)(R10*8), Y0, Y1
+	VADDPD  (DI)(R10*8), Y1, Y1
+	VMAXPD  Y1, Y15, Y1
+	VMOVUPD Y1, (R8)(R10*8)
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     ra_col
+	ADDQ    BX, DX
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     ra_row
+
+ra_done:
+	VZEROUPPER
+	RET
+
+// func reluOutBack4(n int, c int, grad *float64, h *float64, hs int, w *float64, dw *float64, gp *float64, gs int)
+// Requires: AVX
+TEXT ·reluOutBack4(SB), NOSPLIT, $0-72
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   h+24(FP), BX
+	MOVQ   hs+32(FP), SI
+	MOVQ   w+40(FP), DI
+	MOVQ   dw+48(FP), R8
+	MOVQ   gp+56(FP), R9
+	MOVQ   gs+64(FP), R10
+	SHLQ   $0x03, SI
+	SHLQ   $0x03, R10
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     ro_done
+	TESTQ  CX, CX
+	JZ     ro_done
+
+ro_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ro_col:
+	VMOVUPD (BX)(R11*8), Y1
+	VMULPD  Y1, Y0, Y2
+	VADDPD  (R8)(R11*8), Y2, Y2
+	VMOVUPD Y2, (R8)(R11*8)
+	VMULPD  (DI)(R11*8), Y0, Y3
+	VCMPPD  $0x1e, Y15, Y1, Y4
+	VANDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (R9)(R11*8)
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     ro_col
+	ADDQ    $0x08, DX
+	ADDQ    SI, BX
+	ADDQ    R10, R9
+	DECQ    AX
+	JNZ     ro_row
+
+ro_done:
+	VZEROUPPER
+	RET
+
+// func reluInBack4(n int, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0 *float64, d1 *float64)
+// Requires: AVX
+TEXT ·reluInBack4(SB), NOSPLIT, $0-80
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   xs+24(FP), BX
+	MOVQ   h+32(FP), SI
+	MOVQ   hs+40(FP), DI
+	MOVQ   grad+48(FP), R8
+	MOVQ   gs+56(FP), R9
+	MOVQ   d0+64(FP), R10
+	MOVQ   d1+72(FP), R11
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     ri_done
+	TESTQ  CX, CX
+	JZ     ri_done
+
+ri_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+ri_col:
+	VMOVUPD (SI)(R12*8), Y1
+	VCMPPD  $0x1e, Y15, Y1, Y4
+	VANDPD  (R8)(R12*8), Y4, Y2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  (R10)(R12*8), Y3, Y3
+	VMOVUPD Y3, (R10)(R12*8)
+	VADDPD  (R11)(R12*8), Y2, Y2
+	VMOVUPD Y2, (R11)(R12*8)
+	ADDQ    $0x04, R12
+	DECQ    R13
+	JNZ     ri_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     ri_row
+
+ri_done:
+	VZEROUPPER
+	RET

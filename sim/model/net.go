@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/posterior-playground/playground/numeric/fastblas"
 )
 
 // Layer locates one weight matrix of an Arch in a flat parameter slab:
@@ -92,18 +94,7 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 		}
 		h := t.h[l]
 		if l == 0 && ly.Rows == 2 {
-			w0, w1 := w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c]
-			for i := range t.n {
-				x := t.in[2*i]
-				row := h[i*(c+1) : i*(c+1)+c]
-				for j := range row {
-					v := x*w0[j] + w1[j]
-					if v < 0 {
-						v = 0
-					}
-					row[j] = v
-				}
-			}
+			fastblas.ReLUAffine(t.n, t.in, 2, w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c], h, c+1)
 			continue
 		}
 		// Write the pre-activation into the first c columns of h, then
@@ -147,22 +138,12 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			// exactly where the pre-activation was), in one pass.
 			dwl := dw[ly.Off : ly.Off+ly.Rows]
 			clear(dwl)
-			wl := w[ly.Off : ly.Off+c]
-			h, gp := t.h[l-1], t.g[l-1]
-			for i, gi := range gl {
-				hr := h[i*(c+1) : i*(c+1)+c]
-				gr := gp[i*c : i*c+c]
-				dr := dwl[:c]
-				for j, v := range hr {
-					dr[j] += gi * v
-					if v > 0 {
-						gr[j] = gi * wl[j]
-					} else {
-						gr[j] = 0
-					}
-				}
-				dwl[c] += gi
+			fastblas.ReLUOutputBackward(t.n, gl, t.h[l-1], c+1, w[ly.Off:ly.Off+c], dwl[:c], t.g[l-1], c)
+			var bias float64
+			for _, gi := range gl {
+				bias += gi
 			}
+			dwl[c] = bias
 			continue
 		case l == 0 && ly.Rows == 2 && len(layers) > 1:
 			// dW = [x 1]ᵀ·(G masked by h > 0); G is not masked yet when
@@ -171,19 +152,7 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			d0, d1 := dw[ly.Off:ly.Off+n], dw[ly.Off+n:ly.Off+2*n]
 			clear(d0)
 			clear(d1)
-			h := t.h[0]
-			for i := range t.n {
-				x := t.in[2*i]
-				hr := h[i*(n+1) : i*(n+1)+n]
-				gr := gl[i*n : i*n+n]
-				for j, v := range hr {
-					if v > 0 {
-						gv := gr[j]
-						d0[j] += x * gv
-						d1[j] += gv
-					}
-				}
-			}
+			fastblas.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
 			return
 		}
 		g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}

@@ -33,6 +33,7 @@ func main() {
 	trsmKernel()
 	transposeKernel()
 	adamKernel()
+	reluKernels()
 	Generate()
 }
 
@@ -372,4 +373,171 @@ func adamKernel() {
 	Label("adam_done")
 	VZEROUPPER()
 	RET()
+}
+
+// reluKernels writes the row loops of a ReLU network's thin layers (one
+// input and a bias; one output), vectorised along the hidden units: each
+// lane does the scalar loop's operations in its order without FMA, and
+// sums over rows stay in row order, so results are the scalar loop's bit
+// for bit. c (the units handled) is a multiple of 4; the callers do the
+// rest in Go.
+func reluKernels() {
+	zero := Y15
+
+	TEXT("reluAffine4", NOSPLIT, "func(n, c int, x *float64, xs int, w0, w1, h *float64, hs int)")
+	Pragma("noescape")
+	Doc(
+		"reluAffine4 sets h[i·hs + j] = max(x[i·xs]·w0[j] + w1[j], 0) for i < n,",
+		"j < c (c a multiple of 4), keeping NaN and −0 as `if v < 0 { v = 0 }` does.",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		x := Load(Param("x"), GP64())
+		xs := Load(Param("xs"), GP64())
+		w0 := Load(Param("w0"), GP64())
+		w1 := Load(Param("w1"), GP64())
+		h := Load(Param("h"), GP64())
+		hs := Load(Param("hs"), GP64())
+		SHLQ(U8(3), xs)
+		SHLQ(U8(3), hs)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("ra_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("ra_done"))
+		Label("ra_row")
+		VBROADCASTSD(Mem{Base: x}, Y0)
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("ra_col")
+		VMULPD(Mem{Base: w0, Index: j, Scale: 8}, Y0, Y1)
+		VADDPD(Mem{Base: w1, Index: j, Scale: 8}, Y1, Y1)
+		VMAXPD(Y1, zero, Y1) // max(0, v) with v second: NaN and −0 pass
+		VMOVUPD(Y1, Mem{Base: h, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("ra_col"))
+		ADDQ(xs, x)
+		ADDQ(hs, h)
+		DECQ(n)
+		JNZ(LabelRef("ra_row"))
+		Label("ra_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	TEXT("reluOutBack4", NOSPLIT, "func(n, c int, grad, h *float64, hs int, w, dw, gp *float64, gs int)")
+	Pragma("noescape")
+	Doc(
+		"reluOutBack4 is the backward pass of a one-output layer on ReLU",
+		"activations h, for units j < c (c a multiple of 4), row after row:",
+		"dw[j] += grad[i]·h[i·hs + j], and gp[i·gs + j] = grad[i]·w[j] where",
+		"h[i·hs + j] > 0, else +0.",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		g := Load(Param("grad"), GP64())
+		h := Load(Param("h"), GP64())
+		hs := Load(Param("hs"), GP64())
+		w := Load(Param("w"), GP64())
+		dw := Load(Param("dw"), GP64())
+		gp := Load(Param("gp"), GP64())
+		gs := Load(Param("gs"), GP64())
+		SHLQ(U8(3), hs)
+		SHLQ(U8(3), gs)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("ro_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("ro_done"))
+		Label("ro_row")
+		VBROADCASTSD(Mem{Base: g}, Y0)
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("ro_col")
+		VMOVUPD(Mem{Base: h, Index: j, Scale: 8}, Y1)
+		VMULPD(Y1, Y0, Y2) // g·h
+		VADDPD(Mem{Base: dw, Index: j, Scale: 8}, Y2, Y2)
+		VMOVUPD(Y2, Mem{Base: dw, Index: j, Scale: 8})
+		VMULPD(Mem{Base: w, Index: j, Scale: 8}, Y0, Y3) // g·w
+		VCMPPD(U8(0x1e), zero, Y1, Y4)                   // h > 0 (ordered)
+		VANDPD(Y4, Y3, Y3)
+		VMOVUPD(Y3, Mem{Base: gp, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("ro_col"))
+		ADDQ(U8(8), g)
+		ADDQ(hs, h)
+		ADDQ(gs, gp)
+		DECQ(n)
+		JNZ(LabelRef("ro_row"))
+		Label("ro_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	TEXT("reluInBack4", NOSPLIT, "func(n, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0, d1 *float64)")
+	Pragma("noescape")
+	Doc(
+		"reluInBack4 sums the weight gradient of a layer with inputs x and 1",
+		"through its ReLU, for units j < c (c a multiple of 4), row after row:",
+		"where h[i·hs + j] > 0, d0[j] += x[i·xs]·grad[i·gs + j] and",
+		"d1[j] += grad[i·gs + j]",
+		"(elsewhere +0 is added, which leaves every sum as it was).",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		x := Load(Param("x"), GP64())
+		xs := Load(Param("xs"), GP64())
+		h := Load(Param("h"), GP64())
+		hs := Load(Param("hs"), GP64())
+		g := Load(Param("grad"), GP64())
+		gs := Load(Param("gs"), GP64())
+		d0 := Load(Param("d0"), GP64())
+		d1 := Load(Param("d1"), GP64())
+		SHLQ(U8(3), xs)
+		SHLQ(U8(3), hs)
+		SHLQ(U8(3), gs)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("ri_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("ri_done"))
+		Label("ri_row")
+		VBROADCASTSD(Mem{Base: x}, Y0)
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("ri_col")
+		VMOVUPD(Mem{Base: h, Index: j, Scale: 8}, Y1)
+		VCMPPD(U8(0x1e), zero, Y1, Y4) // h > 0 (ordered)
+		VANDPD(Mem{Base: g, Index: j, Scale: 8}, Y4, Y2)
+		VMULPD(Y2, Y0, Y3) // x·g
+		VADDPD(Mem{Base: d0, Index: j, Scale: 8}, Y3, Y3)
+		VMOVUPD(Y3, Mem{Base: d0, Index: j, Scale: 8})
+		VADDPD(Mem{Base: d1, Index: j, Scale: 8}, Y2, Y2)
+		VMOVUPD(Y2, Mem{Base: d1, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("ri_col"))
+		ADDQ(xs, x)
+		ADDQ(hs, h)
+		ADDQ(gs, g)
+		DECQ(n)
+		JNZ(LabelRef("ri_row"))
+		Label("ri_done")
+		VZEROUPPER()
+		RET()
+	}
 }
