@@ -34,7 +34,10 @@
 //
 // Outside the BLAS interface, [AdamUpdate] is Adam's elementwise update,
 // four lanes at a time (its square roots and divisions bound an optimiser
-// step), rounded exactly as the scalar loop it replaces.
+// step), and [ReLUAffine], [ReLUOutputBackward] and [ReLUInputBackward] are
+// the row loops of a ReLU network's thin first and last layers
+// (model.Net's), vectorised along the hidden units. Each is rounded
+// exactly as the scalar loop it replaces (no FMA, sums in the same order).
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
