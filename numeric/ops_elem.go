@@ -54,6 +54,14 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 		}
 		return v
 	}
+	if an.r == r && an.c == c && bn.c == 1 {
+		// b a column (or a scalar), as in Λ scaling the rows of Φ: one
+		// value per row, the same arithmetic as the general loop.
+		for i := 0; i < r; i++ {
+			binaryRowScalar(op, y[i*c:(i+1)*c], av[i*c:(i+1)*c], bv[i*brs])
+		}
+		return v
+	}
 	for i := 0; i < r; i++ {
 		row := y[i*c : (i+1)*c]
 		for j := range row {
@@ -74,6 +82,29 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 }
 
 // binarySame writes y = av op bv for slices of equal length, with the op
+
+// binaryRowScalar sets y = a op z for one row a and one value z.
+func binaryRowScalar(op opKind, y, a []float64, z float64) {
+	switch op {
+	case opAdd:
+		for j, x := range a {
+			y[j] = x + z
+		}
+	case opSub:
+		for j, x := range a {
+			y[j] = x - z
+		}
+	case opMul:
+		for j, x := range a {
+			y[j] = x * z
+		}
+	case opDiv:
+		for j, x := range a {
+			y[j] = x / z
+		}
+	}
+}
+
 // switch hoisted out of the loop.
 func binarySame(op opKind, y, av, bv []float64) {
 	switch op {
@@ -108,6 +139,20 @@ func (t *Tape) binaryBackward(nd, a, b *node) {
 	}
 	ars, acs := strides(an.r, an.c)
 	brs, bcs := strides(bn.r, bn.c)
+	if an.r == r && an.c == c && bn.c == 1 {
+		for i := 0; i < r; i++ {
+			var ga []float64
+			if a != nil {
+				ga = a.g[i*c : (i+1)*c]
+			}
+			var gb *float64
+			if b != nil {
+				gb = &b.g[i*brs]
+			}
+			binaryBackwardRowScalar(nd.op, g[i*c:(i+1)*c], y[i*c:(i+1)*c], av[i*c:(i+1)*c], bv[i*brs], ga, gb)
+		}
+		return
+	}
 	if acs == 1 && bcs == 1 {
 		// Only rows are broadcast: whole rows line up, so hoist the op
 		// switch out of the loops as in the forward pass.
@@ -402,4 +447,60 @@ func unaryBackward(nd, an, a *node) {
 			ga[i] += gi / (2 * y[i])
 		}
 	}
+}
+
+// binaryBackwardRowScalar is the backward of binaryRowScalar for one row:
+// it accumulates into the row's gradient ga and the value's gradient *gb
+// (either may be nil) in the order of the general loop.
+func binaryBackwardRowScalar(op opKind, g, y, a []float64, z float64, ga []float64, gb *float64) {
+	if op == opMul && ga != nil && gb != nil {
+		// Both gradients of a product in one pass (Λ·Φ in gip).
+		ga, a = ga[:len(g)], a[:len(g)]
+		s := *gb
+		for j, gj := range g {
+			ga[j] += gj * z
+			s += gj * a[j]
+		}
+		*gb = s
+		return
+	}
+	if ga != nil {
+		switch op {
+		case opAdd, opSub:
+			for j, gj := range g {
+				ga[j] += gj
+			}
+		case opMul:
+			for j, gj := range g {
+				ga[j] += gj * z
+			}
+		case opDiv:
+			for j, gj := range g {
+				ga[j] += gj / z
+			}
+		}
+	}
+	if gb == nil {
+		return
+	}
+	s := *gb
+	switch op {
+	case opAdd:
+		for _, gj := range g {
+			s += gj
+		}
+	case opSub:
+		for _, gj := range g {
+			s -= gj
+		}
+	case opMul:
+		for j, gj := range g {
+			s += gj * a[j]
+		}
+	case opDiv:
+		for j, gj := range g {
+			s -= gj * y[j] / z
+		}
+	}
+	*gb = s
 }

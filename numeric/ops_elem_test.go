@@ -133,3 +133,54 @@ func TestParamAliases(t *testing.T) {
 		t.Errorf("Square after update = %v, want 9", got)
 	}
 }
+
+// The fused ops do the arithmetic of the ops they replace in the same order,
+// so values and gradients are equal bit for bit, not just to rounding: runs
+// recorded either way stay identical for a seed. The column broadcast of
+// Mul, whose loop has its own fast path, is compared with the same product
+// written as a full matrix.
+func TestFusedOpsMatchComposition(t *testing.T) {
+	rng := NewRand(21)
+	x := randn(rng, 5, 3)
+	col := randAway(rng, 5, 1)
+	full := mat.NewDense(5, 3, nil)
+	for i := range 5 {
+		for j := range 3 {
+			full.Set(i, j, col.At(i, 0))
+		}
+	}
+	w := randn(rng, 5, 4)
+	run := func(fused bool) (val float64, gx, gc *mat.Dense) {
+		tp := NewTape()
+		xv, cv := tp.Param(x), tp.Param(col)
+		var h, s Var
+		if fused {
+			h = tp.ReLUAppendOnes(tp.Mul(xv, cv))
+		} else {
+			// Mul against the column written out: the gradient of the
+			// column is the row sums of that of the full matrix.
+			h = tp.AppendOnes(tp.ReLU(tp.Mul(xv, tp.MatMul(cv, tp.Const(mat.NewDense(1, 3, []float64{1, 1, 1})), false, false))))
+		}
+		p := tp.Mul(h, tp.Const(w))
+		if fused {
+			s = tp.SumSquares(p)
+		} else {
+			s = tp.Sum(tp.Square(p))
+		}
+		tp.Backward(s)
+		return tp.Scalar(s), mat.DenseCopyOf(tp.Grad(xv)), mat.DenseCopyOf(tp.Grad(cv))
+	}
+	v1, gx1, gc1 := run(true)
+	v2, gx2, gc2 := run(false)
+	if v1 != v2 {
+		t.Errorf("value %v fused, %v composed", v1, v2)
+	}
+	if !mat.Equal(gx1, gx2) {
+		t.Errorf("gradient of x differs:\n%v\n%v", mat.Formatted(gx1), mat.Formatted(gx2))
+	}
+	// The composed column gradient goes through a GEMM (a different
+	// summation), so it agrees to rounding only: 3 terms, relative 1e-15.
+	if !mat.EqualApprox(gc1, gc2, 1e-14) {
+		t.Errorf("gradient of the column differs:\n%v\n%v", mat.Formatted(gc1), mat.Formatted(gc2))
+	}
+}

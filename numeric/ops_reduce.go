@@ -8,6 +8,10 @@ import "math"
 // Sum returns Σ a_ij as 1×1.
 func (t *Tape) Sum(a Var) Var { return t.reduce(opSum, a) }
 
+// SumSquares returns Σ a_ij² as 1×1: Sum(Square(a)) in one pass, with no
+// intermediate node (and the same value and gradient, bit for bit).
+func (t *Tape) SumSquares(a Var) Var { return t.reduce(opSumSquares, a) }
+
 // Mean returns the mean of all entries as 1×1.
 func (t *Tape) Mean(a Var) Var { return t.reduce(opMean, a) }
 
@@ -74,6 +78,12 @@ func (t *Tape) reduce(op opKind, a Var) Var {
 				y[j] /= float64(ar)
 			}
 		}
+	case opSumSquares:
+		s := 0.0
+		for _, xi := range x {
+			s += xi * xi
+		}
+		y[0] = s
 	case opLogSumExp:
 		y[0] = logSumExp(x, 0, 1, len(x))
 	case opColLogSumExp:
@@ -137,6 +147,10 @@ func reduceBackward(nd, an, a *node) {
 			for j := range row {
 				row[j] += scale * g[j]
 			}
+		}
+	case opSumSquares:
+		for i, xi := range x {
+			ga[i] += 2 * g[0] * xi
 		}
 	case opLogSumExp:
 		// d/dx_k log Σ exp x = softmax(x)_k = exp(x_k − y).

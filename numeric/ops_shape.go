@@ -32,6 +32,23 @@ func (t *Tape) AppendOnes(a Var) Var {
 	return v
 }
 
+// ReLUAppendOnes returns AppendOnes(ReLU(a)) in one pass, with no
+// intermediate node (and the same value and gradient, bit for bit): the
+// input of a ReLU layer with its bias column.
+func (t *Tape) ReLUAppendOnes(a Var) Var {
+	an := t.node(a)
+	c := an.c + 1
+	v, nd, an := t.push1(opReLUAppendOnes, a, an.r, c)
+	for i := 0; i < nd.r; i++ {
+		row := nd.v[i*c : (i+1)*c]
+		for j, x := range an.v[i*an.c : (i+1)*an.c] {
+			row[j] = max(x, 0)
+		}
+		row[an.c] = 1
+	}
+	return v
+}
+
 // Slice returns rows [r0,r1) and columns [c0,c1) of a, as a copy.
 func (t *Tape) Slice(a Var, r0, r1, c0, c1 int) Var {
 	an := t.node(a)
@@ -82,6 +99,21 @@ func (t *Tape) shapeBackward(nd, a, b *node) {
 				gb := b.g[i*cb : (i+1)*cb]
 				for j := range gb {
 					gb[j] += row[ca+j]
+				}
+			}
+		}
+	case opReLUAppendOnes:
+		if a == nil {
+			return
+		}
+		x, ca := t.nodes[nd.a].v, c-1
+		for i := 0; i < r; i++ {
+			row := g[i*c : i*c+ca]
+			xr := x[i*ca : (i+1)*ca]
+			ga := a.g[i*ca : (i+1)*ca]
+			for j, gj := range row {
+				if xr[j] > 0 {
+					ga[j] += gj
 				}
 			}
 		}

@@ -66,6 +66,8 @@ const (
 	opSolveLower
 	opSolveLowerT
 	opLogDetChol
+	opSumSquares
+	opReLUAppendOnes
 )
 
 // node is one recorded operation. v and g are contiguous row-major r×c
@@ -294,9 +296,9 @@ func (t *Tape) backward(nd *node) {
 		opSoftplus, opTanh, opReLU, opSigmoid, opELU, opSquare, opSqrt:
 		unaryBackward(nd, t.nodes[nd.a], a)
 	case opSum, opMean, opRowSums, opRowMeans, opColSums, opColMeans,
-		opLogSumExp, opColLogSumExp:
+		opLogSumExp, opColLogSumExp, opSumSquares:
 		reduceBackward(nd, t.nodes[nd.a], a)
-	case opConcatCols, opAppendOnes, opSlice, opTranspose:
+	case opConcatCols, opAppendOnes, opSlice, opTranspose, opReLUAppendOnes:
 		t.shapeBackward(nd, a, b)
 	case opCholesky:
 		choleskyBackward(nd, a)

@@ -253,6 +253,8 @@ func TestGradUnary(t *testing.T) {
 		{"LogSumExp shifted", (*Tape).LogSumExp, randIn(rng, 3, 4, 40, 43)},
 		{"ColLogSumExp", (*Tape).ColLogSumExp, randIn(rng, 3, 4, -3, 3)},
 		{"AppendOnes", (*Tape).AppendOnes, randn(rng, 3, 2)},
+		{"ReLUAppendOnes", (*Tape).ReLUAppendOnes, randAway(rng, 3, 2)},
+		{"SumSquares", (*Tape).SumSquares, randn(rng, 3, 4)},
 		{"Transpose", (*Tape).Transpose, randn(rng, 3, 4)},
 		{"Slice", func(tp *Tape, a Var) Var { return tp.Slice(a, 1, 4, 2, 5) }, randn(rng, 5, 6)},
 		{"LogDetChol", (*Tape).LogDetChol, randLower(rng, 4)},

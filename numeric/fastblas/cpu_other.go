@@ -16,3 +16,19 @@ func trsm6x8(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64) {
 func transpose4(n int, src *float64, lds int, dst *float64, ldd int) {
 	panic("fastblas: transpose4 called without kernels")
 }
+
+func adam4(n int, p, grad, m, v *float64, b1, c1, b2, c2, alpha, eps float64) {
+	panic("fastblas: adam4 called without kernels")
+}
+
+func reluAffine4(n, c int, x *float64, xs int, w0, w1, h *float64, hs int) {
+	panic("fastblas: reluAffine4 called without kernels")
+}
+
+func reluOutBack4(n, c int, g, h *float64, hs int, w, dw, gp *float64, gs int) {
+	panic("fastblas: reluOutBack4 called without kernels")
+}
+
+func reluInBack4(n, c int, x *float64, xs int, h *float64, hs int, g *float64, gs int, d0, d1 *float64) {
+	panic("fastblas: reluInBack4 called without kernels")
+}

@@ -32,6 +32,13 @@
 //   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal
 //     blocks by Dgemm and the diagonal blocks by gonum.
 //
+// Outside the BLAS interface, [AdamUpdate] is Adam's elementwise update,
+// four lanes at a time (its square roots and divisions bound an optimiser
+// step), and [ReLUAffine], [ReLUOutputBackward] and [ReLUInputBackward] are
+// the row loops of a ReLU network's thin first and last layers
+// (model.Net's), vectorised along the hidden units. Each is rounded
+// exactly as the scalar loop it replaces (no FMA, sums in the same order).
+//
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
 // messages: each method hands anything it does not accept to gonum's.

@@ -30,3 +30,35 @@ func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, 
 //
 //go:noescape
 func transpose4(n int, src *float64, lds int, dst *float64, ldd int)
+
+// adam4 updates n parameters p (n a multiple of 4) with gradients grad,
+// four at a time:
+// m = b1·m + c1·grad; v = b2·v + (c2·grad)·grad;
+// p = p − (alpha·m)/(√v + eps),
+// each operation rounded as in the scalar Go loop (no FMA).
+//
+//go:noescape
+func adam4(n int, p *float64, grad *float64, m *float64, v *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+
+// reluAffine4 sets h[i·hs + j] = max(x[i·xs]·w0[j] + w1[j], 0) for i < n,
+// j < c (c a multiple of 4), keeping NaN and −0 as `if v < 0 { v = 0 }` does.
+//
+//go:noescape
+func reluAffine4(n int, c int, x *float64, xs int, w0 *float64, w1 *float64, h *float64, hs int)
+
+// reluOutBack4 is the backward pass of a one-output layer on ReLU
+// activations h, for units j < c (c a multiple of 4), row after row:
+// dw[j] += grad[i]·h[i·hs + j], and gp[i·gs + j] = grad[i]·w[j] where
+// h[i·hs + j] > 0, else +0.
+//
+//go:noescape
+func reluOutBack4(n int, c int, grad *float64, h *float64, hs int, w *float64, dw *float64, gp *float64, gs int)
+
+// reluInBack4 sums the weight gradient of a layer with inputs x and 1
+// through its ReLU, for units j < c (c a multiple of 4), row after row:
+// where h[i·hs + j] > 0, d0[j] += x[i·xs]·grad[i·gs + j] and
+// d1[j] += grad[i·gs + j]
+// (elsewhere +0 is added, which leaves every sum as it was).
+//
+//go:noescape
+func reluInBack4(n int, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0 *float64, d1 *float64)

@@ -549,3 +549,197 @@ transpose_loop:
 transpose_done:
 	VZEROUPPER
 	RET
+
+// func adam4(n int, p *float64, grad *float64, m *float64, v *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·adam4(SB), NOSPLIT, $0-88
+	MOVQ         n+0(FP), AX
+	MOVQ         p+8(FP), CX
+	MOVQ         grad+16(FP), DX
+	MOVQ         m+24(FP), BX
+	MOVQ         v+32(FP), SI
+	MOVSD        b1+40(FP), X8
+	VBROADCASTSD X8, Y8
+	MOVSD        c1+48(FP), X9
+	VBROADCASTSD X9, Y9
+	MOVSD        b2+56(FP), X10
+	VBROADCASTSD X10, Y10
+	MOVSD        c2+64(FP), X11
+	VBROADCASTSD X11, Y11
+	MOVSD        alpha+72(FP), X12
+	VBROADCASTSD X12, Y12
+	MOVSD        eps+80(FP), X13
+	VBROADCASTSD X13, Y13
+	SHRQ         $0x02, AX
+	JZ           adam_done
+
+adam_loop:
+	VMOVUPD (DX), Y0
+	VMOVUPD (BX), Y1
+	VMULPD  Y8, Y1, Y1
+	VMULPD  Y9, Y0, Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (BX)
+	VMOVUPD (SI), Y3
+	VMULPD  Y10, Y3, Y3
+	VMULPD  Y11, Y0, Y4
+	VMULPD  Y0, Y4, Y4
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (SI)
+	VSQRTPD Y3, Y5
+	VADDPD  Y13, Y5, Y5
+	VMULPD  Y12, Y1, Y6
+	VDIVPD  Y5, Y6, Y6
+	VMOVUPD (CX), Y7
+	VSUBPD  Y6, Y7, Y7
+	VMOVUPD Y7, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	DECQ    AX
+	JNZ     adam_loop
+
+adam_done:
+	VZEROUPPER
+	RET
+
+// func reluAffine4(n int, c int, x *float64, xs int, w0 *float64, w1 *float64, h *float64, hs int)
+// Requires: AVX
+TEXT ·reluAffine4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   xs+24(FP), BX
+	MOVQ   w0+32(FP), SI
+	MOVQ   w1+40(FP), DI
+	MOVQ   h+48(FP), R8
+	MOVQ   hs+56(FP), R9
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     ra_done
+	TESTQ  CX, CX
+	JZ     ra_done
+
+ra_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+ra_col:
+	VMULPD  (SI)(R10*8), Y0, Y1
+	VADDPD  (DI)(R10*8), Y1, Y1
+	VMAXPD  Y1, Y15, Y1
+	VMOVUPD Y1, (R8)(R10*8)
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     ra_col
+	ADDQ    BX, DX
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     ra_row
+
+ra_done:
+	VZEROUPPER
+	RET
+
+// func reluOutBack4(n int, c int, grad *float64, h *float64, hs int, w *float64, dw *float64, gp *float64, gs int)
+// Requires: AVX
+TEXT ·reluOutBack4(SB), NOSPLIT, $0-72
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   h+24(FP), BX
+	MOVQ   hs+32(FP), SI
+	MOVQ   w+40(FP), DI
+	MOVQ   dw+48(FP), R8
+	MOVQ   gp+56(FP), R9
+	MOVQ   gs+64(FP), R10
+	SHLQ   $0x03, SI
+	SHLQ   $0x03, R10
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     ro_done
+	TESTQ  CX, CX
+	JZ     ro_done
+
+ro_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R11, R11
+	MOVQ         CX, R12
+
+ro_col:
+	VMOVUPD (BX)(R11*8), Y1
+	VMULPD  Y1, Y0, Y2
+	VADDPD  (R8)(R11*8), Y2, Y2
+	VMOVUPD Y2, (R8)(R11*8)
+	VMULPD  (DI)(R11*8), Y0, Y3
+	VCMPPD  $0x1e, Y15, Y1, Y4
+	VANDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (R9)(R11*8)
+	ADDQ    $0x04, R11
+	DECQ    R12
+	JNZ     ro_col
+	ADDQ    $0x08, DX
+	ADDQ    SI, BX
+	ADDQ    R10, R9
+	DECQ    AX
+	JNZ     ro_row
+
+ro_done:
+	VZEROUPPER
+	RET
+
+// func reluInBack4(n int, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0 *float64, d1 *float64)
+// Requires: AVX
+TEXT ·reluInBack4(SB), NOSPLIT, $0-80
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   xs+24(FP), BX
+	MOVQ   h+32(FP), SI
+	MOVQ   hs+40(FP), DI
+	MOVQ   grad+48(FP), R8
+	MOVQ   gs+56(FP), R9
+	MOVQ   d0+64(FP), R10
+	MOVQ   d1+72(FP), R11
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     ri_done
+	TESTQ  CX, CX
+	JZ     ri_done
+
+ri_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+ri_col:
+	VMOVUPD (SI)(R12*8), Y1
+	VCMPPD  $0x1e, Y15, Y1, Y4
+	VANDPD  (R8)(R12*8), Y4, Y2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  (R10)(R12*8), Y3, Y3
+	VMOVUPD Y3, (R10)(R12*8)
+	VADDPD  (R11)(R12*8), Y2, Y2
+	VMOVUPD Y2, (R11)(R12*8)
+	ADDQ    $0x04, R12
+	DECQ    R13
+	JNZ     ri_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     ri_row
+
+ri_done:
+	VZEROUPPER
+	RET

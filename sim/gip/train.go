@@ -101,11 +101,12 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 		sd := m.priorStd(l)
 		prec := 1 / (sd * sd)
 
+		var phi, ft numeric.Var // Φ = Ũ_{l−1}, M×n, and F̃_{l−1}, N×n
 		if l > 0 {
-			u, f = t.ReLU(u), t.ReLU(f)
+			phi, ft = t.ReLUAppendOnes(u), t.ReLUAppendOnes(f)
+		} else {
+			phi, ft = t.AppendOnes(u), t.AppendOnes(f)
 		}
-		phi := t.AppendOnes(u) // Φ = Ũ_{l−1}, M×n
-		ft := t.AppendOnes(f)  // F̃_{l−1}, N×n
 		lphi := t.Mul(phi, t.Exp(vs.ll[l]))
 		chol := t.Cholesky(t.AddDiag(t.MatMul(phi, lphi, true, false), prec)) // P = σ⁻²I + ΦᵀΛΦ
 		half := t.SolveLower(chol, t.MatMul(lphi, vs.v[l], true, false))      // L⁻¹ΦᵀΛV
@@ -114,9 +115,9 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 		u, f = t.MatMul(phi, w, false, false), t.MatMul(ft, w, false, false)
 
 		// KL_l = ½[d(tr Σ/σ² − n + n log σ² + log|P|) + ‖M‖²/σ²], tr Σ = ‖L⁻¹‖².
-		trS := t.Sum(t.Square(t.SolveLower(chol, t.Const(tr.eye[l]))))
+		trS := t.SumSquares(t.SolveLower(chol, t.Const(tr.eye[l])))
 		k := t.Add(t.Scale(t.Add(t.Scale(trS, prec), t.LogDetChol(chol)), 0.5*float64(d)),
-			t.Scale(t.Sum(t.Square(mean)), 0.5*prec))
+			t.Scale(t.SumSquares(mean), 0.5*prec))
 		k = t.AddScalar(k, 0.5*float64(d*n)*(math.Log(sd*sd)-1))
 		if l == 0 {
 			kl = k
@@ -125,7 +126,7 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 		}
 	}
 	// Σ_k log N(y_k; f_k, σ²) = −N/2 log 2π − N log σ − ½ e^{−2 log σ} Σ (y−f)².
-	ss := t.Sum(t.Square(t.Sub(f, vs.y)))
+	ss := t.SumSquares(t.Sub(f, vs.y))
 	ll := t.Sub(t.Scale(vs.logSig, -float64(N)), t.Scale(t.Mul(ss, t.Exp(t.Scale(vs.logSig, -2))), 0.5))
 	ll = t.AddScalar(ll, -float64(N)*model.HalfLog2Pi)
 	return t.Sub(ll, kl), kl

@@ -209,7 +209,7 @@ func (m *Exact) evaluate(grad bool) float64 {
 	ky := t.Add(kv, t.Mul(t.Const(m.eye), t.Exp(t.Scale(lnv, 2))))
 	l := t.Cholesky(ky)
 	b := t.SolveLower(l, t.Const(m.yv))
-	lml := t.Scale(t.Add(t.Sum(t.Square(b)), t.LogDetChol(l)), -0.5)
+	lml := t.Scale(t.Add(t.SumSquares(b), t.LogDetChol(l)), -0.5)
 	if t.Err() != nil {
 		return math.NaN()
 	}

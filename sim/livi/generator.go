@@ -3,6 +3,8 @@ package livi
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -11,9 +13,10 @@ import (
 //
 // Storage is chosen so that every long loop runs along D: W₁ is h×d
 // row-major, but W₂ is stored transposed as w2t (h×D), and the Jacobian as
-// jt = Jᵀ (d×D). The D×h×d products of the Jacobian term are then axpys and
-// dot products of length D, which gonum's assembly kernels run at full
-// speed, where a D×h·h×d GEMM would run axpys of length d.
+// jt = Jᵀ (d×D). The D×h×d products of the Jacobian term are then GEMMs
+// whose long side is the columns of a row-major result (Jᵀ = Mᵀ·W₂ᵀ) or the
+// inner dimension (W₂ᵀJ = w2t·jtᵀ), cut into blocks by gemm; matrix–vector
+// products along D stay axpys and dot products.
 type generator struct {
 	d, h, out       int
 	w1, b1, w2t, b2 []float64
@@ -69,13 +72,52 @@ func elu(a float64) (v, d1 float64) {
 	return e - 1, e
 }
 
-// chunk is the number of columns of a D-long row handled per pass, so the
-// pieces of all rows in play stay in the L1/L2 caches.
+// chunk is the number of columns of a D-long row handled per pass of the
+// axpy loop, so the pieces of all rows in play stay in the L1/L2 caches.
 const chunk = 512
 
+// gemm's blocks of C. gonum's Dgemm (the purego and non-amd64 fallback)
+// runs serially and allocates nothing when C spans fewer than four of its
+// 64×64 blocks; 64×192 blocks keep it there. fastblas takes any size, and
+// 192 columns are 24 of its 8-wide panels.
+const (
+	gemmRows = 64
+	gemmCols = 192
+)
+
+// gemm sets c = a·op(b) + beta·c block by block of C: a is r×k, op(b) is
+// k×n (b itself k×n, or n×k when tb), c is r×n, all row-major and
+// contiguous.
+func gemm(tb bool, c, a, b []float64, r, k, n int, beta float64) {
+	tB := blas.NoTrans
+	if tb {
+		tB = blas.Trans
+	}
+	for i0 := 0; i0 < r; i0 += gemmRows {
+		rb := min(gemmRows, r-i0)
+		A := blas64.General{Rows: rb, Cols: k, Stride: k, Data: a[i0*k:]}
+		for j0 := 0; j0 < n; j0 += gemmCols {
+			nb := min(gemmCols, n-j0)
+			B := blas64.General{Rows: k, Cols: nb, Stride: n, Data: b[j0:]}
+			if tb {
+				B = blas64.General{Rows: nb, Cols: k, Stride: k, Data: b[j0*k:]}
+			}
+			blas64.Gemm(blas.NoTrans, tB, 1, A, B, beta, blas64.General{Rows: rb, Cols: nb, Stride: n, Data: c[i0*n+j0:]})
+		}
+	}
+}
+
 // mulAxpy sets c = a·b (or adds it, with add), a r×k, b k×n, c r×n, all
-// row-major, by axpys along n.
+// row-major: a GEMM, or for one row of c axpys along n.
 func mulAxpy(c, a, b []float64, r, k, n int, add bool) {
+	if r > 1 {
+		beta := 0.0
+		if add {
+			beta = 1
+		}
+		gemm(false, c, a, b, r, k, n, beta)
+		return
+	}
 	if !add {
 		clear(c[:r*n])
 	}
@@ -92,14 +134,10 @@ func mulAxpy(c, a, b []float64, r, k, n int, add bool) {
 	}
 }
 
-// mulDot sets c = a·bᵀ, a r×n, b s×n, c r×s, by dot products along n.
+// mulDot sets c = a·bᵀ, a r×n, b s×n, c r×s: a GEMM whose inner dimension
+// is n.
 func mulDot(c, a, b []float64, r, s, n int) {
-	for i := range r {
-		ai := a[i*n : (i+1)*n]
-		for j := range s {
-			c[i*s+j] = floats.Dot(ai, b[j*n:(j+1)*n])
-		}
-	}
+	gemm(true, c, a, b, r, n, s, 0)
 }
 
 // forward sets w.a, w.hv, w.s from w.z and writes g(z) into theta.
@@ -133,11 +171,12 @@ const (
 // gram sets w.k.a = JᵀJ + σ²I.
 func (g *generator) gram(w *genWork, sigma2 float64) {
 	k, d := w.k.a, g.d
+	// JᵀJ = jt·jtᵀ as a GEMM, then made exactly symmetric from its lower
+	// triangle (the two triangles may differ in the last bit).
+	mulDot(k, w.jt, w.jt, d, d, g.out)
 	for i := range d {
-		ji := w.jt[i*g.out : (i+1)*g.out]
-		for j := i; j < d; j++ {
-			v := floats.Dot(ji, w.jt[j*g.out:(j+1)*g.out])
-			k[i*d+j], k[j*d+i] = v, v
+		for j := i + 1; j < d; j++ {
+			k[i*d+j] = k[j*d+i]
 		}
 		k[i*d+i] += sigma2
 	}

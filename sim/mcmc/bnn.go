@@ -181,17 +181,36 @@ func (d *bnnDensity) eval(net *model.Net, y, th, g []float64, scale float64) flo
 	if g != nil {
 		net.Backward(p.layers, w, g[:p.nw]) // d(−scale·log p(y | θ))/dw
 	}
-	lp := scale*ll + model.LogPrior(p.layers, w, g, 1) // g: d(−scale·log p(y|θ) − log p(θ))/dw
-	if g != nil {
-		for i := range g[:p.nw] {
-			g[i] = -g[i]
-		}
+	var lp float64
+	if g == nil {
+		lp = scale*ll + model.LogPrior(p.layers, w, nil, 1)
+	} else {
+		lp = scale*ll + logPriorNegGrad(p.layers, w, g)
 	}
 	if p.regression() {
 		lp += numeric.NormalLogPDF(logNoise, noisePriorMean, noisePriorStd)
 		if g != nil {
 			g[p.nw] = -dNoise - (logNoise-noisePriorMean)/(noisePriorStd*noisePriorStd)
 		}
+	}
+	return lp
+}
+
+// logPriorNegGrad is model.LogPrior(layers, w, g, 1) followed by g = −g, in
+// one pass: on entry g holds d(−scale·log p(y | θ))/dw, on return
+// d(scale·log p(y | θ) + log p(θ))/dw.
+func logPriorNegGrad(layers []model.Layer, w, g []float64) float64 {
+	var lp float64
+	for _, ly := range layers {
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
+		n := ly.Rows * ly.Cols
+		wl, gl := w[ly.Off:ly.Off+n], g[ly.Off:ly.Off+n]
+		var w2 float64
+		for i, v := range wl {
+			w2 += v * v
+			gl[i] = -(gl[i] + v*ip)
+		}
+		lp -= float64(n)*(model.HalfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
 	}
 	return lp
 }

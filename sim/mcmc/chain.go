@@ -71,18 +71,26 @@ func (c *chain) evalGrad() {
 // leapfrog moves (θ, p) by one leapfrog step of size eps with inverse
 // metric minv; grad and logp follow θ.
 func (c *chain) leapfrog(p, minv []float64, eps float64) {
-	c.leapfrogs++
+	c.kickDrift(p, minv, eps)
 	h := 0.5 * eps
 	for i, g := range c.grad {
 		p[i] += h * g
 	}
+}
+
+// kickDrift is a leapfrog step up to its last half kick: the first half
+// kick and the drift in one pass over the coordinates, then the gradient
+// at the new θ. The caller completes the step with p += (eps/2)·grad.
+func (c *chain) kickDrift(p, minv []float64, eps float64) {
+	c.leapfrogs++
+	h := 0.5 * eps
+	th, g := c.theta[:len(p)], c.grad[:len(p)]
 	for i, pi := range p {
-		c.theta[i] += eps * minv[i] * pi
+		pi += h * g[i]
+		p[i] = pi
+		th[i] += eps * minv[i] * pi
 	}
 	c.evalGrad()
-	for i, g := range c.grad {
-		p[i] += h * g
-	}
 }
 
 // kinetic returns ½ pᵀ M⁻¹ p.

@@ -23,7 +23,6 @@ type nuts struct {
 	pBckFwd, pSharpBckFwd []float64
 	pBckBck, pSharpBckBck []float64
 	rho, rhoFwd, rhoBck   []float64
-	rhoExt, rhoSub        []float64
 	levels                []nutsLevel // scratch of build at depth d ≥ 1
 	h0, sumMetro          float64
 	nLeap, depth          int
@@ -57,7 +56,7 @@ func newNUTS(d, warmup int, eps float64, maxDepth int) *nuts {
 		fwd: newPoint(d), bck: newPoint(d), sample: newPoint(d), propose: newPoint(d),
 		pFwdFwd: v(), pSharpFwdFwd: v(), pFwdBck: v(), pSharpFwdBck: v(),
 		pBckFwd: v(), pSharpBckFwd: v(), pBckBck: v(), pSharpBckBck: v(),
-		rho: v(), rhoFwd: v(), rhoBck: v(), rhoExt: v(), rhoSub: v()}
+		rho: v(), rhoFwd: v(), rhoBck: v()}
 	k.levels = make([]nutsLevel, maxTreeDepth+1)
 	for i := 1; i <= maxTreeDepth; i++ {
 		k.levels[i] = nutsLevel{pInitEnd: v(), pSharpInitEnd: v(), rhoInit: v(),
@@ -95,18 +94,41 @@ func (k *nuts) sharp(dst, p []float64) {
 	}
 }
 
-func dot(a, b []float64) float64 {
-	var s float64
-	for i, v := range a {
-		s += v * b[i]
+// sumCriterion is the generalised no-U-turn condition: the summed momentum
+// rho = a + b still points forward at both ends (p♯₊·rho > 0 and
+// p♯₋·rho > 0). rho is formed on the fly, written into set and added into
+// add (either may be nil), and the two dot products are taken in one pass,
+// each summed in coordinate order as a plain dot product: one pass over
+// the coordinates where a sum, a store and two dot products took four.
+func sumCriterion(pSharpMinus, pSharpPlus, a, b, set, add []float64) bool {
+	n := len(a)
+	mi, pl, b := pSharpMinus[:n], pSharpPlus[:n], b[:n]
+	var sp, sm float64
+	switch {
+	case set != nil:
+		set = set[:n]
+		for i, x := range a {
+			r := x + b[i]
+			set[i] = r
+			sp += pl[i] * r
+			sm += mi[i] * r
+		}
+	case add != nil:
+		add = add[:n]
+		for i, x := range a {
+			r := x + b[i]
+			add[i] += r
+			sp += pl[i] * r
+			sm += mi[i] * r
+		}
+	default:
+		for i, x := range a {
+			r := x + b[i]
+			sp += pl[i] * r
+			sm += mi[i] * r
+		}
 	}
-	return s
-}
-
-// criterion is the generalised no-U-turn condition: the summed momentum rho
-// still points forward at both ends.
-func criterion(pSharpMinus, pSharpPlus, rho []float64) bool {
-	return dot(pSharpPlus, rho) > 0 && dot(pSharpMinus, rho) > 0
+	return sp > 0 && sm > 0
 }
 
 func logAddExp(a, b float64) float64 {
@@ -120,12 +142,6 @@ func logAddExp(a, b float64) float64 {
 		return a + math.Log1p(math.Exp(b-a))
 	}
 	return b + math.Log1p(math.Exp(a-b))
-}
-
-func addInto(dst, a, b []float64) {
-	for i := range dst {
-		dst[i] = a[i] + b[i]
-	}
 }
 
 func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
@@ -176,12 +192,9 @@ func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
 			copyPoint(&k.sample, &k.propose)
 		}
 		lsw = logAddExp(lsw, lswSub)
-		addInto(k.rho, k.rhoBck, k.rhoFwd)
-		persist := criterion(k.pSharpBckBck, k.pSharpFwdFwd, k.rho)
-		addInto(k.rhoExt, k.rhoBck, k.pFwdBck)
-		persist = persist && criterion(k.pSharpBckBck, k.pSharpFwdBck, k.rhoExt)
-		addInto(k.rhoExt, k.rhoFwd, k.pBckFwd)
-		persist = persist && criterion(k.pSharpBckFwd, k.pSharpFwdFwd, k.rhoExt)
+		persist := sumCriterion(k.pSharpBckBck, k.pSharpFwdFwd, k.rhoBck, k.rhoFwd, k.rho, nil)
+		persist = persist && sumCriterion(k.pSharpBckBck, k.pSharpFwdBck, k.rhoBck, k.pFwdBck, nil, nil)
+		persist = persist && sumCriterion(k.pSharpBckFwd, k.pSharpFwdFwd, k.rhoFwd, k.pBckFwd, nil, nil)
 		if !persist {
 			break
 		}
@@ -201,11 +214,26 @@ func (k *nuts) treeDepth() int { return k.depth }
 // false when the new subtree diverged or U-turned.
 func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, rho, pBeg, pEnd []float64, sign float64, lsw *float64) bool {
 	if depth == 0 {
-		c.leapfrog(k.p, k.minv, sign*k.eps)
+		// The leapfrog's last half kick, p♯ at both ends, the kinetic
+		// energy, ρ and the end momenta in one pass over the coordinates.
+		eps := sign * k.eps
+		c.kickDrift(k.p, k.minv, eps)
 		k.nLeap++
-		k.sharp(pSharpBeg, k.p)
-		copy(pSharpEnd, pSharpBeg)
-		h := -c.logp + kinetic(k.p, k.minv)
+		half := 0.5 * eps
+		p, minv, g := k.p, k.minv[:len(k.p)], c.grad[:len(k.p)]
+		sb, se, r := pSharpBeg[:len(p)], pSharpEnd[:len(p)], rho[:len(p)]
+		pb, pe := pBeg[:len(p)], pEnd[:len(p)]
+		var kin float64
+		for i, pi := range p {
+			pi += half * g[i]
+			p[i] = pi
+			s := minv[i] * pi
+			sb[i], se[i] = s, s
+			kin += pi * pi * minv[i]
+			r[i] += pi
+			pb[i], pe[i] = pi, pi
+		}
+		h := -c.logp + 0.5*kin
 		if math.IsNaN(h) {
 			h = math.Inf(1)
 		}
@@ -221,11 +249,6 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		copy(propose.theta, c.theta)
 		copy(propose.grad, c.grad)
 		propose.logp = c.logp
-		for i, pi := range k.p {
-			rho[i] += pi
-		}
-		copy(pBeg, k.p)
-		copy(pEnd, k.p)
 		return !k.divergent
 	}
 	L := &k.levels[depth]
@@ -244,14 +267,8 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 	if lswFinal > lswSub || c.rng.Float64() < math.Exp(lswFinal-lswSub) {
 		copyPoint(propose, &L.proposeFinal)
 	}
-	addInto(k.rhoSub, L.rhoInit, L.rhoFinal)
-	for i, v := range k.rhoSub {
-		rho[i] += v
-	}
-	persist := criterion(pSharpBeg, pSharpEnd, k.rhoSub)
-	addInto(k.rhoSub, L.rhoInit, L.pFinalBeg)
-	persist = persist && criterion(pSharpBeg, L.pSharpFinalBeg, k.rhoSub)
-	addInto(k.rhoSub, L.rhoFinal, L.pInitEnd)
-	persist = persist && criterion(L.pSharpInitEnd, pSharpEnd, k.rhoSub)
+	persist := sumCriterion(pSharpBeg, pSharpEnd, L.rhoInit, L.rhoFinal, nil, rho)
+	persist = persist && sumCriterion(pSharpBeg, L.pSharpFinalBeg, L.rhoInit, L.pFinalBeg, nil, nil)
+	persist = persist && sumCriterion(L.pSharpInitEnd, pSharpEnd, L.rhoFinal, L.pInitEnd, nil, nil)
 	return persist
 }

@@ -288,3 +288,38 @@ func TestClassification(t *testing.T) {
 		t.Errorf("classification noise std %v", m.NoiseStd())
 	}
 }
+
+// Step's fused one-sample path does the arithmetic of exp, sampleGrad and
+// kl(true) on cleared slabs in the same order, so it gives the same
+// gradients, log-likelihood and KL exactly (== treats the two zeros alike:
+// a written −0 where the old path added it to +0 is the only difference).
+func TestOneSampleGradMatchesSampleGradAndKL(t *testing.T) {
+	for _, data := range []string{"gap", "linreg"} {
+		d := loadData(t, data)
+		m := newMethod(t, d, "", sim.Controls{"kl_weight": sim.Num(0.7)}, 3)
+		for range 20 {
+			m.Step()
+		}
+		numeric.FillNormal(m.eps, m.rng)
+		m.gnoise[0] = 0
+		ll1, kl1 := m.oneSampleGrad(0.01)
+		gmu, gls, gn := append([]float64(nil), m.gmu...), append([]float64(nil), m.gls...), m.gnoise[0]
+
+		for i, l := range m.ls {
+			m.std[i] = math.Exp(l)
+		}
+		clear(m.gmu)
+		clear(m.gls)
+		m.gnoise[0] = 0
+		ll2 := m.sampleGrad(m.eps, 0.01)
+		kl2 := m.kl(true)
+		if ll1 != ll2 || kl1 != kl2 || gn != m.gnoise[0] {
+			t.Errorf("%s: fused ll %v kl %v noise grad %v, separate %v %v %v", data, ll1, kl1, gn, ll2, kl2, m.gnoise[0])
+		}
+		for i := range gmu {
+			if gmu[i] != m.gmu[i] || gls[i] != m.gls[i] {
+				t.Fatalf("%s: weight %d: fused gradients (%v, %v), separate (%v, %v)", data, i, gmu[i], gls[i], m.gmu[i], m.gls[i])
+			}
+		}
+	}
+}

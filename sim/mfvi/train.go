@@ -88,22 +88,27 @@ func (m *Method) Step() sim.StepStats {
 	if !m.ready {
 		return sim.StepStats{Objective: math.NaN()}
 	}
-	for i, l := range m.ls {
-		m.std[i] = math.Exp(l)
-	}
-	clear(m.gmu)
-	clear(m.gls)
 	m.gnoise[0] = 0
 	scale := 1 / (float64(len(m.x)) * float64(m.mc))
-	var ll float64
-	for s := 0; s < m.mc; s++ {
+	var ll, kl float64
+	if m.mc == 1 {
 		numeric.FillNormal(m.eps, m.rng)
-		v := m.sampleGrad(m.eps, scale)
-		if s == 0 {
-			ll = v
+		ll, kl = m.oneSampleGrad(scale)
+	} else {
+		for i, l := range m.ls {
+			m.std[i] = math.Exp(l)
 		}
+		clear(m.gmu)
+		clear(m.gls)
+		for s := 0; s < m.mc; s++ {
+			numeric.FillNormal(m.eps, m.rng)
+			v := m.sampleGrad(m.eps, scale)
+			if s == 0 {
+				ll = v
+			}
+		}
+		kl = m.kl(true)
 	}
-	kl := m.kl(true)
 	if m.frozenNoise {
 		m.gnoise[0] = 0
 	}
@@ -126,6 +131,43 @@ func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
 		m.gls[i] += d * eps[i] * m.std[i] // dw/dℓ = std·ε
 	}
 	return ll
+}
+
+// oneSampleGrad is the gradient of a one-sample step with the noise in
+// m.eps: m.std = exp(ℓ), then sampleGrad and kl(true) on cleared slabs, with
+// the passes over the weights fused: std and w in one, and the
+// likelihood's and the KL's gradients written (not cleared and added)
+// together with the KL's sums in another. It returns the log-likelihood
+// and the KL, equal to what sampleGrad and kl return.
+func (m *Method) oneSampleGrad(scale float64) (ll, kl float64) {
+	eps := m.eps
+	for i, l := range m.ls {
+		s := math.Exp(l)
+		m.std[i] = s
+		m.w[i] = m.mu[i] + s*eps[i]
+	}
+	m.train.Forward(m.layers, m.w)
+	ll = m.logLik(m.train, scale, true)
+	m.train.Backward(m.layers, m.w, m.dw)
+	c := m.klWeight / float64(len(m.x))
+	for _, ly := range m.layers {
+		ip := 1 / (ly.PriorStd * ly.PriorStd)
+		n := ly.Rows * ly.Cols
+		mu, ls, std := m.mu[ly.Off:ly.Off+n], m.ls[ly.Off:ly.Off+n], m.std[ly.Off:ly.Off+n]
+		dw, e := m.dw[ly.Off:ly.Off+n], eps[ly.Off:ly.Off+n]
+		gmu, gls := m.gmu[ly.Off:ly.Off+n], m.gls[ly.Off:ly.Off+n]
+		var q, lsum float64
+		for i, d := range dw {
+			s := std[i]
+			s2 := s * s
+			gmu[i] = d + c*mu[i]*ip
+			gls[i] = d*e[i]*s + c*(s2*ip-1)
+			q += s2 + mu[i]*mu[i]
+			lsum += ls[i]
+		}
+		kl += 0.5*(q*ip-float64(n)) - lsum + float64(n)*math.Log(ly.PriorStd)
+	}
+	return ll, kl
 }
 
 // logLik returns log p(y | f) for the network outputs in t. With grad set it

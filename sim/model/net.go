@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/posterior-playground/playground/numeric/fastblas"
 )
 
 // Layer locates one weight matrix of an Arch in a flat parameter slab:
@@ -26,7 +28,6 @@ type Net struct {
 	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), ReLU then ones
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
-	wt  [][]float64 // layer l's weights without the bias row, transposed
 }
 
 // NewNet returns the buffers for inputs xs; withGrad adds those of Backward.
@@ -47,7 +48,6 @@ func NewNet(layers []Layer, xs []float64, withGrad bool) *Net {
 	if withGrad {
 		for _, ly := range layers {
 			t.g = append(t.g, make([]float64, n*ly.Cols))
-			t.wt = append(t.wt, make([]float64, (ly.Rows-1)*ly.Cols))
 		}
 	}
 	return t
@@ -68,24 +68,42 @@ func weights(ly Layer, w []float64) blas64.General {
 
 // Forward evaluates the network with weights w (flat, layer after layer)
 // into t.Out.
+//
+// Three passes are fused away from the plain GEMM-then-ReLU sequence: the
+// first layer (inputs x and 1) is h = max(x·w₀ + w₁, 0) in one loop, since
+// a product with k = 2 is all overhead in a blocked GEMM; a hidden layer
+// feeding a one-column output leaves its ReLU to the output's loop, which
+// applies it while it takes the dot products; and the output of one column
+// is that loop rather than a matrix–vector product.
 func (t *Net) Forward(layers []Layer, w []float64) {
 	last := len(layers) - 1
 	for l, ly := range layers {
-		a := t.input(layers, l)
-		b := weights(ly, w)
-		if l == last {
-			if ly.Cols == 1 {
-				matVec(t.Out, a, b.Data)
-			} else {
-				blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: 1, Stride: 1, Data: t.Out})
+		c := ly.Cols
+		if l == last && c == 1 {
+			a := t.input(layers, l)
+			if l == 0 {
+				matVec(t.Out, a, w[ly.Off:ly.Off+ly.Rows])
+				continue
 			}
+			reluMatVec(t.Out, a, w[ly.Off:ly.Off+ly.Rows])
 			continue
 		}
-		// Write the pre-activation into the first cols columns of h, then
-		// apply the ReLU in place; the ones column is untouched.
-		c := ly.Cols
+		if l == last {
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: t.Out})
+			continue
+		}
 		h := t.h[l]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		if l == 0 && ly.Rows == 2 {
+			fastblas.ReLUAffine(t.n, t.in, 2, w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c], h, c+1)
+			continue
+		}
+		// Write the pre-activation into the first c columns of h, then
+		// apply the ReLU in place (or leave it to the output's loop); the
+		// ones column is untouched.
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		if l+1 == last && layers[last].Cols == 1 {
+			continue
+		}
 		for i := range t.n {
 			row := h[i*(c+1) : i*(c+1)+c]
 			for j, v := range row {
@@ -100,56 +118,56 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 // Backward takes OutGrad() = d loss / d f, set by the caller after forward
 // with the same w, and writes d loss / d w into dw (overwriting it).
 //
-// gonum's NoTrans·NoTrans and Trans·NoTrans kernels skip zero entries of the
-// left operand, so every big product here keeps the ReLU's zeros on the
-// left: forward H·W, dW = Hᵀ·G, and d loss/d H = G·Wᵀ with Wᵀ copied into
-// wt (G is zero wherever the layer's ReLU was off). That halves the
-// arithmetic of a ReLU network. A one-column layer (the output) is done by
-// plain loops: a GEMM with one column would call its kernel per entry.
+// A hidden layer's d loss / d h = G·W_topᵀ is one GEMM that reads W
+// transposed where it lies, then the ReLU's mask. As in Forward, the thin
+// ends are loops: a one-column output takes its weight gradient and the
+// masked gradient of the layer below in one pass over h, and the first
+// layer (inputs x and 1) applies its mask while it sums its two rows of
+// dW, so its masked gradient is never written.
 func (t *Net) Backward(layers []Layer, w, dw []float64) {
 	for l := len(layers) - 1; l >= 0; l-- {
 		ly := layers[l]
-		a := t.input(layers, l)
 		gl := t.g[l]
-		if ly.Cols == 1 {
-			vecMat(dw[ly.Off:ly.Off+ly.Rows], a, gl)
-		} else {
-			g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, a, g, 0, weights(ly, dw))
-		}
-		if l == 0 {
-			break
-		}
-		// d loss / d h_{l-1} = g·W_topᵀ (the bias row has no input to reach),
-		// then through the ReLU: h > 0 exactly where the pre-activation was.
 		c := ly.Rows - 1
-		gp := t.g[l-1]
-		h := t.h[l-1]
-		if ly.Cols == 1 {
-			wl := w[ly.Off : ly.Off+c]
-			for i, gi := range gl {
-				hr := h[i*(c+1) : i*(c+1)+c]
-				gr := gp[i*c : i*c+c]
-				for j, v := range hr {
-					if v > 0 {
-						gr[j] = gi * wl[j]
-					} else {
-						gr[j] = 0
-					}
-				}
+		switch {
+		case ly.Cols == 1 && l == 0:
+			vecMat(dw[ly.Off:ly.Off+ly.Rows], t.input(layers, l), gl)
+			return
+		case ly.Cols == 1:
+			// dw = hᵀg and d loss/d h = g·wᵀ through the ReLU (h > 0
+			// exactly where the pre-activation was), in one pass.
+			dwl := dw[ly.Off : ly.Off+ly.Rows]
+			clear(dwl)
+			fastblas.ReLUOutputBackward(t.n, gl, t.h[l-1], c+1, w[ly.Off:ly.Off+c], dwl[:c], t.g[l-1], c)
+			var bias float64
+			for _, gi := range gl {
+				bias += gi
 			}
+			dwl[c] = bias
 			continue
+		case l == 0 && ly.Rows == 2 && len(layers) > 1:
+			// dW = [x 1]ᵀ·(G masked by h > 0); G is not masked yet when
+			// a GEMM layer wrote it.
+			n := ly.Cols
+			d0, d1 := dw[ly.Off:ly.Off+n], dw[ly.Off+n:ly.Off+2*n]
+			clear(d0)
+			clear(d1)
+			fastblas.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
+			return
 		}
-		wt := t.wt[l]
-		for i := range c {
-			for j, v := range w[ly.Off+i*ly.Cols : ly.Off+(i+1)*ly.Cols] {
-				wt[j*c+i] = v
-			}
+		g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, t.input(layers, l), g, 0, weights(ly, dw))
+		if l == 0 {
+			return
 		}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl},
-			blas64.General{Rows: ly.Cols, Cols: c, Stride: c, Data: wt},
-			0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: gp})
+		// d loss / d h_{l-1} = G·W_topᵀ (the bias row has no input to reach).
+		gp := t.g[l-1]
+		wtop := blas64.General{Rows: c, Cols: ly.Cols, Stride: ly.Cols, Data: w[ly.Off : ly.Off+c*ly.Cols]}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, g, wtop, 0, blas64.General{Rows: t.n, Cols: c, Stride: c, Data: gp})
+		if l == 1 && layers[0].Rows == 2 {
+			continue // the first layer's loop applies its mask
+		}
+		h := t.h[l-1]
 		for i := range t.n {
 			hr := h[i*(c+1) : i*(c+1)+c]
 			gr := gp[i*c : i*c+c]
@@ -172,6 +190,52 @@ func matVec(dst []float64, a blas64.General, v []float64) {
 			s += x * v[j]
 		}
 		dst[i] = s
+	}
+}
+
+// reluMatVec is matVec after the ReLU of a's columns but the last (the
+// ones), which it applies to a in place. Four rows go through the loop
+// together, each with its own sum in column order (the result of one row
+// at a time, bit for bit): four independent chains of additions instead of
+// one, whose latency bounded the loop.
+func reluMatVec(dst []float64, a blas64.General, v []float64) {
+	v = v[:a.Cols]
+	c := a.Cols - 1
+	vc := v[:c]
+	relu := func(row []float64, j int) float64 {
+		x := row[j]
+		if x < 0 {
+			x = 0
+			row[j] = 0
+		}
+		return x
+	}
+	st := a.Stride
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		r0 := a.Data[i*st : i*st+c]
+		r1 := a.Data[(i+1)*st : (i+1)*st+c]
+		r2 := a.Data[(i+2)*st : (i+2)*st+c]
+		r3 := a.Data[(i+3)*st : (i+3)*st+c]
+		var s0, s1, s2, s3 float64
+		for j, w := range vc {
+			s0 += relu(r0, j) * w
+			s1 += relu(r1, j) * w
+			s2 += relu(r2, j) * w
+			s3 += relu(r3, j) * w
+		}
+		dst[i] = s0 + a.Data[i*st+c]*v[c]
+		dst[i+1] = s1 + a.Data[(i+1)*st+c]*v[c]
+		dst[i+2] = s2 + a.Data[(i+2)*st+c]*v[c]
+		dst[i+3] = s3 + a.Data[(i+3)*st+c]*v[c]
+	}
+	for ; i < len(dst); i++ {
+		row := a.Data[i*st : i*st+c]
+		var s float64
+		for j, w := range vc {
+			s += relu(row, j) * w
+		}
+		dst[i] = s + a.Data[i*st+c]*v[c]
 	}
 }
 

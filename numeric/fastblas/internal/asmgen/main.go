@@ -8,7 +8,9 @@
 // so each k step is two loads, six broadcasts and twelve independent FMAs.
 // kernel6x8 (GEMM) reads A and B through strides, packed or in place;
 // trsm6x8 (triangular solve) reads packed panels and then solves the tile
-// against a 6×6 diagonal block in registers.
+// against a 6×6 diagonal block in registers. adam4 is Adam's elementwise
+// update, four lanes at a time, whose square roots and divisions are what
+// bound it.
 package main
 
 import (
@@ -30,6 +32,8 @@ func main() {
 	gemmKernel()
 	trsmKernel()
 	transposeKernel()
+	adamKernel()
+	reluKernels()
 	Generate()
 }
 
@@ -311,4 +315,229 @@ func transposeKernel() {
 	Label("transpose_done")
 	VZEROUPPER()
 	RET()
+}
+
+// adamKernel writes adam4: Keras's Adam update on n (a multiple of 4)
+// parameters, in the operation order of numeric.Adam's Go loop, without
+// FMA, so that each lane rounds exactly as the scalar code does.
+func adamKernel() {
+	TEXT("adam4", NOSPLIT, "func(n int, p, grad, m, v *float64, b1, c1, b2, c2, alpha, eps float64)")
+	Pragma("noescape")
+	Doc(
+		"adam4 updates n parameters p (n a multiple of 4) with gradients grad,",
+		"four at a time:",
+		"m = b1·m + c1·grad; v = b2·v + (c2·grad)·grad;",
+		"p = p − (alpha·m)/(√v + eps),",
+		"each operation rounded as in the scalar Go loop (no FMA).",
+	)
+	n := Load(Param("n"), GP64())
+	p := Load(Param("p"), GP64())
+	g := Load(Param("grad"), GP64())
+	m := Load(Param("m"), GP64())
+	v := Load(Param("v"), GP64())
+	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13}
+	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps"} {
+		x := consts[i].AsX()
+		Load(Param(name), x)
+		VBROADCASTSD(x, consts[i])
+	}
+	b1, c1, b2, c2, alpha, eps := Y8, Y9, Y10, Y11, Y12, Y13
+	SHRQ(U8(2), n)
+	JZ(LabelRef("adam_done"))
+	Label("adam_loop")
+	VMOVUPD(Mem{Base: g}, Y0)
+	VMOVUPD(Mem{Base: m}, Y1)
+	VMULPD(b1, Y1, Y1) // b1·m
+	VMULPD(c1, Y0, Y2) // c1·g
+	VADDPD(Y2, Y1, Y1) // m
+	VMOVUPD(Y1, Mem{Base: m})
+	VMOVUPD(Mem{Base: v}, Y3)
+	VMULPD(b2, Y3, Y3) // b2·v
+	VMULPD(c2, Y0, Y4) // c2·g
+	VMULPD(Y0, Y4, Y4) // (c2·g)·g
+	VADDPD(Y4, Y3, Y3) // v
+	VMOVUPD(Y3, Mem{Base: v})
+	VSQRTPD(Y3, Y5)
+	VADDPD(eps, Y5, Y5)   // √v + eps
+	VMULPD(alpha, Y1, Y6) // alpha·m
+	VDIVPD(Y5, Y6, Y6)    // (alpha·m)/(√v + eps)
+	VMOVUPD(Mem{Base: p}, Y7)
+	VSUBPD(Y6, Y7, Y7)
+	VMOVUPD(Y7, Mem{Base: p})
+	ADDQ(U8(32), p)
+	ADDQ(U8(32), g)
+	ADDQ(U8(32), m)
+	ADDQ(U8(32), v)
+	DECQ(n)
+	JNZ(LabelRef("adam_loop"))
+	Label("adam_done")
+	VZEROUPPER()
+	RET()
+}
+
+// reluKernels writes the row loops of a ReLU network's thin layers (one
+// input and a bias; one output), vectorised along the hidden units: each
+// lane does the scalar loop's operations in its order without FMA, and
+// sums over rows stay in row order, so results are the scalar loop's bit
+// for bit. c (the units handled) is a multiple of 4; the callers do the
+// rest in Go.
+func reluKernels() {
+	zero := Y15
+
+	TEXT("reluAffine4", NOSPLIT, "func(n, c int, x *float64, xs int, w0, w1, h *float64, hs int)")
+	Pragma("noescape")
+	Doc(
+		"reluAffine4 sets h[i·hs + j] = max(x[i·xs]·w0[j] + w1[j], 0) for i < n,",
+		"j < c (c a multiple of 4), keeping NaN and −0 as `if v < 0 { v = 0 }` does.",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		x := Load(Param("x"), GP64())
+		xs := Load(Param("xs"), GP64())
+		w0 := Load(Param("w0"), GP64())
+		w1 := Load(Param("w1"), GP64())
+		h := Load(Param("h"), GP64())
+		hs := Load(Param("hs"), GP64())
+		SHLQ(U8(3), xs)
+		SHLQ(U8(3), hs)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("ra_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("ra_done"))
+		Label("ra_row")
+		VBROADCASTSD(Mem{Base: x}, Y0)
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("ra_col")
+		VMULPD(Mem{Base: w0, Index: j, Scale: 8}, Y0, Y1)
+		VADDPD(Mem{Base: w1, Index: j, Scale: 8}, Y1, Y1)
+		VMAXPD(Y1, zero, Y1) // max(0, v) with v second: NaN and −0 pass
+		VMOVUPD(Y1, Mem{Base: h, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("ra_col"))
+		ADDQ(xs, x)
+		ADDQ(hs, h)
+		DECQ(n)
+		JNZ(LabelRef("ra_row"))
+		Label("ra_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	TEXT("reluOutBack4", NOSPLIT, "func(n, c int, grad, h *float64, hs int, w, dw, gp *float64, gs int)")
+	Pragma("noescape")
+	Doc(
+		"reluOutBack4 is the backward pass of a one-output layer on ReLU",
+		"activations h, for units j < c (c a multiple of 4), row after row:",
+		"dw[j] += grad[i]·h[i·hs + j], and gp[i·gs + j] = grad[i]·w[j] where",
+		"h[i·hs + j] > 0, else +0.",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		g := Load(Param("grad"), GP64())
+		h := Load(Param("h"), GP64())
+		hs := Load(Param("hs"), GP64())
+		w := Load(Param("w"), GP64())
+		dw := Load(Param("dw"), GP64())
+		gp := Load(Param("gp"), GP64())
+		gs := Load(Param("gs"), GP64())
+		SHLQ(U8(3), hs)
+		SHLQ(U8(3), gs)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("ro_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("ro_done"))
+		Label("ro_row")
+		VBROADCASTSD(Mem{Base: g}, Y0)
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("ro_col")
+		VMOVUPD(Mem{Base: h, Index: j, Scale: 8}, Y1)
+		VMULPD(Y1, Y0, Y2) // g·h
+		VADDPD(Mem{Base: dw, Index: j, Scale: 8}, Y2, Y2)
+		VMOVUPD(Y2, Mem{Base: dw, Index: j, Scale: 8})
+		VMULPD(Mem{Base: w, Index: j, Scale: 8}, Y0, Y3) // g·w
+		VCMPPD(U8(0x1e), zero, Y1, Y4)                   // h > 0 (ordered)
+		VANDPD(Y4, Y3, Y3)
+		VMOVUPD(Y3, Mem{Base: gp, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("ro_col"))
+		ADDQ(U8(8), g)
+		ADDQ(hs, h)
+		ADDQ(gs, gp)
+		DECQ(n)
+		JNZ(LabelRef("ro_row"))
+		Label("ro_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	TEXT("reluInBack4", NOSPLIT, "func(n, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0, d1 *float64)")
+	Pragma("noescape")
+	Doc(
+		"reluInBack4 sums the weight gradient of a layer with inputs x and 1",
+		"through its ReLU, for units j < c (c a multiple of 4), row after row:",
+		"where h[i·hs + j] > 0, d0[j] += x[i·xs]·grad[i·gs + j] and",
+		"d1[j] += grad[i·gs + j]",
+		"(elsewhere +0 is added, which leaves every sum as it was).",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		x := Load(Param("x"), GP64())
+		xs := Load(Param("xs"), GP64())
+		h := Load(Param("h"), GP64())
+		hs := Load(Param("hs"), GP64())
+		g := Load(Param("grad"), GP64())
+		gs := Load(Param("gs"), GP64())
+		d0 := Load(Param("d0"), GP64())
+		d1 := Load(Param("d1"), GP64())
+		SHLQ(U8(3), xs)
+		SHLQ(U8(3), hs)
+		SHLQ(U8(3), gs)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("ri_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("ri_done"))
+		Label("ri_row")
+		VBROADCASTSD(Mem{Base: x}, Y0)
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("ri_col")
+		VMOVUPD(Mem{Base: h, Index: j, Scale: 8}, Y1)
+		VCMPPD(U8(0x1e), zero, Y1, Y4) // h > 0 (ordered)
+		VANDPD(Mem{Base: g, Index: j, Scale: 8}, Y4, Y2)
+		VMULPD(Y2, Y0, Y3) // x·g
+		VADDPD(Mem{Base: d0, Index: j, Scale: 8}, Y3, Y3)
+		VMOVUPD(Y3, Mem{Base: d0, Index: j, Scale: 8})
+		VADDPD(Mem{Base: d1, Index: j, Scale: 8}, Y2, Y2)
+		VMOVUPD(Y2, Mem{Base: d1, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("ri_col"))
+		ADDQ(xs, x)
+		ADDQ(hs, h)
+		ADDQ(gs, g)
+		DECQ(n)
+		JNZ(LabelRef("ri_row"))
+		Label("ri_done")
+		VZEROUPPER()
+		RET()
+	}
 }

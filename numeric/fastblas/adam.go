@@ -1,0 +1,31 @@
+package fastblas
+
+import "math"
+
+// AdamUpdate applies Adam's elementwise update, in the form Keras and
+// numeric.Adam compute it, to parameters p with gradients g and moments m
+// and v, all of p's length:
+//
+//	m ← b1·m + (1−b1)·g,  v ← b2·v + (1−b2)·g·g,  p ← p − alpha·m/(√v + eps).
+//
+// It is the one routine here that is not BLAS: an optimiser step is a pass
+// of square roots and divisions over every parameter, which the AVX2
+// kernel runs four lanes at a time. Each lane does the scalar loop's
+// operations in its order without FMA, so the result is the same bit for
+// bit with or without the kernel.
+func AdamUpdate(p, g, m, v []float64, b1, b2, alpha, eps float64) {
+	n := len(p)
+	g, m, v = g[:n], m[:n], v[:n]
+	c1, c2 := 1-b1, 1-b2
+	k := 0
+	if hasKernels && n >= 4 {
+		k = n &^ 3
+		adam4(k, &p[0], &g[0], &m[0], &v[0], b1, c1, b2, c2, alpha, eps)
+	}
+	for j := k; j < n; j++ {
+		gj := g[j]
+		m[j] = b1*m[j] + c1*gj
+		v[j] = b2*v[j] + c2*gj*gj
+		p[j] -= alpha * m[j] / (math.Sqrt(v[j]) + eps)
+	}
+}
