@@ -48,6 +48,8 @@ func TestBrowserImplicitVsMeanField(t *testing.T) {
 		i.value = "120"; i.dispatchEvent(new Event("change", {bubbles: true}));
 	})()`))
 	b.wait(`playground.panels.filter(p => p.weights).every(p => p.weights.w.index === 120)`, 10*time.Second)
+	// A folded view redraws (its caption too) at most once a second.
+	b.settle(`document.querySelector('#panel-livi [data-plot="weights"] figcaption').textContent.includes("layer 2")`, 3*time.Second)
 	if name := b.eval(`document.querySelector('#panel-livi [data-plot="weights"] figcaption').textContent`); !strings.Contains(name, "layer 2") {
 		t.Errorf("weight 120's caption %q does not name layer 2", name)
 	}
