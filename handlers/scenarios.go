@@ -161,7 +161,7 @@ func Scenarios() []Scenario {
 				"Gaussian, drawn dashed in every panel: its band on the predictive plot and its 1, 2 and 3 sd contours in the joint (b0, b) view. " +
 				"Because the inputs sit away from 0, intercept and slope are strongly anti-correlated (about −0.87): the exact contours are tilted. " +
 				"Press play. For the first 1,000 steps HMC is in warm-up: its four chains run from dispersed starts onto the exact contours " +
-				"and it keeps no draws yet. Meanwhile mean-field VI's ellipse grows from a dot and GIP's, at first about 1.5 times too wide, " +
+				"and it keeps no draws yet. Meanwhile mean-field VI's ellipse grows from a dot and GIP's, at first up to twice as wide as the exact one, " +
 				"shrinks onto the contours. From step 2,000 on, the picture this scenario is for: mean-field's 2σ ellipse is axis-aligned " +
 				"and too narrow, its means on target but each sd about √(1 − ρ²) ≈ 0.5 of the exact one (the joint view's table shows the ratio); " +
 				"GIP's ellipse is tilted onto the exact contours, and HMC's draws fill them, both with sds within 15% of the exact ones. " +
