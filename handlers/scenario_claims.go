@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/model"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -36,7 +37,8 @@ type Measure string
 
 // The measures a check may bound. The first three are frame diagnostics;
 // the truth errors are read off the band's mean and the data's noiseless
-// truth on the plotting grid (user units).
+// truth on the plotting grid (user units); the slope's sd ratio off the
+// joint (b0, b) view of a method on the linear model.
 const (
 	InbetweenRatio Measure = "inbetween_ratio" // f's std at the gap's centre over its mean std on the data (sim.InbetweenRatio)
 	NoiseStd       Measure = "noise_std"       // the method's observation noise std, user units
@@ -46,7 +48,14 @@ const (
 	// TruthRMSEOutside is TruthRMSE over the grid points outside the
 	// training inputs' range: how a method extrapolates.
 	TruthRMSEOutside Measure = "truth_rmse_outside"
+	// SlopeSDRatio is the method's posterior sd of the slope b over the
+	// exact posterior's, as the joint view's table shows it ("sd / exact
+	// sd"): q's sd for VI, the sd over all retained draws for a sampler.
+	SlopeSDRatio Measure = "slope_sd_ratio"
 )
+
+// measures are all the measures a check may bound.
+var measures = []Measure{InbetweenRatio, NoiseStd, Objective, TruthRMSE, TruthRMSEOutside, SlopeSDRatio}
 
 // measure returns m of frame f on data d, NaN when the frame does not show
 // it (no band yet, no truth, a diagnostic the method lacks).
@@ -59,8 +68,46 @@ func measure(m Measure, f *engine.Frame, d *wire.DataPoints) float64 {
 		return math.NaN()
 	case TruthRMSE, TruthRMSEOutside:
 		return truthRMSE(f.Predictive, d, m == TruthRMSEOutside)
+	case SlopeSDRatio:
+		for _, e := range f.Extras {
+			if j, ok := e.Value.(*model.Joint); ok && e.Key == "joint" {
+				return sdRatio(j, 1)
+			}
+		}
 	}
 	return math.NaN()
+}
+
+// sdRatio is the sd of coordinate i (0: b0, 1: b) under j's method over
+// the exact posterior's, NaN when either is unknown. The method's sd is
+// read as the joint view reads it (joint_data.js's moments): q's, else the
+// sampler's over all retained draws, else the shown draws' (n − 1).
+func sdRatio(j *model.Joint, i int) float64 {
+	if j.Exact == nil {
+		return math.NaN()
+	}
+	var sd float64
+	switch {
+	case j.Gaussian != nil:
+		sd = math.Sqrt(j.Gaussian.Cov[i][i])
+	case len(j.Moments) == 2:
+		sd = j.Moments[i].SD
+	default:
+		v := [2][]float64{j.B0, j.B}[i]
+		if len(v) < 2 {
+			return math.NaN()
+		}
+		var s, ss float64
+		for _, x := range v {
+			s += x
+		}
+		mean := s / float64(len(v))
+		for _, x := range v {
+			ss += (x - mean) * (x - mean)
+		}
+		sd = math.Sqrt(ss / float64(len(v)-1))
+	}
+	return sd / math.Sqrt(j.Exact.Cov[i][i])
 }
 
 // truthRMSE is the RMS of the band's mean less the truth on the grid (all

@@ -51,24 +51,57 @@ var errReplayOvershot = errors.New("the run was commanded during its replay and 
 // A run is deterministic for its seed whatever its batches, so the state —
 // and, as bands are seeded by step (sim.EvalSeeder), the band — equal the
 // original's at that step, bit for bit.
+//
+// A method with nothing to iterate (sim.Settler) takes no steps but the
+// one that records a change, so it never reaches a later step: while it
+// is settled the replay does not step it, applies the changes as they
+// come (a change that gives it something to iterate steps it on), and
+// ends where it stands, played, so the run says "settled" and a viewer
+// waiting for p.Step knows the replay is over.
 func replay(ctx context.Context, r *Run, p wire.Replay) error {
 	epoch := r.Latest().Epoch
 	for _, c := range p.Changes {
-		if err := stepTo(ctx, r, epoch, c.Step); err != nil {
+		if err := stepTo(ctx, r, epoch, c.Step); err != nil && !errors.Is(err, errReplaySettled) {
 			return err
 		}
 		if err := r.Set(ctx, c.Name, c.Value); err != nil {
 			return fmt.Errorf("replaying %s = %s at step %d: %w", c.Name, c.Value, c.Step, err)
 		}
 	}
-	return stepTo(ctx, r, epoch, p.Step)
+	err := stepTo(ctx, r, epoch, p.Step)
+	if !errors.Is(err, errReplaySettled) {
+		return err
+	}
+	if r.Latest().Epoch != epoch {
+		return errReplayReset
+	}
+	return r.Play(ctx) // settled: records its state if it has not, spends nothing
+}
+
+// errReplaySettled is a replay whose method has nothing to iterate: no
+// step command would move it.
+var errReplaySettled = errors.New("the method has nothing to iterate")
+
+// replayState is what stepTo needs that the latest frame may not show
+// yet, asked on the run goroutine (which owns the method and the step):
+// the run's step (a settled method's step recording a change is published
+// with the next frame) and whether its method has nothing to iterate.
+func replayState(ctx context.Context, r *Run) (step int64, settled bool, err error) {
+	err = r.Inspect(ctx, func(m sim.Method, _ *sim.Dataset) {
+		step = r.step
+		if s, ok := m.(sim.Settler); ok {
+			_, settled = s.Settled()
+		}
+	})
+	return step, settled, err
 }
 
 // errReplayReset is a replay whose run was reset: it starts afresh instead.
 var errReplayReset = errors.New("the run was reset during its replay")
 
 // stepTo steps a paused run to step target with step commands and waits for
-// it to get there; it gives up when the run leaves epoch (a reset).
+// it to get there; it gives up when the run leaves epoch (a reset), and
+// returns errReplaySettled, sending nothing, when the method is settled.
 func stepTo(ctx context.Context, r *Run, epoch uint64, target int64) error {
 	var cur Cursor
 	sent := int64(-1) // the step a command was sent at, until a frame shows it taken
@@ -88,11 +121,20 @@ func stepTo(ctx context.Context, r *Run, epoch uint64, target int64) error {
 		case f.Status == StatusPaused && f.Pending == 0 && f.Step == target:
 			return nil
 		case f.Status == StatusPaused && f.Pending == 0:
-			if err := r.Step(ctx, min(target-f.Step, MaxStepCommand)); err != nil {
+			step, settled, err := replayState(ctx, r)
+			switch {
+			case err != nil:
 				return err
+			case step != f.Step: // the frame is behind: wait for the next
+			case settled:
+				return errReplaySettled
+			default:
+				if err := r.Step(ctx, min(target-f.Step, MaxStepCommand)); err != nil {
+					return err
+				}
+				sent = f.Step
+				continue
 			}
-			sent = f.Step
-			continue
 		}
 		select {
 		case <-changed:

@@ -1,7 +1,9 @@
 // A scenario's claim (handlers/scenario_claims.go): checks on what the page
 // shows, evaluated on each panel's latest frame as the server's test
 // evaluates them on the engine's frames. The measures are the frame's
-// diagnostics, or the band's mean against the data's noiseless truth.
+// diagnostics, the band's mean against the data's noiseless truth, or a
+// method's sd of the slope over the exact posterior's (its joint view).
+import { moments } from "./joint_data.js";
 
 // measure returns the named measure of a panel, NaN when the panel does not
 // show it (no band yet, no truth, a diagnostic its method lacks).
@@ -9,6 +11,7 @@ export function measure(name, panel, data) {
   if (name === "truth_rmse" || name === "truth_rmse_outside") {
     return truthRMSE(panel.band, data, name === "truth_rmse_outside");
   }
+  if (name === "slope_sd_ratio") return sdRatio(panel.views?.get("joint")?.j, 1);
   const v = panel.diagnostics?.[name];
   return typeof v === "number" ? v : NaN;
 }
@@ -27,6 +30,15 @@ export function truthRMSE(band, data, outside) {
     n++;
   });
   return n ? Math.sqrt(ss / n) : NaN;
+}
+
+// sdRatio is the method's sd of coordinate i (0: b0, 1: b) over the exact
+// posterior's, off a joint (b0, b) payload as its table shows it ("sd /
+// exact sd"); NaN without one or without an exact posterior.
+export function sdRatio(j, i) {
+  if (!j?.exact) return NaN;
+  const m = moments(j);
+  return m ? m[i][1] / Math.sqrt(j.exact.cov[i][i]) : NaN;
 }
 
 // claimHolds reports whether every check holds on panels (by method), the

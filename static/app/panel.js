@@ -427,7 +427,10 @@ export class Panel {
     this.setStatus(f.status ?? this.status, f.message, f.budget);
     if (Array.isArray(f.marks)) this.serverMarks = f.marks;
     if (this.replayTo != null) {
-      if (f.step >= this.replayTo && f.status === "paused") {
+      // A method with nothing to iterate (the exact GP) never reaches the
+      // link's step: the server ends its replay where it stands, played,
+      // and the frame says "settled".
+      if ((f.step >= this.replayTo && f.status === "paused") || f.status === "settled") {
         this.replayTo = null;
         this.showError(""); // a "wait for the replay" note, if one was shown
       }

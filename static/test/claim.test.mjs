@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { claimHolds, truthRMSE } from "../app/claim.js";
+import { claimHolds, sdRatio, truthRMSE } from "../app/claim.js";
 
 const claim = {
   step: 2500,
@@ -35,4 +35,21 @@ test("claim: a relative bound reads the other panel; truth errors off the band",
   assert.deepEqual(claimHolds(rel, panels, data), { holds: true, step: 300, failed: [] }); // b is only compared against
   panels[0].band = band(2);
   assert.equal(claimHolds(rel, panels, data).holds, false);
+});
+
+test("claim: the slope's sd ratio is read off the joint view as its table reads it", () => {
+  const exact = { mean: [0, 0], cov: [[1, -0.5], [-0.5, 4]] }; // sd of b: 2
+  assert.equal(sdRatio({ exact, gaussian: { mean: [0, 0], cov: [[9, 0], [0, 1]] } }, 1), 0.5);
+  assert.equal(sdRatio({ exact, moments: [{ mean: 0, sd: 7 }, { mean: 0, sd: 3 }] }, 1), 1.5);
+  assert.equal(sdRatio({ exact, b0: [0, 0, 0], b: [-2, 0, 2] }, 1), 1); // sample sd 2
+  assert.ok(Number.isNaN(sdRatio({ gaussian: exact }, 1))); // no exact posterior
+  const joint = (j) => ({ get: (k) => (k === "joint" ? { j } : undefined) });
+  const c = { checks: [{ method: "mfvi", measure: "slope_sd_ratio", op: "<=", value: 0.65 }, { method: "hmc", measure: "slope_sd_ratio", op: ">=", value: 0.85 }] };
+  const panels = [
+    { method: "mfvi", step: 2000, views: joint({ exact, gaussian: { mean: [0, 0], cov: [[1, 0], [0, 1]] } }) },
+    { method: "hmc", step: 2000, views: joint({ exact, moments: [{ mean: 0, sd: 1 }, { mean: 0, sd: 2 }] }) },
+  ];
+  assert.deepEqual(claimHolds(c, panels, {}), { holds: true, step: 2000, failed: [] });
+  panels[1].views = new Map(); // no joint view yet (a sampler in warm-up)
+  assert.equal(claimHolds(c, panels, {}).failed.length, 1);
 });
