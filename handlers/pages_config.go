@@ -33,7 +33,7 @@ type pageConfig struct {
 	Edit   string      `json:"edit,omitempty"`
 	XRange *[2]float64 `json:"x_range"`
 	YRange *[2]float64 `json:"y_range"`
-	Claim     *Claim      `json:"claim,omitempty"` // the scenario's (scenario_claims.go), checked live by the page
+	Claim  *Claim      `json:"claim,omitempty"` // the scenario's (scenario_claims.go), checked live by the page
 }
 
 // pageLimits are the server's limits the page's controls keep to, sent so

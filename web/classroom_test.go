@@ -4,8 +4,8 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
