@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -122,4 +123,38 @@ func TestSessionRunsAndCaps(t *testing.T) {
 		t.Fatalf("delete: %d", code)
 	}
 	e.create()
+}
+
+// Over HTTP: another session uploading until the store is full cannot
+// evict my upload; its next file is refused with a 429 naming data, and
+// my file still starts runs.
+func TestSessionUploadsAreNotEvictedByOthers(t *testing.T) {
+	checkLeaks(t)
+	e := newEnv(t, envOptions{factory: NewFactory, api: APIConfig{Specs: catalog.Specs}}) // a store of 4 uploads in all
+	other := asSession(t, e)
+	csv := "x,y\n1,2\n2,3\n3,5\n4,4\n"
+	var mine wire.Upload
+	if code, _ := e.do("POST", "/api/data", "text/csv", csv, &mine); code != http.StatusCreated {
+		t.Fatalf("my upload: %d", code)
+	}
+	refused := false
+	for i := range 8 {
+		var up wire.Upload
+		code, _ := other.do("POST", "/api/data", "text/csv", csv, &up)
+		if code == http.StatusTooManyRequests {
+			refused = true
+			break
+		}
+		if code != http.StatusCreated {
+			t.Fatalf("their upload %d: %d", i, code)
+		}
+	}
+	if !refused {
+		t.Error("another session uploaded 8 files into a store of 4 without a refusal")
+	}
+	other.wantError("POST", "/api/data", csv, http.StatusTooManyRequests, "data")
+	var created wire.RunCreated
+	if code, _ := e.do("POST", "/api/runs", "application/json", `{"data":"`+mine.Data+`","method":"map"}`, &created); code != http.StatusCreated {
+		t.Fatalf("a run on my upload after theirs: %d; my file was evicted", code)
+	}
 }
