@@ -38,7 +38,7 @@ func Scenarios() []Scenario {
 			Name:    "Mean-field vs GIP on the gap",
 			Summary: "Two clusters of a noisy cubic with nothing in between. Which posterior admits it does not know what happens in the gap?",
 			Description: "Press play. Both panels share one prior (prior scale 4). For the first 1,500 steps, while GIP fits the " +
-				"clusters, its in-between ratio (under each panel) wavers between 1 and 4 and its noise estimate falls towards the " +
+				"clusters, its in-between ratio (in the claim line above the panels and in the in-between chart under them) wavers between 1 and 4 and its noise estimate falls towards the " +
 				"data's 3; mean-field's ratio stays below 1 throughout while its noise estimate climbs far above the data's: it explains the " +
 				"cubic's bends as noise. From step 2,500, a few seconds in, the GIP panel's band bulges between the clusters, its " +
 				"ratio 3 or more and past 10 by step 5,000, while the mean-field panel's band stays no wider in the gap than on " +
@@ -63,8 +63,8 @@ func Scenarios() []Scenario {
 			Name:    "In-between uncertainty",
 			Summary: "How much more uncertain is the fit between the clusters than on them? GIP's in-between ratio, live.",
 			Description: "The in-between ratio is the posterior standard deviation of f at the centre of the gap divided by the " +
-				"mean standard deviation of f at the training inputs, read off the band's sampled functions; the panel's " +
-				"diagnostics show it as inbetween_ratio. A ratio well above 1 means the method is more uncertain where it has " +
+				"mean standard deviation of f at the training inputs, read off the band's sampled functions; the claim line " +
+				"and the chart under the panel show it as it trains. A ratio well above 1 means the method is more uncertain where it has " +
 				"seen no data, as an honest posterior should be. Press play: while GIP fits the clusters, in its first thousand " +
 				"steps, the ratio wavers between 1 and 4; from step 2,500 it stays at 3 or more and keeps climbing as the band " +
 				"in the gap opens up.",
@@ -83,8 +83,8 @@ func Scenarios() []Scenario {
 			Name:    "Prior scale",
 			Summary: "Scale the weight prior from 0.1 to 10 and watch the fit collapse to a smooth guess or come alive.",
 			Description: "The prior std of every weight is s/√(fan-in + 1). This link starts GIP at s = 0.3, where the prior " +
-				"allows only gentle functions. Press play: within a thousand steps the band settles on a smooth curve that misses " +
-				"the cubic's bends and explains the rest as noise, its noise estimate past 15 (five times the data's noise std " +
+				"allows only gentle functions. Press play: within a thousand steps the mean flattens to a nearly straight line " +
+				"through neither cluster and the model explains the data as noise, its noise estimate past 15 (five times the data's noise std " +
 				"of 3) and its ELBO below −100, and it stays there. Raise the highlighted slider and the mean starts to follow " +
 				"the cubic while the noise estimate and the ELBO respond; the mark on the objective plot shows when. " +
 				"This classroom link hides the optimiser's controls so the exercise stays on s.",

@@ -98,6 +98,11 @@ type TraceInfo struct {
 	// the periodic kernel only, a noise std for regression only. A view
 	// hides the trace otherwise.
 	Only map[string][]string `json:"only,omitempty"`
+	// Unit, when set, is the data unit the method traces the value in
+	// (model units); the engine records it in the plot's units, as the
+	// panel's axes and readouts are, so a noise trace and the noise
+	// readout agree.
+	Unit Unit `json:"unit,omitempty"`
 }
 
 // TaskKey is the key of TraceInfo.Only that stands for the data's task

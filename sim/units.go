@@ -1,6 +1,9 @@
 package sim
 
-import "maps"
+import (
+	"maps"
+	"math"
+)
 
 // Unit says which data units a control's value is in.
 type Unit string
@@ -24,6 +27,29 @@ func (u Unit) factor(d *Dataset) float64 {
 		return ys.Std
 	case UnitY2:
 		return ys.Std * ys.Std
+	}
+	return 1
+}
+
+// PlotFactor is how many plot units (the user's, as the predictive plot
+// shows them: Dataset.XScale and YScale mapped back) one model unit of u is.
+func (u Unit) PlotFactor(d *Dataset) float64 {
+	if d == nil {
+		return 1
+	}
+	sd := func(a Affine) float64 {
+		if a.Std == 0 { // no scale given: the identity
+			return 1
+		}
+		return math.Abs(a.Std)
+	}
+	switch u {
+	case UnitX:
+		return sd(d.XScale)
+	case UnitY:
+		return sd(d.YScale)
+	case UnitY2:
+		return sd(d.YScale) * sd(d.YScale)
 	}
 	return 1
 }

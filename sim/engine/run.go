@@ -233,6 +233,7 @@ type Run struct {
 	stepsPerS  float64
 	row        []float64
 	traceNames []string
+	traceScale []float64 // model → plot units of each trace (sim.TraceInfo.Unit)
 	drawRec    *drawRecorder  // samplers' recent draws (run_draws.go)
 	drawsOff   bool           // the method is not a sampler with per-chain traces
 	weights    weightState    // the chosen weight's marginal (run_weights.go)
@@ -287,6 +288,10 @@ func newRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 		l.SetLogger(r.log) // the method's lines carry the run's id
 	}
 	r.traceNames = append([]string(nil), r.spec.Traces...)
+	r.traceScale = make([]float64, len(r.traceNames))
+	for i, name := range r.traceNames {
+		r.traceScale[i] = r.spec.TraceInfo[name].Unit.PlotFactor(d)
+	}
 	r.row = make([]float64, 1+len(r.traceNames))
 	r.hist = numeric.NewHistory(opt.HistoryCap, len(r.row))
 	r.base, r.dataSpec = d, r.spec

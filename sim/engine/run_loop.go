@@ -228,7 +228,7 @@ func (r *Run) stepOnce() bool {
 		for i := range r.traceNames {
 			r.row[i+1] = math.NaN()
 			if i < len(tr) {
-				r.row[i+1] = tr[i]
+				r.row[i+1] = tr[i] * r.traceScale[i]
 			}
 		}
 		r.mu.Lock()

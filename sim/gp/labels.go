@@ -11,10 +11,10 @@ func traceInfo(vi bool) map[string]sim.TraceInfo {
 		noise["likelihood"] = []string{Auto, Gaussian, Cauchy}
 	}
 	return map[string]sim.TraceInfo{
-		"lengthscale":  {Label: "Lengthscale ℓ"},
-		"variance":     {Label: "Kernel variance c²"},
-		"period":       {Label: "Period p", Only: map[string][]string{"kernel": {Periodic}}},
-		"noise":        {Label: "Noise scale σ", Only: noise},
+		"lengthscale":  {Label: "Lengthscale ℓ", Unit: sim.UnitX},
+		"variance":     {Label: "Kernel variance c²", Unit: sim.UnitY2},
+		"period":       {Label: "Period p", Only: map[string][]string{"kernel": {Periodic}}, Unit: sim.UnitX},
+		"noise":        {Label: "Noise scale σ", Only: noise, Unit: sim.UnitY},
 		"kl":           {Label: "KL(q ‖ prior)"},
 		"exp_loglik":   {Label: "Expected log likelihood"},
 		"log_marginal": {Label: "Log marginal likelihood"},

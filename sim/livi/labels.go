@@ -6,7 +6,7 @@ import "github.com/posterior-playground/playground/sim"
 // (sim.TraceInfo).
 func traceInfo() map[string]sim.TraceInfo {
 	return map[string]sim.TraceInfo{
-		"noise_std":    {Label: "Noise std σ", Only: sim.RegressionOnly()},
+		"noise_std":    {Label: "Noise std σ", Only: sim.RegressionOnly(), Unit: sim.UnitY},
 		"logdet":       {Label: "Entropy term ½ log det(JᵀJ + σ²I)"},
 		"smin":         {Label: "Smallest singular value of the generator's Jacobian"},
 		"layer1_share": {Label: "First layer's share of the spread"},

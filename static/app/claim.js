@@ -3,7 +3,18 @@
 // evaluates them on the engine's frames. The measures are the frame's
 // diagnostics, the band's mean against the data's noiseless truth, or a
 // method's sd of the slope over the exact posterior's (its joint view).
+import { fmt } from "./format.js";
 import { moments } from "./joint_data.js";
+
+// MEASURES names each measure as the page's reader knows it.
+const MEASURES = {
+  inbetween_ratio: "in-between ratio",
+  noise_std: "noise estimate",
+  objective: "objective",
+  truth_rmse: "error to the truth",
+  truth_rmse_outside: "error to the truth outside the data",
+  slope_sd_ratio: "slope sd ÷ exact sd",
+};
 
 // measure returns the named measure of a panel, NaN when the panel does not
 // show it (no band yet, no truth, a diagnostic its method lacks).
@@ -58,16 +69,36 @@ export function claimHolds(claim, panels, data) {
   return { holds: failed.length === 0, step, failed };
 }
 
+// claimNumbers says each check with the number it bounds now, so the claim
+// line shows what it is about wherever those numbers sit on the page:
+// "GIP's in-between ratio 3.41 ≥ 3 ✓". labels maps a method to its name.
+export function claimNumbers(claim, panels, data, labels) {
+  const byMethod = new Map(panels.map((p) => [p.method, p]));
+  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
+  return claim.checks
+    .map((c) => {
+      const v = value(c.method, c.measure);
+      const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
+      const ok = c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false;
+      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${labels[c.than] ?? c.than}'s (${fmt(bound)})` : fmt(bound);
+      const name = MEASURES[c.measure] ?? c.measure;
+      return `${labels[c.method] ?? c.method}'s ${name} ${Number.isFinite(v) ? fmt(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
+    })
+    .join(" · ");
+}
+
 // watchClaim keeps el saying whether the claim holds on the live frames.
 export function watchClaim(claim, panels, config, el) {
   if (!claim || !el) return null;
   const steps = (n) => n.toLocaleString("en-US");
+  const labels = Object.fromEntries(panels.map((p) => [p.method, p.spec?.label ?? p.method]));
   const tick = () => {
     const r = claimHolds(claim, panels, config);
     el.dataset.holds = String(r.holds);
+    const now = claimNumbers(claim, panels, config, labels);
     el.textContent = r.holds
-      ? `Claim holds at step ${steps(r.step)}.`
-      : `Not yet at step ${steps(r.step)}; with the scenario's defaults it holds from step ${steps(claim.step)}.`;
+      ? `Claim holds at step ${steps(r.step)}: ${now}.`
+      : `Not yet at step ${steps(r.step)} (${now}); with the scenario's defaults it holds from step ${steps(claim.step)}.`;
   };
   tick();
   return setInterval(tick, 250);

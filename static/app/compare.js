@@ -72,7 +72,10 @@ export class RatioHistory {
       this.clear();
     }
     this.epoch = epoch;
-    if (typeof value !== "number" || !Number.isFinite(value) || !Number.isFinite(step) || step < (this.x.at(-1) ?? -Infinity)) return changed;
+    // Step 0 (before training) is left out: the chart's step axis is
+    // logarithmic, so that a fast method's 30,000 steps do not squash a slow
+    // one's 3,000 into a corner.
+    if (typeof value !== "number" || !Number.isFinite(value) || !Number.isFinite(step) || step <= 0 || step < (this.x.at(-1) ?? -Infinity)) return changed;
     const n = this.x.length;
     if (n && step === this.x[n - 1]) {
       // the same step, a newer band (one drawn after a pause): its ratio replaces the last
@@ -267,8 +270,8 @@ export class Compare {
       height: 180,
       legend: { show: false },
       cursor: NO_DRAG,
-      scales: { x: { time: false }, y: { range: (u, lo, hi) => ratioRange(hi) } },
-      axes: [{ label: "step", size: 34, labelSize: 16, space: 60, values: compactTicks }, { size: 40, values: compactTicks }],
+      scales: { x: { time: false, distr: 3 }, y: { range: (u, lo, hi) => ratioRange(hi) } },
+      axes: [{ label: "step (log scale)", size: 34, labelSize: 16, space: 60, values: compactTicks }, { size: 40, values: compactTicks }],
       series,
       plugins: [referencePlugin(1)],
     };
@@ -279,7 +282,11 @@ export class Compare {
   // layout shows the in-between chart while the data have a gap (or it has
   // points), and the view while it has anything to show.
   layout() {
-    const wantRatio = this.config.gap_centre != null || this.histories.some((h) => h.length > 0);
+    // Not where a scenario's claim is about something else (the periodic
+    // extrapolation's error outside the data, the prior scale's noise).
+    const claim = this.config.claim;
+    const aboutRatio = !claim || claim.checks.some((c) => c.measure === "inbetween_ratio");
+    const wantRatio = aboutRatio && (this.config.gap_centre != null || this.histories.some((h) => h.length > 0));
     if (wantRatio && !this.ratio) this.buildRatio();
     if (this.ratioFig) this.ratioFig.hidden = !wantRatio;
     this.el.classList.toggle("both", Boolean(this.overlay && wantRatio));

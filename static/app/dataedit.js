@@ -256,9 +256,14 @@ export class InducingView {
     if (!u) return;
     if (this.layer.parentNode !== u.over) u.over.append(this.layer); // the plot was rebuilt
     while (this.markers.length < this.x.length) this.markers.push(this.marker(this.markers.length));
+    const width = u.over.clientWidth;
     this.markers.forEach((m, i) => {
-      m.hidden = i >= this.x.length;
-      if (i < this.x.length && i !== this.dragging) m.style.left = `${u.valToPos(this.x[i], "x")}px`;
+      if (i === this.dragging) return;
+      // An input the optimiser moved off the plot's x-range is not drawn
+      // (it would sit over the axis or the next panel).
+      const px = i < this.x.length ? u.valToPos(this.x[i], "x") : NaN;
+      m.hidden = !(px >= 0 && px <= width);
+      if (!m.hidden) m.style.left = `${px}px`;
     });
   }
 

@@ -176,7 +176,7 @@ export class Panel {
       if (shown) t.plot.draw(t.series);
     }
     for (const v of this.views.values()) v.draw?.();
-    this.role("step").textContent = String(this.step);
+    this.role("step").textContent = this.step.toLocaleString("en-US");
     this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
     const now = performance.now();
     this.frameTimes = this.frameTimes.filter((t) => now - t < 1000);
