@@ -30,7 +30,7 @@ generate:
 ## test: every test: Go (browser end-to-end included; needs /usr/bin/chromium), and node for the plot helpers
 test: assets
 	$(GO) vet $(PKGS)
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 25m $(PKGS)
 	$(NPM) test
 
 ## race: the whole module under the race detector (-short skips the browser and load tests,
