@@ -62,3 +62,30 @@ func thousands(n int64) string {
 	}
 	return s
 }
+
+// TestBrowserClaimsEveryScenario opens every other scenario with a claim
+// the same way, replayed to its claim step, and waits for the page's own
+// evaluation of the claim on what it shows (static/app/claim.js) to say it
+// holds: the claims TestScenarioClaims checks on the engine's frames, seen
+// in a real browser.
+func TestBrowserClaimsEveryScenario(t *testing.T) {
+	b := startBrowserTest(t)
+	for _, s := range handlers.Scenarios() {
+		if s.Claim == nil || s.Slug == "mfvi-vs-gip-gap" { // the headline has its own test
+			continue
+		}
+		link := s.URL()
+		for _, m := range s.Methods {
+			link += fmt.Sprintf("&%s.replay=%d", m, s.Claim.Step)
+		}
+		b.do(chromedp.Navigate(b.url + link))
+		b.wait(fmt.Sprintf(`window.playground && playground.panels.length === %d && playground.panels.every(p =>
+			p.replayTo == null && p.band && (p.status === "paused" || p.status === "settled"))`, len(s.Methods)), 120*time.Second)
+		if !b.settle(`document.querySelector("#claim-status")?.dataset.holds === "true"`, 15*time.Second) {
+			t.Errorf("%s: replayed to step %d, the page says %q", s.Slug, s.Claim.Step, b.eval(`document.querySelector("#claim-status")?.textContent`))
+			continue
+		}
+		t.Logf("%s: %s", s.Slug, b.eval(`document.querySelector("#claim-status").textContent`))
+		b.shot("claim-" + s.Slug)
+	}
+}

@@ -73,6 +73,10 @@ export function claimHolds(claim, panels, data) {
 // line shows what it is about wherever those numbers sit on the page:
 // "GIP's in-between ratio 3.41 ≥ 3 ✓". labels maps a method to its name.
 export function claimNumbers(claim, panels, data, labels) {
+  const whose = (m) => {
+    const l = labels[m] ?? m;
+    return l.endsWith("s") ? `${l}'` : `${l}'s`; // "Global inducing points'"
+  };
   const byMethod = new Map(panels.map((p) => [p.method, p]));
   const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
   return claim.checks
@@ -80,9 +84,9 @@ export function claimNumbers(claim, panels, data, labels) {
       const v = value(c.method, c.measure);
       const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
       const ok = c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false;
-      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${labels[c.than] ?? c.than}'s (${fmt(bound)})` : fmt(bound);
+      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${fmt(bound)})` : fmt(bound);
       const name = MEASURES[c.measure] ?? c.measure;
-      return `${labels[c.method] ?? c.method}'s ${name} ${Number.isFinite(v) ? fmt(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
+      return `${whose(c.method)} ${name} ${Number.isFinite(v) ? fmt(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
     })
     .join(" · ");
 }

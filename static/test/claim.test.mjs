@@ -53,3 +53,17 @@ test("claim: the slope's sd ratio is read off the joint view as its table reads 
   panels[1].views = new Map(); // no joint view yet (a sampler in warm-up)
   assert.equal(claimHolds(c, panels, {}).failed.length, 1);
 });
+
+test("claim numbers: each check with its value, bound and verdict", async () => {
+  const { claimNumbers } = await import("../app/claim.js");
+  const claim = { checks: [
+    { method: "gip", measure: "inbetween_ratio", op: ">=", value: 3 },
+    { method: "mfvi", measure: "inbetween_ratio", op: "<=", value: 1 },
+  ] };
+  const panels = [
+    { method: "gip", diagnostics: { inbetween_ratio: 3.4123 } },
+    { method: "mfvi", diagnostics: { inbetween_ratio: 1.25 } },
+  ];
+  const s = claimNumbers(claim, panels, {}, { gip: "Global inducing points", mfvi: "Mean-field VI" });
+  assert.equal(s, "Global inducing points' in-between ratio 3.41 ≥ 3 ✓ · Mean-field VI's in-between ratio 1.25 ≤ 1 ✗");
+});
