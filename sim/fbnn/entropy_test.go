@@ -1,6 +1,7 @@
 package fbnn
 
 import (
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -16,7 +17,7 @@ import (
 // A = K + inj²I. This is how the method uses the score: the entropy
 // gradient with respect to any parameter is −(1/k) Σ ĝ_iᵀ ∂f_i/∂φ, and the
 // spread of q is set by its component along the samples themselves.
-func entropyScaleRatio(t *testing.T, pr gp.Kernel, xs []float64, inj float64, k, reps int, est int) float64 {
+func entropyScaleRatio(t *testing.T, pr gp.Kernel, xs []float64, inj float64, k, reps int, est int) (ratio, se float64) {
 	t.Helper()
 	n := len(xs)
 	kd := make([]float64, n*n)
@@ -45,7 +46,7 @@ func entropyScaleRatio(t *testing.T, pr gp.Kernel, xs []float64, inj float64, k,
 	score := mat.NewDense(k, n, nil)
 	var ssge numeric.SSGE
 	gb := newGaussBufs(k, n)
-	var sum float64
+	var sum, sq float64
 	for range reps {
 		for i := range k {
 			for j := range n {
@@ -71,11 +72,24 @@ func entropyScaleRatio(t *testing.T, pr gp.Kernel, xs []float64, inj float64, k,
 				d -= score.At(i, j) * f.At(i, j)
 			}
 		}
-		sum += d / float64(k)
+		sum += d / float64(k) / exact
+		sq += (d / float64(k) / exact) * (d / float64(k) / exact)
 	}
-	return sum / float64(reps) / exact
+	mean := sum / float64(reps)
+	return mean, math.Sqrt((sq/float64(reps) - mean*mean) / float64(reps-1))
 }
 
+// TestEntropyGradientBias pins which choice fixed fBNN's narrow band: on
+// 60 measurement points (as on `periodic`) with an RBF prior like `gap`'s
+// fit and the default injected noise, the reference's SSGE recovers only
+// part of the entropy's derivative along the samples even at the
+// reference's k = 100 particles (measured 0.62), while the Gaussian score
+// recovers nearly all of it at the default k = 50 (measured 0.95; its
+// shortfall is the in-sample bias of the sample covariance). Bounds: the
+// standard error of either mean over the 20 sample sets is 0.002 (logged),
+// so 0.9 ≤ Gaussian ≤ 1.05 and SSGE ≤ 0.75 leave over 20 standard errors;
+// the bounds are there to fail on a sign or scale error, or on an SSGE
+// that no longer shows the bias the documentation describes.
 func TestEntropyGradientBias(t *testing.T) {
 	xs := make([]float64, 60)
 	r := numeric.NewRand(5)
@@ -83,9 +97,13 @@ func TestEntropyGradientBias(t *testing.T) {
 		xs[i] = -4 + 8*r.Float64()
 	}
 	pr := gp.Kernel{Variance: 4, Lengthscale: 0.75}
-	for _, k := range []int{20, 50, 100} {
-		g := entropyScaleRatio(t, pr, xs, defaultInjected, k, 20, scoreGauss)
-		s := entropyScaleRatio(t, pr, xs, defaultInjected, k, 20, scoreSSGE)
-		t.Logf("k = %d: entropy-gradient ratio gauss %.3f, ssge %.3f", k, g, s)
+	g, gse := entropyScaleRatio(t, pr, xs, defaultInjected, defaultParticles, 20, scoreGauss)
+	s, sse := entropyScaleRatio(t, pr, xs, defaultInjected, 100, 20, scoreSSGE)
+	t.Logf("entropy-gradient ratio: gaussian (k = %d) %.3f ± %.3f, ssge (k = 100) %.3f ± %.3f", defaultParticles, g, gse, s, sse)
+	if g < 0.9 || g > 1.05 {
+		t.Errorf("gaussian score: ratio %.3f, want in [0.9, 1.05]", g)
+	}
+	if s > 0.75 {
+		t.Errorf("ssge: ratio %.3f, want ≤ 0.75 (if SSGE got better, revisit the package documentation)", s)
 	}
 }
