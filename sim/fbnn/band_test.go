@@ -17,6 +17,7 @@ type bandStats struct {
 	meanOK     float64 // fraction with |mean − GP mean| ≤ 2 GP sd
 	medRatio   float64 // median of fBNN std / GP std
 	minR, maxR float64
+	rmseOut    float64 // RMSE of the mean to d.Truth outside the data's range (0 without a truth)
 }
 
 // compareToGP trains m for steps and compares Predict's moments (from
@@ -48,6 +49,21 @@ func compareToGP(t testing.TB, m *Method, d *sim.Dataset, steps, samples int) ba
 		}
 		if math.Abs(mean[j]-gm[j]) <= 2*gs[j] {
 			st.meanOK++
+		}
+	}
+	if d.Truth != nil {
+		lo, hi := slices.Min(d.X), slices.Max(d.X)
+		var ss float64
+		var c int
+		for j, x := range xs {
+			if x < lo || x > hi {
+				e := mean[j] - d.Truth(x)
+				ss += e * e
+				c++
+			}
+		}
+		if c > 0 {
+			st.rmseOut = math.Sqrt(ss / float64(c))
 		}
 	}
 	st.within2 /= float64(n)
