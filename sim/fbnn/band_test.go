@@ -106,8 +106,8 @@ func exactGP(t testing.TB, d *sim.Dataset, k gp.Kernel, noise float64) (mean, st
 // of the issue's target (std within a factor of 2 at ≥ 80% of the grid,
 // mean within 2 GP sd, on both data sets and seeds 1–5): over seeds 1–5 at
 // these settings (README, "Functional VI") the std is within a factor of 2
-// at 69–81% of the grid on `gap` and 60–100% on `periodic`, the band
-// still narrower than the GP's (median ratio 0.54–0.81), and on `periodic`
+// at 69–86% of the grid on `gap` and 60–100% on `periodic`, the band
+// still narrower than the GP's (median ratio 0.54–0.84), and on `periodic`
 // the mean is within 2 GP sd at only 21–53% of the grid: there the GP's
 // posterior sd is small everywhere (its periodic kernel pins the function
 // from one period of data) and the 2×50 network's extrapolation is not
