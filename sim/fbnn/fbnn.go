@@ -70,6 +70,8 @@ type Method struct {
 	lastKL, lastLL float64
 	lastJ          int
 
+	scoreEst int // scoreGauss or scoreSSGE (tests only)
+
 	noise float64 // fixed observation noise std (the GP fit's)
 	inj   float64 // injected noise std
 	ready bool

@@ -11,9 +11,9 @@ import (
 	"github.com/posterior-playground/playground/sim/cputime"
 )
 
-// After the first step, Step allocates nothing: SSGE's eigendecomposition
-// goes through lapack64.Syev with a preallocated workspace and the
-// cross-entropy's Cholesky through lapack64.Potrf on a kept buffer.
+// After the first step, Step allocates nothing: the score's k×k and the
+// cross-entropy's n×n Cholesky factors go through lapack64.Potrf on kept
+// buffers.
 func TestStepAllocations(t *testing.T) {
 	for _, data := range []string{"periodic", "gap"} {
 		m := newMethod(t, loadData(t, data, 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic), "particles": sim.Num(8)}, 1)
@@ -25,7 +25,7 @@ func TestStepAllocations(t *testing.T) {
 }
 
 // BenchmarkStep times one step at the defaults on `periodic` with the
-// periodic prior (k = 20 particles at 20 + 40 measurement points).
+// periodic prior (k = 50 particles at 20 + 40 measurement points).
 func BenchmarkStep(b *testing.B) {
 	m := newMethod(b, loadData(b, "periodic", 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic)}, 1)
 	m.Step()
