@@ -101,7 +101,7 @@ func (m *Method) Spec() sim.MethodSpec {
 			{Name: "lengthscale", Label: "Lengthscale", Help: "ℓ of the kernel (for periodic, of sin(π(x−x')/p))", Min: fitMinLen, Max: fitMaxLen, Step: 0.01, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitX},
 			{Name: "period", Label: "Period", Help: "p of the periodic kernel", Min: fitMinPer, Max: fitMaxPer, Step: 0.01, Default: sim.Num(1), Log: true, Live: true, Unit: sim.UnitX},
 			{Name: "measurement_points", Label: "Measurement points", Help: "M random inputs per step, uniform over the plotting range, where the KL to the prior is measured (with the training inputs)", Min: 1, Max: 200, Step: 1, Default: sim.Num(40), Integer: true, Live: true},
-			{Name: "particles", Label: "Function samples", Help: "k samples of f per step, for the likelihood and the SSGE entropy gradient (the reference uses 100)", Min: 4, Max: 100, Step: 1, Default: sim.Num(defaultParticles), Integer: true, Live: true},
+			{Name: "particles", Label: "Function samples", Help: "k samples of f per step, for the likelihood and the entropy gradient (a Gaussian fitted to them; the paper uses 100)", Min: 4, Max: 100, Step: 1, Default: sim.Num(defaultParticles), Integer: true, Live: true},
 			{Name: "injected_noise", Label: "Injected noise", Help: "std of the noise added to f before the KL terms, so the prior is K + σ²I: the reference uses 0.01, which a 2×50 ReLU network cannot match against a periodic prior (it collapses to a constant)", Min: 0.01, Max: 0.5, Step: 0.01, Default: sim.Num(defaultInjected), Log: true, Live: true, Unit: sim.UnitY},
 			{Name: "lr", Label: "Learning rate", Help: "Adam step size", Min: 1e-4, Max: 0.1, Step: 1e-4, Default: sim.Num(defaultLR), Log: true, Live: true},
 		},
