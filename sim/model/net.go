@@ -14,6 +14,10 @@ import (
 type Layer struct {
 	Off, Rows, Cols int
 	PriorStd        float64
+	// Act is the network's hidden nonlinearity, the same in every layer
+	// (Layout copies Arch.Act); a layer's own output takes it unless the
+	// layer is the last.
+	Act Activation
 }
 
 // Net is a hand-written BLAS forward and backward pass of a ReLU network
@@ -75,8 +79,14 @@ func weights(ly Layer, w []float64) blas64.General {
 // feeding a one-column output leaves its ReLU to the output's loop, which
 // applies it while it takes the dot products; and the output of one column
 // is that loop rather than a matrix–vector product.
+//
+// Tanh and ELU take the plain path: GEMM, then the activation in place.
 func (t *Net) Forward(layers []Layer, w []float64) {
 	last := len(layers) - 1
+	if layers[0].Act != ReLU {
+		t.forwardSmooth(layers, w)
+		return
+	}
 	for l, ly := range layers {
 		c := ly.Cols
 		if l == last && c == 1 {
@@ -125,6 +135,10 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 // layer (inputs x and 1) applies its mask while it sums its two rows of
 // dW, so its masked gradient is never written.
 func (t *Net) Backward(layers []Layer, w, dw []float64) {
+	if layers[0].Act != ReLU {
+		t.backwardSmooth(layers, w, dw)
+		return
+	}
 	for l := len(layers) - 1; l >= 0; l-- {
 		ly := layers[l]
 		gl := t.g[l]
