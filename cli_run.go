@@ -47,7 +47,7 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 	for _, c := range m.Spec().Controls {
 		fs.Func(c.Name, c.Label, func(s string) error {
 			v := sim.Choice(s)
-			if len(c.Options) == 0 {
+			if !c.Textual() {
 				f, err := strconv.ParseFloat(s, 64)
 				if err != nil {
 					msg := fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)
