@@ -94,6 +94,9 @@ func (p *Point) Spec() sim.MethodSpec {
 		s.Controls = append(s.Controls, sim.ControlSpec{Name: "members", Label: "Members K", Help: "number of MAP networks from different initialisations; more are added or the last ones dropped", Min: 2, Max: 10, Step: 1, Default: sim.Num(5), Integer: true, Live: true})
 		s.Traces = []string{"noise_std", "disagreement"}
 	}
+	if p.model != model.Linear {
+		s.Controls = append(s.Controls, model.ArchControls()...)
+	}
 	return s
 }
 
@@ -105,7 +108,7 @@ func (p *Point) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if r == nil {
 		return errors.New(p.name + ": Init needs a data set and a random source")
 	}
-	bm, err := newBNNModel(p.name, p.model, d)
+	bm, err := newBNNModel(p.name, p.model, d, c)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -132,4 +133,31 @@ func Presets() []Preset {
 		{Name: "LIVI paper toy", Hidden: "7,10", Act: ELU},
 		{Name: "small", Hidden: "20", Act: ReLU},
 	}
+}
+
+// ArchOf returns the network of model name with controls c: for BNN the one
+// the arch and activation controls describe (ArchFromControls), for Linear
+// the network with no hidden layer. ok is false for any other name.
+func ArchOf(name string, c sim.Controls) (a Arch, ok bool, err error) {
+	if name == BNN {
+		a, err = ArchFromControls(c)
+		return a, true, err
+	}
+	a, ok = ArchFor(name)
+	return a, ok, nil
+}
+
+// Apply returns a(x), for code outside Net that applies the network's
+// nonlinearity itself (GIP's inducing layers).
+func (a Activation) Apply(x float64) float64 {
+	switch a {
+	case Tanh:
+		return math.Tanh(x)
+	case ELU:
+		if x > 0 {
+			return x
+		}
+		return math.Expm1(x)
+	}
+	return max(x, 0)
 }
