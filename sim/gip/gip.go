@@ -81,7 +81,7 @@ func (m *Method) Spec() sim.MethodSpec {
 	var extra []sim.ControlSpec
 	if m.modelName == model.Linear {
 		extra = append(extra, model.FixedNoiseControl())
-	} else {
+	} else if m.modelName == model.BNN { // "": SpecFor adds them for d's
 		extra = append(extra, model.ArchControls()...)
 	}
 	return sim.MethodSpec{
@@ -158,6 +158,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 // point, and the default M clamped to N.
 func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
 	spec := m.Spec()
+	if m.modelName == "" && model.Resolve("", d) == model.BNN {
+		spec.Controls = append(spec.Controls, model.ArchControls()...)
+	}
 	n := float64(d.N())
 	for i := range spec.Controls {
 		if c := &spec.Controls[i]; c.Name == ctlInducing && n >= 1 {

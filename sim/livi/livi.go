@@ -115,7 +115,7 @@ func (m *Method) Spec() sim.MethodSpec {
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
-	if m.model != model.Linear {
+	if m.model == model.BNN { // "": SpecFor adds them for d's model
 		s.Controls = append(s.Controls, model.ArchControls()...)
 	}
 	return s

@@ -178,10 +178,10 @@ func TestPointSetAndSpec(t *testing.T) {
 	}
 	ms, _ := NewMAP("")
 	es, _ := NewEnsemble("")
-	if s := ms.Spec(); s.Name != "map" || s.Family != FamilyPoint || len(s.Controls) != 2+2 { // + arch, activation
+	if s := ms.Spec(); s.Name != "map" || s.Family != FamilyPoint || len(s.Controls) != 2 {
 		t.Errorf("map spec %+v", s)
 	}
-	if s := es.Spec(); s.Name != "ensemble" || len(s.Controls) != 3+2 || len(s.Traces) != 2 {
+	if s := es.Spec(); s.Name != "ensemble" || len(s.Controls) != 3 || len(s.Traces) != 2 {
 		t.Errorf("ensemble spec %+v", s)
 	}
 	if c, _ := es.Spec().Control("members"); c.Min != 2 || c.Max != 10 || c.Default.Num != 5 || !c.Live {
