@@ -69,7 +69,7 @@ func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error
 			}
 			return err
 		}
-		printMethod(w, cmd, m.Spec())
+		printMethod(w, cmd, flagSpec(m, args)) // the data's default model's controls too
 		return nil
 	}
 	fmt.Fprint(w, synopses[cmd])
