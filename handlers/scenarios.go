@@ -241,7 +241,7 @@ func Scenarios() []Scenario {
 				"four chains, 500 warm-up transitions, then its band is drawn from the retained draws and its panel shows R-hat " +
 				"and effective sample sizes for f at the gap's centre (f_mid). Press play. NUTS's band opens wide between the " +
 				"clusters: from step 1,000 its in-between ratio is 3 or more (7 to 18 on seeds 1–5), near the team's Stan reference on " +
-				"this network (10.9). Mean-field's band stays narrower in the gap than on the data (ratio 0.2 to 0.7). GIP's opens " +
+				"this network (10.9). Mean-field's band stays narrower in the gap than on the data (ratio 0.16 to 0.79). GIP's opens " +
 				"too (ratio 5.6 to 8.6 at step 2,500 on seeds 1–5). With the command line's 1,000 transitions NUTS reaches R-hat " +
 				"1.001 for f_mid in about 25 s on one core. " +
 				"Try the arch control (restarts the run): 50,50 is the GIP notebook's network, on which NUTS is far slower.",
