@@ -20,16 +20,17 @@ type Layer struct {
 	Act Activation
 }
 
-// Net is a hand-written BLAS forward and backward pass of a ReLU network
+// Net is a hand-written BLAS forward and backward pass of the network
 // on n fixed inputs, for the methods whose hot loop is cheaper without the
 // tape (the tape checks it: sim/mfvi/tape_test.go). It holds the
 // activations of one evaluation and the gradients of its backward pass.
 // Layer l's input is n × rows_l with a last column of ones that is written
-// once, at construction: the bias by augmentation costs no copy.
+// once, at construction: the bias by augmentation costs no copy. ReLU takes
+// fused kernels (below); tanh and elu a plain path (net_smooth.go).
 type Net struct {
 	n   int
 	in  []float64   // n × 2: x, 1
-	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), ReLU then ones
+	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), activation then ones
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
 }
