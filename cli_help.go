@@ -69,7 +69,7 @@ func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error
 			}
 			return err
 		}
-		printMethod(w, cmd, m.Spec())
+		printMethod(w, cmd, flagSpec(m, args)) // the data's default model's controls too
 		return nil
 	}
 	fmt.Fprint(w, synopses[cmd])
@@ -132,6 +132,9 @@ func printMethod(w io.Writer, cmd string, s sim.MethodSpec) {
 		if len(c.Options) > 0 {
 			rng = "one of " + strings.Join(c.Options, "|")
 		}
+		if c.List > 0 {
+			rng = fmt.Sprintf("≤ %d of [%g, %g], comma-separated", c.List, c.Min, c.Max)
+		}
 		acts := "on restart"
 		if c.Live {
 			acts = "live"
@@ -150,6 +153,9 @@ func printMethod(w io.Writer, cmd string, s sim.MethodSpec) {
 
 // kind names a control's type as the TYPE column shows it.
 func kind(c sim.ControlSpec) string {
+	if c.List > 0 {
+		return "list"
+	}
 	if len(c.Options) > 0 {
 		return "choice"
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/experiment"
 )
 
@@ -44,10 +45,10 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 		return err
 	}
 	cfg.Controls = sim.Controls{}
-	for _, c := range m.Spec().Controls {
+	for _, c := range flagSpec(m, args).Controls {
 		fs.Func(c.Name, c.Label, func(s string) error {
 			v := sim.Choice(s)
-			if len(c.Options) == 0 {
+			if !c.Textual() {
 				f, err := strconv.ParseFloat(s, 64)
 				if err != nil {
 					msg := fmt.Sprintf("%q is not a number in [%g, %g]", s, c.Min, c.Max)
@@ -257,4 +258,22 @@ func parseCommand(name string, fs *flag.FlagSet, args []string, cfg *experiment.
 		return false, err
 	}
 	return false, nil
+}
+
+// flagSpec is m's spec for the data set --data names when --model does not
+// name a model, so that the data's default model brings its own controls
+// (the network's arch and activation); a data file's default is the bnn.
+func flagSpec(m sim.Method, args []string) sim.MethodSpec {
+	if flagValue(args, "model") != "" {
+		return m.Spec()
+	}
+	d := &sim.Dataset{DefaultModel: "bnn"}
+	if name := flagValue(args, "data"); name != "" {
+		ld, err := datasets.Load(name, 1)
+		if err != nil {
+			return m.Spec() // the unknown name is reported where --data is read
+		}
+		d = ld
+	}
+	return sim.SpecFor(m, d)
 }

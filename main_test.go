@@ -249,6 +249,9 @@ func TestHelpListsMethodControls(t *testing.T) {
 			if len(c.Options) > 0 {
 				rng = "one of " + strings.Join(c.Options, "|")
 			}
+			if c.List > 0 {
+				rng = fmt.Sprintf("≤ %d of [%g, %g], comma-separated", c.List, c.Min, c.Max)
+			}
 			acts := "on restart"
 			if c.Live {
 				acts = "live"
@@ -257,6 +260,9 @@ func TestHelpListsMethodControls(t *testing.T) {
 				{true, false, false}: "choice", {false, false, false}: "real", {false, false, true}: "real, log",
 				{false, true, false}: "integer", {false, true, true}: "integer, log",
 			}[[3]bool{len(c.Options) > 0, c.Integer, c.Log}]
+			if c.List > 0 {
+				typ = "list"
+			}
 			want := []string{c.Name, c.Label, rng, c.Default.String(), typ, acts}
 			if got := rows[c.Name]; strings.Join(got, "\t") != strings.Join(want, "\t") {
 				t.Errorf("%s: row %q, want %q", spec.Name, got, want)

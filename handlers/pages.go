@@ -191,7 +191,7 @@ func controlView(method string, s sim.ControlSpec, val sim.Value) templates.Cont
 		ID: "ctl-" + method + "-" + s.Name, Name: s.Name, Label: s.Label, Help: s.Help,
 		Min: fnum(s.Min), Max: fnum(s.Max), Step: fnum(s.Step), Value: boxValue(val),
 		Log: s.Log && s.Min > 0, Integer: s.Integer, Live: s.Live,
-		Toggle: s.Toggle, On: s.Toggle && val.Num >= 0.5,
+		Toggle: s.Toggle, On: s.Toggle && val.Num >= 0.5, List: s.List > 0,
 	}
 	for _, o := range s.Options {
 		c.Options = append(c.Options, templates.Option{Value: o, Label: o, Selected: o == val.Choice})

@@ -229,7 +229,7 @@ func parsePanel(q url.Values, name, data string, d *sim.Dataset, src methodSourc
 			return p, &sim.FieldError{Field: key, Message: fmt.Sprintf("unknown control of %s (allowed: %s)", name, strings.Join(p.Spec.ControlNames(), ", "))}
 		}
 		raw := single(q, key)
-		if len(spec.Options) > 0 {
+		if spec.Textual() {
 			p.Given[ctl] = sim.Choice(raw)
 			continue
 		}

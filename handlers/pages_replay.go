@@ -40,7 +40,7 @@ func parseReplay(key, raw string, spec sim.MethodSpec) (*wire.Replay, error) {
 			return nil, bad("change %q is not STEP:NAME:VALUE", part)
 		}
 		v := sim.Choice(val)
-		if c, ok := spec.Control(name); ok && len(c.Options) == 0 {
+		if c, ok := spec.Control(name); ok && !c.Textual() {
 			x, err := strconv.ParseFloat(val, 64)
 			if err != nil {
 				return nil, bad("change %q: %q is not a number", part, val)

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Family groups methods by what they produce.
@@ -45,6 +46,38 @@ type ControlSpec struct {
 	// Toggle marks an on/off setting: a whole number in [0, 1], 1 on,
 	// shown as a checkbox rather than a slider.
 	Toggle bool `json:"toggle,omitempty"`
+	// List, when positive, makes the control a list: a string of at most
+	// List comma-separated whole numbers in [Min, Max], "" or "0" for the
+	// empty list (ParseList), e.g. a network's hidden widths "50,50".
+	List int `json:"list,omitempty"`
+}
+
+// Textual reports whether the control's values are strings (a choice or a
+// list) rather than numbers: how a link, a flag or a form field is read.
+func (c ControlSpec) Textual() bool { return len(c.Options) > 0 || c.List > 0 }
+
+// ParseList reads a list control's value: at most maxLen comma-separated
+// whole numbers in [lo, hi], spaces allowed around each; "" and "0" are
+// the empty list. The error says what is allowed.
+func ParseList(s string, maxLen, lo, hi int) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "0" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	allowed := fmt.Sprintf("allowed: up to %d comma-separated whole numbers in [%d, %d], or 0 for none", maxLen, lo, hi)
+	if len(parts) > maxLen {
+		return nil, fmt.Errorf("%q has %d entries (%s)", s, len(parts), allowed)
+	}
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < lo || n > hi {
+			return nil, fmt.Errorf("%q: entry %q is not a whole number in [%d, %d] (%s)", s, p, lo, hi, allowed)
+		}
+		out[i] = n
+	}
+	return out, nil
 }
 
 // MethodSpec describes a method and its controls.
@@ -254,6 +287,15 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 // Validate checks v against the control's range or options and returns a
 // *FieldError naming the field and the allowed values when it does not fit.
 func (c ControlSpec) Validate(v Value) error {
+	if c.List > 0 {
+		if !v.IsChoice() {
+			return &FieldError{c.Name, fmt.Sprintf("want a comma-separated list like \"50,50\" (up to %d whole numbers in [%g, %g]), got the number %s", c.List, c.Min, c.Max, v.String())}
+		}
+		if _, err := ParseList(v.Choice, c.List, int(c.Min), int(c.Max)); err != nil {
+			return &FieldError{c.Name, err.Error()}
+		}
+		return nil
+	}
 	if len(c.Options) > 0 {
 		if !v.IsChoice() {
 			return &FieldError{c.Name, fmt.Sprintf("want one of %v, got the number %s", c.Options, v.String())}

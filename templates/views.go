@@ -48,6 +48,7 @@ type Control struct {
 	Log, Integer, Live    bool
 	Toggle, On            bool     // an on/off setting (a checkbox) and whether it is on
 	Options               []Option // a choice control when non-empty
+	List                  bool     // a list control: a text field ("50,50")
 	Hidden                bool     // hidden by a classroom link
 	Focus                 bool     // highlighted by a scenario
 }

@@ -233,7 +233,7 @@ type Run struct {
 	stepsPerS  float64
 	row        []float64
 	traceNames []string
-	traceScale []float64 // model → plot units of each trace (sim.TraceInfo.Unit)
+	traceScale []float64      // model → plot units of each trace (sim.TraceInfo.Unit)
 	drawRec    *drawRecorder  // samplers' recent draws (run_draws.go)
 	drawsOff   bool           // the method is not a sampler with per-chain traces
 	weights    weightState    // the chosen weight's marginal (run_weights.go)

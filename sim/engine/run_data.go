@@ -137,7 +137,7 @@ func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
 	out := cloneControls(c)
 	for _, cs := range spec.Controls {
 		v, ok := out[cs.Name]
-		if !ok || len(cs.Options) > 0 || v.IsChoice() {
+		if !ok || cs.Textual() || v.IsChoice() {
 			continue
 		}
 		if w := min(max(v.Num, cs.Min), cs.Max); w != v.Num {

@@ -89,7 +89,7 @@ func New(modelName string) (sim.Method, error) {
 
 // Spec describes the method and its controls.
 func (m *Method) Spec() sim.MethodSpec {
-	return sim.MethodSpec{
+	s := sim.MethodSpec{
 		Name:   Name,
 		Label:  "Functional VI (fBNN)",
 		Family: sim.FamilyVI,
@@ -110,6 +110,8 @@ func (m *Method) Spec() sim.MethodSpec {
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step uses a batch of at most 100 points",
 	}
+	s.Controls = append(s.Controls, model.ArchControls()...)
+	return s
 }
 
 // NoiseStd returns the fixed observation noise std (the GP fit's).

@@ -102,8 +102,12 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	}
 	m.boxLo, m.boxHi = lo, hi
 
+	arch, err := model.ArchFromControls(cs)
+	if err != nil {
+		return err
+	}
 	var p int
-	m.layers, p = model.Layout(model.DefaultArch())
+	m.layers, p = model.Layout(arch)
 	slab := make([]float64, 8*p)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
 	m.mu, m.ls, m.gmu, m.gls = cut(p), cut(p), cut(p), cut(p)

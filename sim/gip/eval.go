@@ -71,6 +71,7 @@ func (m *Method) pass(ev *evaluator, xs []float64, eps [][]float64, wantKL bool)
 	M := m.m
 	u0 := m.u0.RawMatrix().Data
 	const log2pi = 2 * model.HalfLog2Pi
+	act := m.arch.Act
 	for l := range ev.layers {
 		ly := &ev.layers[l]
 		n, d := ly.n, ly.d
@@ -95,7 +96,7 @@ func (m *Method) pass(ev *evaluator, xs []float64, eps [][]float64, wantKL bool)
 			for i := range a.Rows {
 				row := a.Data[i*a.Stride : i*a.Stride+n]
 				for j, x := range z.Data[i*z.Stride : i*z.Stride+n-1] {
-					row[j] = max(x, 0)
+					row[j] = act.Apply(x)
 				}
 				row[n-1] = 1
 			}

@@ -81,6 +81,8 @@ func (m *Method) Spec() sim.MethodSpec {
 	var extra []sim.ControlSpec
 	if m.modelName == model.Linear {
 		extra = append(extra, model.FixedNoiseControl())
+	} else if m.modelName == model.BNN { // "": SpecFor adds them for d's
+		extra = append(extra, model.ArchControls()...)
 	}
 	return sim.MethodSpec{
 		Name:   "gip",
@@ -118,14 +120,18 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	}
 	c = maps.Clone(c)
 	n := d.N()
+	name := m.modelName
 	if m.requested == "" {
-		name := model.Resolve("", d)
-		arch, ok := model.ArchFor(name)
-		if !ok {
-			return &sim.FieldError{Field: "model", Message: fmt.Sprintf("data set %q has default model %q; gip supports %q and %q", d.Name, name, model.BNN, model.Linear)}
-		}
-		m.modelName, m.arch = name, arch
+		name = model.Resolve("", d)
 	}
+	arch, ok, err := model.ArchOf(name, c)
+	if !ok {
+		return &sim.FieldError{Field: "model", Message: fmt.Sprintf("data set %q has default model %q; gip supports %q and %q", d.Name, name, model.BNN, model.Linear)}
+	}
+	if err != nil {
+		return err
+	}
+	m.modelName, m.arch = name, arch
 
 	m.d, m.ctl = d, c
 	m.rng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
@@ -152,6 +158,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 // point, and the default M clamped to N.
 func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
 	spec := m.Spec()
+	if m.modelName == "" && model.Resolve("", d) == model.BNN {
+		spec.Controls = append(spec.Controls, model.ArchControls()...)
+	}
 	n := float64(d.N())
 	for i := range spec.Controls {
 		if c := &spec.Controls[i]; c.Name == ctlInducing && n >= 1 {

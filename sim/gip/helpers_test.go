@@ -1,6 +1,7 @@
 package gip
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -47,6 +48,12 @@ func newTest(t testing.TB, arch model.Arch, d *sim.Dataset, c sim.Controls, seed
 	m := &Method{requested: model.BNN, modelName: model.BNN, arch: arch}
 	if len(arch.Widths) == 2 {
 		m.requested, m.modelName = model.Linear, model.Linear
+	} else { // the network comes from the controls
+		c = maps.Clone(c)
+		if c == nil {
+			c = sim.Controls{}
+		}
+		c[model.ControlArch], c[model.ControlActivation] = sim.Choice(arch.Hidden()), sim.Choice(arch.Act.String())
 	}
 	if _, err := sim.Init(m, d, c, rand.New(rand.NewPCG(seed, 2))); err != nil {
 		t.Fatal(err)

@@ -103,7 +103,7 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 
 		var phi, ft numeric.Var // Φ = Ũ_{l−1}, M×n, and F̃_{l−1}, N×n
 		if l > 0 {
-			phi, ft = t.ReLUAppendOnes(u), t.ReLUAppendOnes(f)
+			phi, ft = activateAppendOnes(t, m.arch.Act, u), activateAppendOnes(t, m.arch.Act, f)
 		} else {
 			phi, ft = t.AppendOnes(u), t.AppendOnes(f)
 		}
@@ -196,4 +196,16 @@ func (m *Method) Step() sim.StepStats {
 		m.adam.Step(tr.params[:np], tr.grads[:np])
 	}
 	return sim.StepStats{Objective: elbo}
+}
+
+// activateAppendOnes is [φ(a), 1] on the tape: ReLU's fused node, or the
+// activation then the ones column.
+func activateAppendOnes(t *numeric.Tape, act model.Activation, a numeric.Var) numeric.Var {
+	switch act {
+	case model.Tanh:
+		return t.AppendOnes(t.Tanh(a))
+	case model.ELU:
+		return t.AppendOnes(t.ELU(a))
+	}
+	return t.ReLUAppendOnes(a)
 }

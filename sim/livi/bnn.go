@@ -37,7 +37,7 @@ func checkModel(method, name string) error {
 
 // newBNNModel validates d and resolves the model name ("" means the data
 // set's default, then bnn).
-func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
+func newBNNModel(method, name string, d *sim.Dataset, c sim.Controls) (*bnnModel, error) {
 	if d == nil {
 		return nil, errors.New(method + ": Init needs a data set and a random source")
 	}
@@ -45,9 +45,12 @@ func newBNNModel(method, name string, d *sim.Dataset) (*bnnModel, error) {
 		return nil, err
 	}
 	name = model.Resolve(name, d)
-	arch, ok := model.ArchFor(name)
+	arch, ok, err := model.ArchOf(name, c)
 	if !ok {
 		return nil, modelError(method, name)
+	}
+	if err != nil {
+		return nil, err
 	}
 	b := &bnnModel{name: name, arch: arch}
 	b.task = d.Task

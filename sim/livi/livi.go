@@ -96,7 +96,7 @@ func (m *Method) SpecFor(d *sim.Dataset) sim.MethodSpec {
 
 // Spec describes the method and its controls.
 func (m *Method) Spec() sim.MethodSpec {
-	return sim.MethodSpec{
+	s := sim.MethodSpec{
 		Name:   Name,
 		Label:  "Implicit VI (LIVI)",
 		Family: sim.FamilyVI,
@@ -115,6 +115,10 @@ func (m *Method) Spec() sim.MethodSpec {
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
+	if m.model == model.BNN { // "": SpecFor adds them for d's model
+		s.Controls = append(s.Controls, model.ArchControls()...)
+	}
+	return s
 }
 
 // Set changes a live control from the next step on. It validates v against

@@ -94,7 +94,19 @@ func (p *Point) Spec() sim.MethodSpec {
 		s.Controls = append(s.Controls, sim.ControlSpec{Name: "members", Label: "Members K", Help: "number of MAP networks from different initialisations; more are added or the last ones dropped", Min: 2, Max: 10, Step: 1, Default: sim.Num(5), Integer: true, Live: true})
 		s.Traces = []string{"noise_std", "disagreement"}
 	}
+	if p.model == model.BNN { // "": SpecFor adds them for d's model
+		s.Controls = append(s.Controls, model.ArchControls()...)
+	}
 	return s
+}
+
+// SpecFor is Spec for the model Init will use on d: the network's controls
+// when it is the bnn.
+func (p *Point) SpecFor(d *sim.Dataset) sim.MethodSpec {
+	if p.model != "" {
+		return p.Spec()
+	}
+	return (&Point{name: p.name, model: model.Resolve("", d)}).Spec()
 }
 
 // Init sets the method up on d. Randomness is drawn from r in this order:
@@ -105,7 +117,7 @@ func (p *Point) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if r == nil {
 		return errors.New(p.name + ": Init needs a data set and a random source")
 	}
-	bm, err := newBNNModel(p.name, p.model, d)
+	bm, err := newBNNModel(p.name, p.model, d, c)
 	if err != nil {
 		return err
 	}

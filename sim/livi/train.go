@@ -21,7 +21,7 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	if r == nil {
 		return errors.New(Name + ": Init needs a data set and a random source")
 	}
-	bm, err := newBNNModel(Name, m.model, d)
+	bm, err := newBNNModel(Name, m.model, d, c)
 	if err != nil {
 		return err
 	}

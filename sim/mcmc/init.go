@@ -55,7 +55,12 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	case model.BNN:
 		dd := *d
 		dd.X, dd.Y = append([]float64(nil), d.X...), append([]float64(nil), d.Y...)
-		prob = newBNN(model.DefaultArch(), &dd, cs["prior_scale"].Num)
+		arch, err := model.ArchFromControls(cs)
+		if err != nil {
+			m.model = old
+			return err
+		}
+		prob = newBNN(arch, &dd, cs["prior_scale"].Num)
 	default:
 		m.model = old
 		return &sim.FieldError{Field: "model", Message: fmt.Sprintf("unknown model %q", modelName)}

@@ -127,6 +127,9 @@ func (m *Method) Spec() sim.MethodSpec {
 	}
 	if bnn {
 		cs = append(cs, sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "s in the prior std s/√(fan-in+1) of every weight", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true})
+		if m.model == model.BNN { // "": SpecFor adds them for d's model
+			cs = append(cs, model.ArchControls()...)
+		}
 	} else {
 		cs = append(cs,
 			sim.ControlSpec{Name: "prior_scale", Label: "Prior scale", Help: "with a fixed noise σ: s in the prior b0, b ~ N(0, s²/2); no effect otherwise (flat priors)", Min: 0.1, Max: 10, Step: 0.01, Default: sim.Num(2), Log: true, Live: true},

@@ -67,7 +67,11 @@ func (m *Method) problemFor(d *sim.Dataset) (problem, error) {
 	case model.BNN:
 		dd := *d
 		dd.X, dd.Y = x, y
-		return newBNN(model.DefaultArch(), &dd, cs["prior_scale"].Num), nil
+		arch, err := model.ArchFromControls(cs)
+		if err != nil {
+			return nil, err
+		}
+		return newBNN(arch, &dd, cs["prior_scale"].Num), nil
 	}
 	return nil, &sim.FieldError{Field: "data", Message: fmt.Sprintf("unknown model %q", m.model)}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // checkGradient compares the analytic gradient of the loss
@@ -246,10 +247,16 @@ func TestSpec(t *testing.T) {
 	m, _ := New("bnn")
 	s := m.Spec()
 	want := map[string][3]float64{"prior_scale": {0.1, 10, 2}, "lr": {1e-4, 0.1, 0.01}, "mc_samples": {1, 32, 1}, "kl_weight": {0, 1, 1}}
-	if len(s.Controls) != len(want) || s.Family != sim.FamilyVI || s.Name != "mfvi" {
+	if len(s.Controls) != len(want)+2 || s.Family != sim.FamilyVI || s.Name != "mfvi" {
 		t.Fatalf("spec %+v", s)
 	}
 	for _, c := range s.Controls {
+		if c.Name == model.ControlArch || c.Name == model.ControlActivation {
+			if c.Live {
+				t.Errorf("control %s is live; a new network is a new run", c.Name)
+			}
+			continue
+		}
 		w, ok := want[c.Name]
 		if !ok || c.Min != w[0] || c.Max != w[1] || c.Default.Num != w[2] || !c.Live {
 			t.Errorf("control %+v", c)

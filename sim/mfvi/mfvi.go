@@ -89,6 +89,8 @@ func (m *Method) Spec() sim.MethodSpec {
 	if m.model == model.Linear {
 		traces = []string{"b0", "b", "noise_std"}
 		extra = append(extra, model.FixedNoiseControl())
+	} else if m.model == model.BNN { // "": SpecFor adds the resolved model's
+		extra = append(extra, model.ArchControls()...)
 	}
 	return sim.MethodSpec{
 		Name:   Name,

@@ -25,9 +25,12 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 		return err
 	}
 	name := model.Resolve(m.model, d)
-	arch, ok := model.ArchFor(name)
+	arch, ok, err := model.ArchOf(name, c)
 	if !ok {
 		return modelError(name)
+	}
+	if err != nil {
+		return err
 	}
 	task := d.Task
 	switch task {

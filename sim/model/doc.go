@@ -14,6 +14,13 @@
 // weights. linear is the same network with no hidden layer (Arch{1, 1}):
 // f(x) = b·x + b0, W = [b; b0].
 //
+// The network's shape and nonlinearity are controls of every method that
+// runs it (ArchControls): arch lists 0–4 hidden widths of 1–256 ("50,50",
+// "0" for none; ParseArch) and activation is relu, tanh or elu (α = 1,
+// Activation), the same after every hidden layer; the prior rule below is
+// unchanged. Presets names the seeds' networks: the GIP notebook's, the
+// LIVI paper's toy (7, 10, elu) and a small one (20, relu).
+//
 // Layout packs the layers one after another in a flat slab, each stored
 // row-major (entry (r, c) of layer l at Off_l + r·N_l + c, the bias row
 // last); weight traces and samples use that order.

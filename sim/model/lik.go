@@ -17,7 +17,7 @@ func Layout(a Arch) ([]Layer, int) {
 	layers := make([]Layer, 0, a.Layers())
 	p := 0
 	for l := 0; l < a.Layers(); l++ {
-		ly := Layer{Off: p, Rows: a.InDim(l), Cols: a.OutDim(l)}
+		ly := Layer{Off: p, Rows: a.InDim(l), Cols: a.OutDim(l), Act: a.Act}
 		layers = append(layers, ly)
 		p += ly.Rows * ly.Cols
 	}

@@ -13,11 +13,13 @@ const (
 	GP     = "gp"     // what the GP methods report: a GP prior on f, no weights
 )
 
-// Arch is a fully connected ReLU network with biases absorbed by a column of
+// Arch is a fully connected network with biases absorbed by a column of
 // ones appended to every layer's input (after the nonlinearity).
 type Arch struct {
 	// Widths lists the layer widths from input to output, e.g. [1 50 50 1].
 	Widths []int
+	// Act is the nonlinearity after every hidden layer (ReLU when zero).
+	Act Activation
 }
 
 // DefaultArch is the GIP notebook's 1 → 50 → 50 → 1 network.

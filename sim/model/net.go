@@ -14,18 +14,23 @@ import (
 type Layer struct {
 	Off, Rows, Cols int
 	PriorStd        float64
+	// Act is the network's hidden nonlinearity, the same in every layer
+	// (Layout copies Arch.Act); a layer's own output takes it unless the
+	// layer is the last.
+	Act Activation
 }
 
-// Net is a hand-written BLAS forward and backward pass of a ReLU network
+// Net is a hand-written BLAS forward and backward pass of the network
 // on n fixed inputs, for the methods whose hot loop is cheaper without the
 // tape (the tape checks it: sim/mfvi/tape_test.go). It holds the
 // activations of one evaluation and the gradients of its backward pass.
 // Layer l's input is n × rows_l with a last column of ones that is written
-// once, at construction: the bias by augmentation costs no copy.
+// once, at construction: the bias by augmentation costs no copy. ReLU takes
+// fused kernels (below); tanh and elu a plain path (net_smooth.go).
 type Net struct {
 	n   int
 	in  []float64   // n × 2: x, 1
-	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), ReLU then ones
+	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), activation then ones
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
 }
@@ -75,8 +80,14 @@ func weights(ly Layer, w []float64) blas64.General {
 // feeding a one-column output leaves its ReLU to the output's loop, which
 // applies it while it takes the dot products; and the output of one column
 // is that loop rather than a matrix–vector product.
+//
+// Tanh and ELU take the plain path: GEMM, then the activation in place.
 func (t *Net) Forward(layers []Layer, w []float64) {
 	last := len(layers) - 1
+	if layers[0].Act != ReLU {
+		t.forwardSmooth(layers, w)
+		return
+	}
 	for l, ly := range layers {
 		c := ly.Cols
 		if l == last && c == 1 {
@@ -125,6 +136,10 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 // layer (inputs x and 1) applies its mask while it sums its two rows of
 // dW, so its masked gradient is never written.
 func (t *Net) Backward(layers []Layer, w, dw []float64) {
+	if layers[0].Act != ReLU {
+		t.backwardSmooth(layers, w, dw)
+		return
+	}
 	for l := len(layers) - 1; l >= 0; l-- {
 		ly := layers[l]
 		gl := t.g[l]

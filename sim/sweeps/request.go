@@ -128,7 +128,7 @@ func check(r Request, l Limits) (*plan, error) {
 		return nil, bad("method", "%s has no evidence bound (ELBO, IWBO) to sweep", r.Method)
 	}
 	spec, ok := p.Spec.Control(r.Param)
-	if !ok || len(spec.Options) > 0 {
+	if !ok || spec.Textual() {
 		return nil, bad("param", "%q is not a numeric control of %s (allowed: %s)", r.Param, r.Method, strings.Join(numericControls(p.Spec), ", "))
 	}
 	for _, v := range values {
@@ -164,7 +164,7 @@ func controlsField(err error) error {
 func numericControls(s sim.MethodSpec) []string {
 	var out []string
 	for _, c := range s.Controls {
-		if len(c.Options) == 0 {
+		if !c.Textual() {
 			out = append(out, c.Name)
 		}
 	}

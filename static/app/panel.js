@@ -491,7 +491,8 @@ export class Panel {
       const num = div.querySelector("input.num");
       const sel = div.querySelector("select");
       const box = div.querySelector('input[type="checkbox"]'); // an on/off setting (widgetFor)
-      this.inputs.set(name, { div, range, num, sel, box });
+      const list = div.querySelector("input.list"); // a list control: "50,50"; the server validates it
+      this.inputs.set(name, { div, range, num, sel, box, list });
       const spec = this.specOf(name);
       if (!spec) continue;
       box?.addEventListener("change", () => this.setControl(name, box.checked ? 1 : 0));
@@ -509,6 +510,7 @@ export class Panel {
         this.setControl(name, v);
       });
       sel?.addEventListener("change", () => this.setControl(name, sel.value));
+      list?.addEventListener("change", () => this.setControl(name, list.value.trim()));
     }
   }
 
@@ -549,7 +551,7 @@ export class Panel {
     const spec = this.specOf(name);
     if (!els || !spec) return;
     const active = document.activeElement;
-    const { range, num, sel } = els;
+    const { range, num, sel, list } = els;
     // Written only when it differs: every frame reports every control, and
     // each write would restyle and repaint the input.
     const put = (el, s) => {
@@ -560,6 +562,7 @@ export class Panel {
     if (range && active !== range && !(Math.abs(Number(range.value) - pos) <= (Number(range.step) || 0) / 2)) range.value = String(pos);
     put(num, typeof v === "number" ? fmtInput(v) : String(v));
     put(sel, String(v));
+    put(list, String(v));
     if (els.box && active !== els.box && els.box.checked !== v >= 0.5) els.box.checked = v >= 0.5;
   }
 
