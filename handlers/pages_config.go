@@ -3,6 +3,7 @@ package handlers
 import (
 	"strings"
 
+	"github.com/posterior-playground/playground/sim/model"
 	"github.com/posterior-playground/playground/sim/wire"
 
 	"github.com/posterior-playground/playground/sim"
@@ -13,20 +14,23 @@ import (
 // pageConfig is the JSON the play page's script reads (<script id="config">).
 // Points and truth are in the user's units, as the frames' predictive is.
 type pageConfig struct {
-	URL       string      `json:"url"` // canonical link of the experiment
-	Scenario  string      `json:"scenario,omitempty"`
-	Data      string      `json:"data"`
-	DataLabel string      `json:"data_label"`
-	Task      sim.Task    `json:"task,omitempty"`
-	Seed      uint64      `json:"seed"`
-	Points    *xy         `json:"points"`     // training data; null for an upload (the browser has the file)
-	Truth     *xy         `json:"truth"`      // noiseless truth on the grid; null when unknown
-	GapCentre *float64    `json:"gap_centre"` // null without a gap
-	Panels    []panelJSON `json:"panels"`
-	Hide      []string    `json:"hide"`
-	Focus     []string    `json:"focus"`
-	Present   bool        `json:"present"` // presentation mode (present=1)
-	Limits    pageLimits  `json:"limits"`
+	URL string `json:"url"` // canonical link of the experiment
+	// ArchPresets are the named networks (model.Presets) a panel with an
+	// arch control offers as one choice.
+	ArchPresets []archPreset `json:"arch_presets"`
+	Scenario    string       `json:"scenario,omitempty"`
+	Data        string       `json:"data"`
+	DataLabel   string       `json:"data_label"`
+	Task        sim.Task     `json:"task,omitempty"`
+	Seed        uint64       `json:"seed"`
+	Points      *xy          `json:"points"`     // training data; null for an upload (the browser has the file)
+	Truth       *xy          `json:"truth"`      // noiseless truth on the grid; null when unknown
+	GapCentre   *float64     `json:"gap_centre"` // null without a gap
+	Panels      []panelJSON  `json:"panels"`
+	Hide        []string     `json:"hide"`
+	Focus       []string     `json:"focus"`
+	Present     bool         `json:"present"` // presentation mode (present=1)
+	Limits      pageLimits   `json:"limits"`
 	// Edit is the link's edit of the points (edit=, dataedit.go), applied
 	// by the page to every panel's run; XRange and YRange are where points
 	// may go (datasets.Edit's bounds, user units); null for an upload.
@@ -82,7 +86,7 @@ type panelJSON struct {
 // config.
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
-		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits(), Edit: c.Edit}
+		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits(), Edit: c.Edit, ArchPresets: archPresets()}
 	if s, ok := ScenarioBySlug(c.Scenario); ok {
 		cfg.Claim = s.Claim
 	}
@@ -149,4 +153,18 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+type archPreset struct {
+	Name       string `json:"name"`
+	Arch       string `json:"arch"`
+	Activation string `json:"activation"`
+}
+
+func archPresets() []archPreset {
+	var out []archPreset
+	for _, p := range model.Presets() {
+		out = append(out, archPreset{Name: p.Name, Arch: p.Hidden, Activation: p.Act.String()})
+	}
+	return out
 }

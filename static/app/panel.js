@@ -512,6 +512,36 @@ export class Panel {
       sel?.addEventListener("change", () => this.setControl(name, sel.value));
       list?.addEventListener("change", () => this.setControl(name, list.value.trim()));
     }
+    this.addArchPresets();
+  }
+
+  // addArchPresets puts a choice of the named networks (the page config's
+  // arch_presets: GIP notebook, LIVI paper toy, small) above a network's
+  // arch control; choosing one sets arch and activation and restarts once.
+  addArchPresets() {
+    const arch = this.inputs.get("arch");
+    const presets = this.app.config.arch_presets ?? [];
+    if (!arch?.list || !presets.length || !this.specOf("activation")) return;
+    const sel = document.createElement("select");
+    sel.dataset.role = "arch-preset";
+    sel.className = "small";
+    sel.setAttribute("aria-label", "Network preset");
+    sel.append(new Option("Preset…", ""), ...presets.map((p) => new Option(`${p.name} (${p.arch} ${p.activation})`, p.name)));
+    const current = () => presets.find((p) => p.arch === String(this.controls.arch) && p.activation === String(this.controls.activation));
+    sel.value = current()?.name ?? "";
+    sel.addEventListener("change", () => {
+      const p = presets.find((q) => q.name === sel.value);
+      if (!p || this.readOnly) return;
+      for (const [name, v] of [["arch", p.arch], ["activation", p.activation]]) {
+        this.controls[name] = v;
+        this.app.onControl(this.method, name, v);
+      }
+      arch.list.value = p.arch;
+      const act = this.inputs.get("activation")?.sel;
+      if (act) act.value = p.activation;
+      this.restart(); // neither acts on a running loop: a new run, once
+    });
+    arch.div.prepend(sel);
   }
 
   setControl(name, value) {
