@@ -49,7 +49,7 @@ func TestBrowserClaimHeadline(t *testing.T) {
 		t.Errorf("the page's claim line %q lacks the claim %q", got, s.Claim.Text)
 	}
 	// The status line says the step and the numbers the claim bounds.
-	want := fmt.Sprintf("Claim holds at step %s: Mean-field VI's in-between ratio ", thousands(step))
+	want := fmt.Sprintf("Claim holds at step %s: Global inducing points' in-between ratio ", thousands(step))
 	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector("#claim-status"); return e.dataset.holds === "true" && e.textContent.startsWith(%q) && e.textContent.includes("in-between ratio") && !e.textContent.includes("✗"); })()`, want), 5*time.Second)
 	b.shot("claim-headline")
 }

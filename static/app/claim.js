@@ -103,6 +103,8 @@ export function watchClaim(claim, panels, config, el) {
     el.textContent = r.holds
       ? `Claim holds at step ${steps(r.step)}: ${now}.`
       : `Not yet at step ${steps(r.step)} (${now}); with the scenario's defaults it holds from step ${steps(claim.step)}.`;
+    const line = el.closest(".claim");
+    if (line) line.title = line.textContent; // the whole line, where it is cut short
   };
   tick();
   return setInterval(tick, 250);
