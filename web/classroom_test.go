@@ -31,10 +31,10 @@ import (
 // loopback against the real server and catalog. They run in a short mode
 // in `make test` (3 s windows) and in full with PLAYGROUND_CLASSROOM=30s.
 const (
-	lectureViewers      = 300
-	labSessions         = 30
-	labRunsPerSession   = 2
-	classMinFramesPerS  = 10 // per viewer, scaled by the cores the process received
+	lectureViewers     = 300
+	labSessions        = 30
+	labRunsPerSession  = 2
+	classMinFramesPerS = 10 // per viewer, scaled by the cores the process received
 	// classHeapLimitBytes bounds the heap in use, the test's own 300
 	// clients included (their read buffers and each message they read):
 	// measured 211–264 MiB. A queue of frames per viewer (12/s × ~17 KB ×
