@@ -10,6 +10,7 @@
 // this file knowing.
 
 import { fmt } from "./history.js";
+import { download, saveBlob } from "./download.js";
 
 // PNG_SCALE is how many times the screen's resolution the PNG has: its
 // width is PNG_SCALE × devicePixelRatio × the plot's CSS width.
@@ -497,20 +498,4 @@ function fillBetween(ctx, xs, lo, hi, px, py, color) {
   for (let i = xs.length - 1; i >= 0; i--) ctx.lineTo(px(xs[i]), py(lo[i]));
   ctx.closePath();
   ctx.fill();
-}
-
-// saveBlob downloads blob as filename.
-function saveBlob(blob, filename) {
-  const url = URL.createObjectURL(blob);
-  download(url, filename);
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function download(href, filename) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
 }

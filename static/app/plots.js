@@ -4,6 +4,7 @@
 
 import { extent, fmt, placeLabel, robustRange, safeRange } from "./history.js";
 import { compact } from "./format.js";
+import { download } from "./download.js";
 
 const uPlot = window.uPlot;
 
@@ -521,18 +522,3 @@ export function savePNG(u, title, filename) {
   download(c.toDataURL("image/png"), filename);
 }
 
-// saveBlob downloads blob as filename.
-export function saveBlob(blob, filename) {
-  const url = URL.createObjectURL(blob);
-  download(url, filename);
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function download(href, filename) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}

@@ -7,7 +7,8 @@
 
 import { APIError, discard, request } from "./api.js";
 import { fmt, fmtSE } from "./format.js";
-import { addPNGButton, saveBlob } from "./plots.js";
+import { saveBlob } from "./download.js";
+import { addPNGButton } from "./plots.js";
 import { SweepPlot, SWEEP_COLORS } from "./sweep_plot.js";
 
 const card = document.getElementById("sweep");
