@@ -175,26 +175,7 @@ func TestLoad(t *testing.T) {
 	phase("measured without viewers")
 
 	// With 5 viewers per run.
-	var heapMax atomic.Uint64
-	samplerDone := make(chan struct{})
-	samplerCtx, stopSampler := context.WithCancel(context.Background())
-	go func() {
-		defer close(samplerDone)
-		var ms runtime.MemStats
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > heapMax.Load() {
-				heapMax.Store(ms.HeapInuse)
-			}
-			select {
-			case <-samplerCtx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
+	peak := heapPeak() // classroom_test.go
 	type viewer struct {
 		conn   *websocket.Conn
 		frames atomic.Int64
@@ -249,8 +230,7 @@ func TestLoad(t *testing.T) {
 	time.Sleep(window) // the measurement window: wall time must pass
 	f1, s3, t3, c3 := counts(), steps(), time.Now(), cputime.Process()
 	rateViewed := rate(s2, s3, t3.Sub(t2))
-	stopSampler()
-	<-samplerDone
+	heap := peak()
 
 	perViewer := make([]float64, len(viewers))
 	for i := range viewers {
@@ -264,7 +244,7 @@ func TestLoad(t *testing.T) {
 		rateAlone, rateViewed, rateViewed/rateAlone, rateAlone/loadRuns, rateViewed/loadRuns)
 	t.Logf("load: CPU the process got: %.2f cores without viewers, %.2f with (of %d)",
 		(c1-c0).Seconds()/t1.Sub(t0).Seconds(), (c3-c2).Seconds()/t3.Sub(t2).Seconds(), runtime.NumCPU())
-	t.Logf("load: peak HeapInuse %.1f MiB (limit %d MiB)", float64(heapMax.Load())/(1<<20), loadHeapLimitBytes>>20)
+	t.Logf("load: peak HeapInuse %.1f MiB (limit %d MiB)", float64(heap)/(1<<20), loadHeapLimitBytes>>20)
 
 	for i, v := range viewers {
 		if err, _ := v.err.Load().(error); err != nil {
@@ -275,7 +255,7 @@ func TestLoad(t *testing.T) {
 	if floor := loadMinFramesPerS * min(1, cores); sorted[0] < floor {
 		t.Errorf("a viewer averaged %.1f frames/s, want ≥ %.1f (%d × min(1, %.2f cores received))", sorted[0], floor, loadMinFramesPerS, cores)
 	}
-	if h := heapMax.Load(); h >= loadHeapLimitBytes {
+	if h := heap; h >= loadHeapLimitBytes {
 		t.Errorf("peak HeapInuse %d MiB, want < %d MiB", h>>20, loadHeapLimitBytes>>20)
 	}
 	if rateAlone <= 0 || rateViewed < loadMinViewerShare*rateAlone {
