@@ -12,6 +12,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 const usage = `usage:
@@ -149,6 +150,14 @@ func printMethod(w io.Writer, cmd string, s sim.MethodSpec) {
 		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.Help)
 	}
 	tw.Flush()
+	if _, ok := s.Control(model.ControlArch); ok {
+		fmt.Fprintln(w, "\n--preset NAME sets arch and activation to a named network (an explicit --arch or --activation wins):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, p := range model.Presets() {
+			fmt.Fprintf(tw, "  %s\t%s\t%s %s\n", p.Slug, p.Name, p.Hidden, p.Act)
+		}
+		tw.Flush()
+	}
 }
 
 // kind names a control's type as the TYPE column shows it.

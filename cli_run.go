@@ -14,6 +14,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/experiment"
+	"github.com/posterior-playground/playground/sim/model"
 )
 
 // experimentFlags registers the flags run and sweep share.
@@ -33,7 +34,7 @@ func experimentFlags(fs *flag.FlagSet, cfg *experiment.Config) {
 // so that `--prior_scale 3` reaches the method and a typo is caught. A bad
 // value's *sim.FieldError is kept in *bad, since the flag package flattens
 // the errors it returns into text.
-func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *error) error {
+func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *error, preset **model.Preset) error {
 	name := flagValue(args, "method")
 	if name == "" {
 		return &sim.FieldError{Field: "method", Message: fmt.Sprintf("give --method (allowed: %s)", strings.Join(catalog.MethodNames(), ", "))}
@@ -45,7 +46,11 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 		return err
 	}
 	cfg.Controls = sim.Controls{}
-	for _, c := range flagSpec(m, args).Controls {
+	spec := flagSpec(m, args)
+	if _, ok := spec.Control(model.ControlArch); ok {
+		presetFlag(fs, preset, bad)
+	}
+	for _, c := range spec.Controls {
 		fs.Func(c.Name, c.Label, func(s string) error {
 			v := sim.Choice(s)
 			if !c.Textual() {
@@ -67,6 +72,25 @@ func controlFlags(fs *flag.FlagSet, args []string, cfg *experiment.Config, bad *
 		})
 	}
 	return nil
+}
+
+// presetFlag registers --preset NAME, which sets the arch and activation
+// controls to a named network (model.Presets). It is applied after the
+// other flags, so an explicit --arch or --activation wins over it.
+func presetFlag(fs *flag.FlagSet, preset **model.Preset, bad *error) {
+	var slugs []string
+	for _, p := range model.Presets() {
+		slugs = append(slugs, fmt.Sprintf("%s (%s %s)", p.Slug, p.Hidden, p.Act))
+	}
+	fs.Func("preset", "a named network `NAME`: "+strings.Join(slugs, ", ")+"; --arch and --activation override it", func(s string) error {
+		p, err := model.PresetNamed(s)
+		if err != nil {
+			*bad = err
+			return err
+		}
+		*preset = &p
+		return nil
+	})
 }
 
 func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -248,7 +272,8 @@ func parseCommand(name string, fs *flag.FlagSet, args []string, cfg *experiment.
 		return true, commandHelp(stdout, name, fs, args)
 	}
 	var bad error
-	if err := controlFlags(fs, args, cfg, &bad); err != nil {
+	var preset *model.Preset
+	if err := controlFlags(fs, args, cfg, &bad, &preset); err != nil {
 		return false, err
 	}
 	if err := parse(fs, args); err != nil {
@@ -256,6 +281,14 @@ func parseCommand(name string, fs *flag.FlagSet, args []string, cfg *experiment.
 			return false, bad
 		}
 		return false, err
+	}
+	if preset != nil {
+		if _, ok := cfg.Controls[model.ControlArch]; !ok {
+			cfg.Controls[model.ControlArch] = sim.Choice(preset.Hidden)
+		}
+		if _, ok := cfg.Controls[model.ControlActivation]; !ok {
+			cfg.Controls[model.ControlActivation] = sim.Choice(preset.Act.String())
+		}
 	}
 	return false, nil
 }

@@ -126,6 +126,8 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{[]string{"run", "--method", "nope", "--help"}, []string{"method", "mfvi"}},
 		{[]string{"help", "run", "--method", "nope"}, []string{"method", "mfvi"}},
 		{[]string{"run", "--method", "gip", "--model", "cnn", "--help"}, []string{"model", "bnn", "linear"}},
+		{[]string{"run", "--data", "gap", "--method", "mfvi", "--preset", "huge"}, []string{"preset", "gip-notebook", "livi-paper-toy", "small"}},
+		{[]string{"run", "--data", "linreg", "--method", "mfvi", "--preset", "small"}, []string{"preset", "unknown flag"}},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
 		if code != 2 {
@@ -377,5 +379,27 @@ func TestSweepShardMergeIsByteForByte(t *testing.T) {
 	code, _, errs = runCLI(t, append(sweepArgs, "--shard", "5/4")...)
 	if code != exitUsage || !strings.Contains(errs, "shard") {
 		t.Errorf("--shard 5/4: exit %d, stderr %q; want exit %d naming shard", code, errs, exitUsage)
+	}
+}
+
+// --preset sets the arch and activation controls to a named network; an
+// explicit --arch or --activation wins, in either order.
+func TestRunPreset(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		arch, fn string
+	}{
+		{[]string{"--preset", "livi-paper-toy"}, "7,10", "elu"},
+		{[]string{"--preset", "LIVI paper toy"}, "7,10", "elu"},
+		{[]string{"--preset", "small"}, "20", "relu"},
+		{[]string{"--arch", "5", "--preset", "small"}, "5", "relu"},
+		{[]string{"--preset", "gip-notebook", "--activation", "tanh"}, "50,50", "tanh"},
+	} {
+		args := append([]string{"--data", "gap", "--method", "mfvi", "--steps", "2", "--eval-reps", "1"}, tc.args...)
+		got := runSummary(t, args...)
+		c, _ := got["controls"].(map[string]any)
+		if c["arch"] != tc.arch || c["activation"] != tc.fn {
+			t.Errorf("%v: controls arch %v activation %v, want %s %s", tc.args, c["arch"], c["activation"], tc.arch, tc.fn)
+		}
 	}
 }

@@ -121,6 +121,7 @@ func ArchFromControls(c sim.Controls) (Arch, error) {
 // Preset is a named network of the seeds the playground compares against.
 type Preset struct {
 	Name   string
+	Slug   string // the command line's name for it (--preset)
 	Hidden string // the arch control's value
 	Act    Activation
 }
@@ -129,10 +130,23 @@ type Preset struct {
 // LIVI paper's toy and a small one the samplers mix on.
 func Presets() []Preset {
 	return []Preset{
-		{Name: "GIP notebook", Hidden: "50,50", Act: ReLU},
-		{Name: "LIVI paper toy", Hidden: "7,10", Act: ELU},
-		{Name: "small", Hidden: "20", Act: ReLU},
+		{Name: "GIP notebook", Slug: "gip-notebook", Hidden: "50,50", Act: ReLU},
+		{Name: "LIVI paper toy", Slug: "livi-paper-toy", Hidden: "7,10", Act: ELU},
+		{Name: "small", Slug: "small", Hidden: "20", Act: ReLU},
 	}
+}
+
+// PresetNamed returns the preset whose slug or name is s (case ignored), or
+// a field error naming "preset" and listing the slugs.
+func PresetNamed(s string) (Preset, error) {
+	var slugs []string
+	for _, p := range Presets() {
+		if strings.EqualFold(s, p.Slug) || strings.EqualFold(s, p.Name) {
+			return p, nil
+		}
+		slugs = append(slugs, p.Slug)
+	}
+	return Preset{}, &sim.FieldError{Field: "preset", Message: fmt.Sprintf("%q is not one of %s", s, strings.Join(slugs, ", "))}
 }
 
 // ArchOf returns the network of model name with controls c: for BNN the one

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"strings"
 	"slices"
 	"testing"
 
@@ -54,5 +55,19 @@ func TestParseArch(t *testing.T) {
 	a, err := ArchFromControls(c)
 	if err != nil || !slices.Equal(a.Widths, []int{1, 20, 1}) || a.Act != Tanh {
 		t.Errorf("ArchFromControls = %v, %v", a, err)
+	}
+}
+
+func TestPresetNamed(t *testing.T) {
+	for _, p := range Presets() {
+		for _, s := range []string{p.Slug, p.Name, strings.ToUpper(p.Slug)} {
+			if got, err := PresetNamed(s); err != nil || got != p {
+				t.Errorf("PresetNamed(%q) = %v, %v; want %v", s, got, err, p)
+			}
+		}
+	}
+	var fe *sim.FieldError
+	if _, err := PresetNamed("huge"); !errors.As(err, &fe) || fe.Field != "preset" {
+		t.Errorf("PresetNamed(huge): error %v, want a field error naming preset", err)
 	}
 }
