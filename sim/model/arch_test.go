@@ -2,8 +2,8 @@ package model
 
 import (
 	"errors"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/posterior-playground/playground/sim"
