@@ -60,8 +60,15 @@ func TestRunCarriesMethodViews(t *testing.T) {
 		if limit := int(2*time.Second/viewsInterval) + 2; asks > limit || asks < 2 {
 			t.Fatalf("%d asks in 2 s of stepping, want 2 to %d", asks, limit)
 		}
+		// The paused frame goes out at the next frame time (5 ms at 200
+		// frames/s): fake time moves only when every goroutine sleeps, so
+		// wait it out before reading the frame.
+		time.Sleep(2 * r.frameInterval())
 		synctest.Wait()
 		last := r.Latest()
+		if last.Status != StatusPaused {
+			t.Fatalf("latest frame %s, want the paused one", last.Status)
+		}
 		x := last.Extra("where")
 		if x == nil || x == first {
 			t.Fatal("no new views after stepping")
