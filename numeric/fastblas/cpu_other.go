@@ -32,3 +32,11 @@ func reluOutBack4(n, c int, g, h *float64, hs int, w, dw, gp *float64, gs int) {
 func reluInBack4(n, c int, x *float64, xs int, h *float64, hs int, g *float64, gs int, d0, d1 *float64) {
 	panic("fastblas: reluInBack4 called without kernels")
 }
+
+func reluDot4(n, c int, a *float64, as int, v, dst *float64) {
+	panic("fastblas: reluDot4 called without kernels")
+}
+
+func adamScaled4(n int, p, grad, m, v, u, w *float64, b1, c1, b2, c2, alpha, eps float64) {
+	panic("fastblas: adamScaled4 called without kernels")
+}

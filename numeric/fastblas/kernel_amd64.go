@@ -62,3 +62,17 @@ func reluOutBack4(n int, c int, grad *float64, h *float64, hs int, w *float64, d
 //
 //go:noescape
 func reluInBack4(n int, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0 *float64, d1 *float64)
+
+// reluDot4 sets, for rows i < n (n a multiple of 4), a[i·as + j] =
+// max(a[i·as + j], 0) for j < c (c a multiple of 4; NaN and −0 kept as
+// `if x < 0 { x = 0 }` keeps them) and dst[i] = Σ_{j<c} a[i·as + j]·v[j],
+// summed from +0 in column order.
+//
+//go:noescape
+func reluDot4(n int, c int, a *float64, as int, v *float64, dst *float64)
+
+// adamScaled4 is adam4 with gradient grad[j]·u[j], followed by
+// w[j] = p[j]·u[j] (n a multiple of 4), rounded as the scalar loop.
+//
+//go:noescape
+func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *float64, w *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)

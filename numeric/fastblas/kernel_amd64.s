@@ -743,3 +743,139 @@ ri_col:
 ri_done:
 	VZEROUPPER
 	RET
+
+// func reluDot4(n int, c int, a *float64, as int, v *float64, dst *float64)
+// Requires: AVX
+TEXT ·reluDot4(SB), NOSPLIT, $0-48
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   a+16(FP), DX
+	MOVQ   as+24(FP), BX
+	MOVQ   v+32(FP), SI
+	MOVQ   dst+40(FP), DI
+	SHLQ   $0x03, BX
+	SHRQ   $0x02, AX
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     rd_done
+	TESTQ  CX, CX
+	JZ     rd_done
+	LEAQ   (BX)(BX*2), R8
+	ADDQ   BX, R8
+
+rd_rows:
+	LEAQ   (DX)(BX*2), R9
+	ADDQ   BX, R9
+	VXORPD Y8, Y8, Y8
+	XORQ   R10, R10
+	MOVQ   CX, R11
+
+rd_col:
+	LEAQ         (DX)(R10*8), R12
+	VMOVUPD      (R12), Y0
+	VMAXPD       Y0, Y15, Y0
+	VMOVUPD      Y0, (R12)
+	VMOVUPD      (R12)(BX*1), Y1
+	VMAXPD       Y1, Y15, Y1
+	VMOVUPD      Y1, (R12)(BX*1)
+	VMOVUPD      (R12)(BX*2), Y2
+	VMAXPD       Y2, Y15, Y2
+	VMOVUPD      Y2, (R12)(BX*2)
+	VMOVUPD      (R9)(R10*8), Y3
+	VMAXPD       Y3, Y15, Y3
+	VMOVUPD      Y3, (R9)(R10*8)
+	VUNPCKLPD    Y1, Y0, Y4
+	VUNPCKHPD    Y1, Y0, Y5
+	VUNPCKLPD    Y3, Y2, Y6
+	VUNPCKHPD    Y3, Y2, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y0
+	VPERM2F128   $0x20, Y7, Y5, Y1
+	VPERM2F128   $0x31, Y6, Y4, Y2
+	VPERM2F128   $0x31, Y7, Y5, Y3
+	VBROADCASTSD (SI)(R10*8), Y9
+	VMULPD       Y9, Y0, Y0
+	VADDPD       Y0, Y8, Y8
+	VBROADCASTSD 8(SI)(R10*8), Y9
+	VMULPD       Y9, Y1, Y1
+	VADDPD       Y1, Y8, Y8
+	VBROADCASTSD 16(SI)(R10*8), Y9
+	VMULPD       Y9, Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VBROADCASTSD 24(SI)(R10*8), Y9
+	VMULPD       Y9, Y3, Y3
+	VADDPD       Y3, Y8, Y8
+	ADDQ         $0x04, R10
+	DECQ         R11
+	JNZ          rd_col
+	VMOVUPD      Y8, (DI)
+	ADDQ         $0x20, DI
+	ADDQ         R8, DX
+	DECQ         AX
+	JNZ          rd_rows
+
+rd_done:
+	VZEROUPPER
+	RET
+
+// func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *float64, w *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·adamScaled4(SB), NOSPLIT, $0-104
+	MOVQ         n+0(FP), AX
+	MOVQ         p+8(FP), CX
+	MOVQ         grad+16(FP), DX
+	MOVQ         m+24(FP), BX
+	MOVQ         v+32(FP), SI
+	MOVQ         u+40(FP), DI
+	MOVQ         w+48(FP), R8
+	MOVSD        b1+56(FP), X8
+	VBROADCASTSD X8, Y8
+	MOVSD        c1+64(FP), X9
+	VBROADCASTSD X9, Y9
+	MOVSD        b2+72(FP), X10
+	VBROADCASTSD X10, Y10
+	MOVSD        c2+80(FP), X11
+	VBROADCASTSD X11, Y11
+	MOVSD        alpha+88(FP), X12
+	VBROADCASTSD X12, Y12
+	MOVSD        eps+96(FP), X13
+	VBROADCASTSD X13, Y13
+	SHRQ         $0x02, AX
+	JZ           adams_done
+
+adams_loop:
+	VMOVUPD (DX), Y0
+	VMOVUPD (DI), Y14
+	VMULPD  Y14, Y0, Y0
+	VMOVUPD (BX), Y1
+	VMULPD  Y8, Y1, Y1
+	VMULPD  Y9, Y0, Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (BX)
+	VMOVUPD (SI), Y3
+	VMULPD  Y10, Y3, Y3
+	VMULPD  Y11, Y0, Y4
+	VMULPD  Y0, Y4, Y4
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (SI)
+	VSQRTPD Y3, Y5
+	VADDPD  Y13, Y5, Y5
+	VMULPD  Y12, Y1, Y6
+	VDIVPD  Y5, Y6, Y6
+	VMOVUPD (CX), Y7
+	VSUBPD  Y6, Y7, Y7
+	VMOVUPD Y7, (CX)
+	VMULPD  Y14, Y7, Y7
+	VMOVUPD Y7, (R8)
+	ADDQ    $0x20, DI
+	ADDQ    $0x20, R8
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	DECQ    AX
+	JNZ     adams_loop
+
+adams_done:
+	VZEROUPPER
+	RET

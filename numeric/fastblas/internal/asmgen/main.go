@@ -34,6 +34,8 @@ func main() {
 	transposeKernel()
 	adamKernel()
 	reluKernels()
+	reluDotKernel()
+	adamScaledKernel()
 	Generate()
 }
 
@@ -330,11 +332,35 @@ func adamKernel() {
 		"p = p − (alpha·m)/(√v + eps),",
 		"each operation rounded as in the scalar Go loop (no FMA).",
 	)
+	adamBody(false)
+}
+
+// adamScaledKernel writes adamScaled4: adam4 for parameters V of a product
+// W = V ⊙ u, fused with the two products around it: the gradient is
+// grad ⊙ u on the way in, and W is written on the way out, so the step is
+// one pass over V's four arrays and W instead of three passes.
+func adamScaledKernel() {
+	TEXT("adamScaled4", NOSPLIT, "func(n int, p, grad, m, v, u, w *float64, b1, c1, b2, c2, alpha, eps float64)")
+	Pragma("noescape")
+	Doc(
+		"adamScaled4 is adam4 with gradient grad[j]·u[j], followed by",
+		"w[j] = p[j]·u[j] (n a multiple of 4), rounded as the scalar loop.",
+	)
+	adamBody(true)
+}
+
+// adamBody emits the update loop; scaled adds u and w (adamScaledKernel).
+func adamBody(scaled bool) {
 	n := Load(Param("n"), GP64())
 	p := Load(Param("p"), GP64())
 	g := Load(Param("grad"), GP64())
 	m := Load(Param("m"), GP64())
 	v := Load(Param("v"), GP64())
+	var u, w Register
+	if scaled {
+		u = Load(Param("u"), GP64())
+		w = Load(Param("w"), GP64())
+	}
 	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13}
 	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps"} {
 		x := consts[i].AsX()
@@ -342,10 +368,18 @@ func adamKernel() {
 		VBROADCASTSD(x, consts[i])
 	}
 	b1, c1, b2, c2, alpha, eps := Y8, Y9, Y10, Y11, Y12, Y13
+	pre := "adam_"
+	if scaled {
+		pre = "adams_"
+	}
 	SHRQ(U8(2), n)
-	JZ(LabelRef("adam_done"))
-	Label("adam_loop")
+	JZ(LabelRef(pre + "done"))
+	Label(pre + "loop")
 	VMOVUPD(Mem{Base: g}, Y0)
+	if scaled {
+		VMOVUPD(Mem{Base: u}, Y14)
+		VMULPD(Y14, Y0, Y0) // grad·u
+	}
 	VMOVUPD(Mem{Base: m}, Y1)
 	VMULPD(b1, Y1, Y1) // b1·m
 	VMULPD(c1, Y0, Y2) // c1·g
@@ -364,13 +398,19 @@ func adamKernel() {
 	VMOVUPD(Mem{Base: p}, Y7)
 	VSUBPD(Y6, Y7, Y7)
 	VMOVUPD(Y7, Mem{Base: p})
+	if scaled {
+		VMULPD(Y14, Y7, Y7) // p·u
+		VMOVUPD(Y7, Mem{Base: w})
+		ADDQ(U8(32), u)
+		ADDQ(U8(32), w)
+	}
 	ADDQ(U8(32), p)
 	ADDQ(U8(32), g)
 	ADDQ(U8(32), m)
 	ADDQ(U8(32), v)
 	DECQ(n)
-	JNZ(LabelRef("adam_loop"))
-	Label("adam_done")
+	JNZ(LabelRef(pre + "loop"))
+	Label(pre + "done")
 	VZEROUPPER()
 	RET()
 }
@@ -540,4 +580,85 @@ func reluKernels() {
 		VZEROUPPER()
 		RET()
 	}
+}
+
+// reluDotKernel writes reluDot4, a one-output layer's forward pass on the
+// activations of the layer below, applying their ReLU in place: four rows
+// at a time, each lane one row whose sum runs in column order without FMA
+// (the scalar loop's sum bit for bit). Four columns of the four rows are
+// loaded, rectified, stored back and transposed in registers, so each
+// column is one broadcast weight times one vector of rows.
+func reluDotKernel() {
+	TEXT("reluDot4", NOSPLIT, "func(n, c int, a *float64, as int, v, dst *float64)")
+	Pragma("noescape")
+	Doc(
+		"reluDot4 sets, for rows i < n (n a multiple of 4), a[i·as + j] =",
+		"max(a[i·as + j], 0) for j < c (c a multiple of 4; NaN and −0 kept as",
+		"`if x < 0 { x = 0 }` keeps them) and dst[i] = Σ_{j<c} a[i·as + j]·v[j],",
+		"summed from +0 in column order.",
+	)
+	n := Load(Param("n"), GP64())
+	c := Load(Param("c"), GP64())
+	a := Load(Param("a"), GP64())
+	as := Load(Param("as"), GP64())
+	v := Load(Param("v"), GP64())
+	dst := Load(Param("dst"), GP64())
+	SHLQ(U8(3), as)
+	SHRQ(U8(2), n)
+	SHRQ(U8(2), c)
+	zero := Y15
+	acc := Y8
+	VXORPD(zero, zero, zero)
+	TESTQ(n, n)
+	JZ(LabelRef("rd_done"))
+	TESTQ(c, c)
+	JZ(LabelRef("rd_done"))
+	step := GP64() // four rows of a
+	LEAQ(Mem{Base: as, Index: as, Scale: 2}, step)
+	ADDQ(as, step)
+	a3 := GP64()
+	Label("rd_rows")
+	LEAQ(Mem{Base: a, Index: as, Scale: 2}, a3)
+	ADDQ(as, a3)
+	VXORPD(acc, acc, acc)
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	Label("rd_col")
+	// Rows 1 and 2 are at a + as and a + 2·as: address them through a
+	// second index register.
+	p := GP64()
+	LEAQ(Mem{Base: a, Index: j, Scale: 8}, p)
+	r := [4]Mem{{Base: p}, {Base: p, Index: as, Scale: 1}, {Base: p, Index: as, Scale: 2}, {Base: a3, Index: j, Scale: 8}}
+	y := [4]VecPhysical{Y0, Y1, Y2, Y3}
+	for i := range y {
+		VMOVUPD(r[i], y[i])
+		VMAXPD(y[i], zero, y[i]) // max(0, x) with x second: NaN and −0 pass
+		VMOVUPD(y[i], r[i])
+	}
+	VUNPCKLPD(Y1, Y0, Y4)            // a0 b0 a2 b2
+	VUNPCKHPD(Y1, Y0, Y5)            // a1 b1 a3 b3
+	VUNPCKLPD(Y3, Y2, Y6)            // c0 d0 c2 d2
+	VUNPCKHPD(Y3, Y2, Y7)            // c1 d1 c3 d3
+	VPERM2F128(U8(0x20), Y6, Y4, Y0) // column 0
+	VPERM2F128(U8(0x20), Y7, Y5, Y1) // column 1
+	VPERM2F128(U8(0x31), Y6, Y4, Y2) // column 2
+	VPERM2F128(U8(0x31), Y7, Y5, Y3) // column 3
+	for t := range y {
+		VBROADCASTSD(Mem{Base: v, Index: j, Scale: 8, Disp: 8 * t}, Y9)
+		VMULPD(Y9, y[t], y[t])
+		VADDPD(y[t], acc, acc)
+	}
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef("rd_col"))
+	VMOVUPD(acc, Mem{Base: dst})
+	ADDQ(U8(32), dst)
+	ADDQ(step, a)
+	DECQ(n)
+	JNZ(LabelRef("rd_rows"))
+	Label("rd_done")
+	VZEROUPPER()
+	RET()
 }
