@@ -40,3 +40,7 @@ func reluDot4(n, c int, a *float64, as int, v, dst *float64) {
 func adamScaled4(n int, p, grad, m, v, u, w *float64, b1, c1, b2, c2, alpha, eps float64) {
 	panic("fastblas: adamScaled4 called without kernels")
 }
+
+func kernel12x4(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+	panic("fastblas: kernel12x4 called without kernels")
+}

@@ -76,3 +76,12 @@ func reluDot4(n int, c int, a *float64, as int, v *float64, dst *float64)
 //
 //go:noescape
 func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *float64, w *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+
+// kernel12x4 sets the 12×4 tile at c (row stride ldc elements) to
+// alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the
+// 12×k matrix Ã is at
+// a[i·ars + p·aps]; row p of the k×4 matrix B̃ is the 4 values at
+// b[p·bps]. When beta is zero, c is written without being read.
+//
+//go:noescape
+func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)

@@ -36,6 +36,7 @@ func main() {
 	reluKernels()
 	reluDotKernel()
 	adamScaledKernel()
+	narrowKernel()
 	Generate()
 }
 
@@ -659,6 +660,119 @@ func reluDotKernel() {
 	DECQ(n)
 	JNZ(LabelRef("rd_rows"))
 	Label("rd_done")
+	VZEROUPPER()
+	RET()
+}
+
+// narrowKernel writes kernel12x4, the GEMM kernel for a last column panel
+// of at most four columns (n = 50 leaves 2, n = 51 leaves 3, n = 100
+// leaves 4): twelve rows of one YMM each, so a step is one load of B,
+// twelve broadcasts and twelve FMAs for 48 useful products, where
+// kernel6x8 spends twelve FMAs on six rows of a panel padded to 8 columns.
+// A panel narrower than four columns goes through a stack tile: AMD's
+// masked stores (VMASKMOVPD) cost more than the copy.
+func narrowKernel() {
+	TEXT("kernel12x4", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	Pragma("noescape")
+	Doc(
+		"kernel12x4 sets the 12×4 tile at c (row stride ldc elements) to",
+		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
+		"12×k matrix Ã is at",
+		"a[i·ars + p·aps]; row p of the k×4 matrix B̃ is the 4 values at",
+		"b[p·bps]. When beta is zero, c is written without being read.",
+	)
+	k := Load(Param("k"), GP64())
+	a := Load(Param("a"), GP64())
+	ars := Load(Param("ars"), GP64())
+	aps := Load(Param("aps"), GP64())
+	b := Load(Param("b"), GP64())
+	bps := Load(Param("bps"), GP64())
+	SHLQ(U8(3), ars)
+	SHLQ(U8(3), aps)
+	SHLQ(U8(3), bps)
+	three := GP64() // 3·ars
+	LEAQ(Mem{Base: ars, Index: ars, Scale: 2}, three)
+	a3, a6, a9 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: a, Index: three, Scale: 1}, a3)
+	LEAQ(Mem{Base: a3, Index: three, Scale: 1}, a6)
+	LEAQ(Mem{Base: a6, Index: three, Scale: 1}, a9)
+	var rows [12]Mem
+	for q, base := range []Register{a, a3, a6, a9} {
+		rows[3*q] = Mem{Base: base}
+		rows[3*q+1] = Mem{Base: base, Index: ars, Scale: 1}
+		rows[3*q+2] = Mem{Base: base, Index: ars, Scale: 2}
+	}
+	acc := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11}
+	bv := Y12
+	av := [2]VecPhysical{Y13, Y14}
+	step := func() {
+		VMOVUPD(Mem{Base: b}, bv)
+		for i := range acc {
+			x := av[i%2]
+			VBROADCASTSD(rows[i], x)
+			VFMADD231PD(bv, x, acc[i])
+		}
+		ADDQ(aps, a)
+		ADDQ(aps, a3)
+		ADDQ(aps, a6)
+		ADDQ(aps, a9)
+		ADDQ(bps, b)
+	}
+	for _, r := range acc {
+		VXORPD(r, r, r)
+	}
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(2), n)
+	JZ(LabelRef("n12_tail"))
+	Label("n12_loop")
+	for range unroll {
+		step()
+	}
+	DECQ(n)
+	JNZ(LabelRef("n12_loop"))
+	Label("n12_tail")
+	ANDQ(U32(unroll-1), k)
+	JZ(LabelRef("n12_done"))
+	Label("n12_tailloop")
+	step()
+	DECQ(k)
+	JNZ(LabelRef("n12_tailloop"))
+	Label("n12_done")
+
+	Load(Param("alpha"), X13)
+	VBROADCASTSD(X13, Y13)
+	for _, r := range acc {
+		VMULPD(Y13, r, r)
+	}
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(3), ldc)
+	Load(Param("beta"), X15)
+	VXORPD(X14, X14, X14)
+	UCOMISD(X14, X15)
+	JNE(LabelRef("n12_accumulate"))
+	JP(LabelRef("n12_accumulate")) // beta is NaN
+
+	Comment("beta == 0: overwrite c without reading it.")
+	for i, r := range acc {
+		VMOVUPD(r, Mem{Base: c})
+		if i < len(acc)-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+
+	Label("n12_accumulate")
+	VBROADCASTSD(X15, Y15)
+	for i, r := range acc {
+		VFMADD231PD(Mem{Base: c}, Y15, r)
+		VMOVUPD(r, Mem{Base: c})
+		if i < len(acc)-1 {
+			ADDQ(ldc, c)
+		}
+	}
 	VZEROUPPER()
 	RET()
 }
