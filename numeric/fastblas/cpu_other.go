@@ -44,3 +44,15 @@ func adamScaled4(n int, p, grad, m, v, u, w *float64, b1, c1, b2, c2, alpha, eps
 func kernel12x4(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
 	panic("fastblas: kernel12x4 called without kernels")
 }
+
+func sumDots4(n int, u, w, a, b, dst *float64) (su, sw float64) {
+	panic("fastblas: sumDots4 called without kernels")
+}
+
+func sumDotsSet4(n int, u, w, a, b, dst *float64) (su, sw float64) {
+	panic("fastblas: sumDotsSet4 called without kernels")
+}
+
+func sumDotsAdd4(n int, u, w, a, b, dst *float64) (su, sw float64) {
+	panic("fastblas: sumDotsAdd4 called without kernels")
+}

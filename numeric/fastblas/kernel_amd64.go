@@ -85,3 +85,24 @@ func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *fl
 //
 //go:noescape
 func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+
+// sumDots4 returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a
+// multiple of 4). The sums are taken in eight partial sums
+// with FMA, so they differ from a plain loop's in the last bits.
+//
+//go:noescape
+func sumDots4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+
+// sumDotsSet4 returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a
+// multiple of 4); dst = r. The sums are taken in eight partial sums
+// with FMA, so they differ from a plain loop's in the last bits.
+//
+//go:noescape
+func sumDotsSet4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+
+// sumDotsAdd4 returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a
+// multiple of 4); dst += r. The sums are taken in eight partial sums
+// with FMA, so they differ from a plain loop's in the last bits.
+//
+//go:noescape
+func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)

@@ -1164,3 +1164,176 @@ n12_accumulate:
 	VMOVUPD      Y11, (AX)
 	VZEROUPPER
 	RET
+
+// func sumDots4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumDots4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   u+8(FP), CX
+	MOVQ   w+16(FP), DX
+	MOVQ   a+24(FP), BX
+	MOVQ   b+32(FP), SI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   DI, DI
+	MOVQ   AX, R8
+	SHRQ   $0x03, R8
+	JZ     sumDots4_tail
+
+sumDots4_loop:
+	VMOVUPD     (BX)(DI*8), Y4
+	VADDPD      (SI)(DI*8), Y4, Y4
+	VFMADD231PD (CX)(DI*8), Y4, Y0
+	VFMADD231PD (DX)(DI*8), Y4, Y1
+	VMOVUPD     32(BX)(DI*8), Y5
+	VADDPD      32(SI)(DI*8), Y5, Y5
+	VFMADD231PD 32(CX)(DI*8), Y5, Y2
+	VFMADD231PD 32(DX)(DI*8), Y5, Y3
+	ADDQ        $0x08, DI
+	DECQ        R8
+	JNZ         sumDots4_loop
+
+sumDots4_tail:
+	TESTQ       $0x00000004, AX
+	JZ          sumDots4_sum
+	VMOVUPD     (BX)(DI*8), Y4
+	VADDPD      (SI)(DI*8), Y4, Y4
+	VFMADD231PD (CX)(DI*8), Y4, Y0
+	VFMADD231PD (DX)(DI*8), Y4, Y1
+
+sumDots4_sum:
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y0, X6
+	VADDPD       X6, X0, X0
+	VUNPCKHPD    X0, X0, X6
+	VADDSD       X6, X0, X0
+	VEXTRACTF128 $0x01, Y1, X6
+	VADDPD       X6, X1, X1
+	VUNPCKHPD    X1, X1, X6
+	VADDSD       X6, X1, X1
+	MOVSD        X0, su+48(FP)
+	MOVSD        X1, sw+56(FP)
+	VZEROUPPER
+	RET
+
+// func sumDotsSet4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumDotsSet4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   u+8(FP), CX
+	MOVQ   w+16(FP), DX
+	MOVQ   a+24(FP), BX
+	MOVQ   b+32(FP), SI
+	MOVQ   dst+40(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   R8, R8
+	MOVQ   AX, R9
+	SHRQ   $0x03, R9
+	JZ     sumDotsSet4_tail
+
+sumDotsSet4_loop:
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VMOVUPD     Y4, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+	VMOVUPD     32(BX)(R8*8), Y5
+	VADDPD      32(SI)(R8*8), Y5, Y5
+	VMOVUPD     Y5, 32(DI)(R8*8)
+	VFMADD231PD 32(CX)(R8*8), Y5, Y2
+	VFMADD231PD 32(DX)(R8*8), Y5, Y3
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JNZ         sumDotsSet4_loop
+
+sumDotsSet4_tail:
+	TESTQ       $0x00000004, AX
+	JZ          sumDotsSet4_sum
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VMOVUPD     Y4, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+
+sumDotsSet4_sum:
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y0, X6
+	VADDPD       X6, X0, X0
+	VUNPCKHPD    X0, X0, X6
+	VADDSD       X6, X0, X0
+	VEXTRACTF128 $0x01, Y1, X6
+	VADDPD       X6, X1, X1
+	VUNPCKHPD    X1, X1, X6
+	VADDSD       X6, X1, X1
+	MOVSD        X0, su+48(FP)
+	MOVSD        X1, sw+56(FP)
+	VZEROUPPER
+	RET
+
+// func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumDotsAdd4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   u+8(FP), CX
+	MOVQ   w+16(FP), DX
+	MOVQ   a+24(FP), BX
+	MOVQ   b+32(FP), SI
+	MOVQ   dst+40(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   R8, R8
+	MOVQ   AX, R9
+	SHRQ   $0x03, R9
+	JZ     sumDotsAdd4_tail
+
+sumDotsAdd4_loop:
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VADDPD      (DI)(R8*8), Y4, Y8
+	VMOVUPD     Y8, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+	VMOVUPD     32(BX)(R8*8), Y5
+	VADDPD      32(SI)(R8*8), Y5, Y5
+	VADDPD      32(DI)(R8*8), Y5, Y8
+	VMOVUPD     Y8, 32(DI)(R8*8)
+	VFMADD231PD 32(CX)(R8*8), Y5, Y2
+	VFMADD231PD 32(DX)(R8*8), Y5, Y3
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JNZ         sumDotsAdd4_loop
+
+sumDotsAdd4_tail:
+	TESTQ       $0x00000004, AX
+	JZ          sumDotsAdd4_sum
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VADDPD      (DI)(R8*8), Y4, Y8
+	VMOVUPD     Y8, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+
+sumDotsAdd4_sum:
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y0, X6
+	VADDPD       X6, X0, X0
+	VUNPCKHPD    X0, X0, X6
+	VADDSD       X6, X0, X0
+	VEXTRACTF128 $0x01, Y1, X6
+	VADDPD       X6, X1, X1
+	VUNPCKHPD    X1, X1, X6
+	VADDSD       X6, X1, X1
+	MOVSD        X0, su+48(FP)
+	MOVSD        X1, sw+56(FP)
+	VZEROUPPER
+	RET
