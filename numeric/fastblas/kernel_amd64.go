@@ -106,3 +106,10 @@ func sumDotsSet4(n int, u *float64, w *float64, a *float64, b *float64, dst *flo
 //
 //go:noescape
 func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+
+// exp4 sets y[i] = e^x[i] for i < n (n a multiple of 4), four at a
+// time, within about 1 ulp. It stops before the first block of four with
+// a lane outside |x| ≤ 700 or NaN and returns how many it set.
+//
+//go:noescape
+func exp4(n int, x *float64, y *float64) int

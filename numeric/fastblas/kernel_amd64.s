@@ -1337,3 +1337,138 @@ sumDotsAdd4_sum:
 	MOVSD        X1, sw+56(FP)
 	VZEROUPPER
 	RET
+
+DATA expconst<>+0(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+8(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+16(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+24(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+32(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+40(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+48(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+56(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+64(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+72(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+80(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+88(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+96(SB)/8, $0x4085e00000000000
+DATA expconst<>+104(SB)/8, $0x4085e00000000000
+DATA expconst<>+112(SB)/8, $0x4085e00000000000
+DATA expconst<>+120(SB)/8, $0x4085e00000000000
+DATA expconst<>+128(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+136(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+144(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+152(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+160(SB)/8, $0x00000000000003ff
+DATA expconst<>+168(SB)/8, $0x00000000000003ff
+DATA expconst<>+176(SB)/8, $0x00000000000003ff
+DATA expconst<>+184(SB)/8, $0x00000000000003ff
+DATA expconst<>+192(SB)/8, $0x3ff0000000000000
+DATA expconst<>+200(SB)/8, $0x3ff0000000000000
+DATA expconst<>+208(SB)/8, $0x3ff0000000000000
+DATA expconst<>+216(SB)/8, $0x3ff0000000000000
+DATA expconst<>+224(SB)/8, $0x3ff0000000000000
+DATA expconst<>+232(SB)/8, $0x3ff0000000000000
+DATA expconst<>+240(SB)/8, $0x3ff0000000000000
+DATA expconst<>+248(SB)/8, $0x3ff0000000000000
+DATA expconst<>+256(SB)/8, $0x3fe0000000000000
+DATA expconst<>+264(SB)/8, $0x3fe0000000000000
+DATA expconst<>+272(SB)/8, $0x3fe0000000000000
+DATA expconst<>+280(SB)/8, $0x3fe0000000000000
+DATA expconst<>+288(SB)/8, $0x3fc5555555555555
+DATA expconst<>+296(SB)/8, $0x3fc5555555555555
+DATA expconst<>+304(SB)/8, $0x3fc5555555555555
+DATA expconst<>+312(SB)/8, $0x3fc5555555555555
+DATA expconst<>+320(SB)/8, $0x3fa5555555555555
+DATA expconst<>+328(SB)/8, $0x3fa5555555555555
+DATA expconst<>+336(SB)/8, $0x3fa5555555555555
+DATA expconst<>+344(SB)/8, $0x3fa5555555555555
+DATA expconst<>+352(SB)/8, $0x3f81111111111111
+DATA expconst<>+360(SB)/8, $0x3f81111111111111
+DATA expconst<>+368(SB)/8, $0x3f81111111111111
+DATA expconst<>+376(SB)/8, $0x3f81111111111111
+DATA expconst<>+384(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+392(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+400(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+408(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+416(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+424(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+432(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+440(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+448(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+456(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+464(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+472(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+480(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+488(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+496(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+504(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+512(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+520(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+528(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+536(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+544(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+552(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+560(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+568(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+576(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+584(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+592(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+600(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+608(SB)/8, $0x3de6124613a86d09
+DATA expconst<>+616(SB)/8, $0x3de6124613a86d09
+DATA expconst<>+624(SB)/8, $0x3de6124613a86d09
+DATA expconst<>+632(SB)/8, $0x3de6124613a86d09
+GLOBL expconst<>(SB), RODATA|NOPTR, $640
+
+// func exp4(n int, x *float64, y *float64) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·exp4(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	XORQ BX, BX
+	SHRQ $0x02, AX
+	JZ   exp_done
+
+exp_loop:
+	VMOVUPD      (CX), Y0
+	VANDPD       expconst<>+128(SB), Y0, Y1
+	VCMPPD       $0x06, expconst<>+96(SB), Y1, Y1
+	VMOVMSKPD    Y1, SI
+	TESTL        SI, SI
+	JNZ          exp_done
+	VMULPD       expconst<>+0(SB), Y0, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VMOVAPD      Y0, Y3
+	VFNMADD231PD expconst<>+32(SB), Y2, Y3
+	VFNMADD231PD expconst<>+64(SB), Y2, Y3
+	VMOVUPD      expconst<>+608(SB), Y4
+	VFMADD213PD  expconst<>+576(SB), Y3, Y4
+	VFMADD213PD  expconst<>+544(SB), Y3, Y4
+	VFMADD213PD  expconst<>+512(SB), Y3, Y4
+	VFMADD213PD  expconst<>+480(SB), Y3, Y4
+	VFMADD213PD  expconst<>+448(SB), Y3, Y4
+	VFMADD213PD  expconst<>+416(SB), Y3, Y4
+	VFMADD213PD  expconst<>+384(SB), Y3, Y4
+	VFMADD213PD  expconst<>+352(SB), Y3, Y4
+	VFMADD213PD  expconst<>+320(SB), Y3, Y4
+	VFMADD213PD  expconst<>+288(SB), Y3, Y4
+	VFMADD213PD  expconst<>+256(SB), Y3, Y4
+	VFMADD213PD  expconst<>+224(SB), Y3, Y4
+	VFMADD213PD  expconst<>+192(SB), Y3, Y4
+	VCVTPD2DQY   Y2, X5
+	VPMOVSXDQ    X5, Y5
+	VPADDQ       expconst<>+160(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y4, Y4
+	VMOVUPD      Y4, (DX)
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, DX
+	ADDQ         $0x04, BX
+	DECQ         AX
+	JNZ          exp_loop
+
+exp_done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -14,6 +14,8 @@
 package main
 
 import (
+	"math"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -40,6 +42,7 @@ func main() {
 	sumDotsKernel("sumDots4", sumDotsPlain)
 	sumDotsKernel("sumDotsSet4", sumDotsSet)
 	sumDotsKernel("sumDotsAdd4", sumDotsAdd)
+	expKernel()
 	Generate()
 }
 
@@ -853,6 +856,88 @@ func sumDotsKernel(name string, mode int) {
 	}
 	Store(X0, ReturnIndex(0))
 	Store(X1, ReturnIndex(1))
+	VZEROUPPER()
+	RET()
+}
+
+// expKernel writes exp4, e^x four lanes at a time: x = n·ln 2 + r with n
+// the integer nearest x·log₂e and |r| ≤ ½ln 2 (two FMA steps with ln 2
+// split in a high and a low part), e^r by its Taylor polynomial of degree
+// 13 in Horner form (truncation below 5·10⁻¹⁸ relative on that interval),
+// and 2ⁿ put into the exponent bits. It stops at the first block with a
+// lane outside |x| ≤ 700 (or NaN), where 2ⁿ would leave the normal range,
+// and leaves that block to the caller's scalar exp.
+func expKernel() {
+	const lanes = 4
+	c := GLOBL("expconst", RODATA|NOPTR)
+	consts := []uint64{
+		math.Float64bits(math.Log2E),
+		math.Float64bits(math.Ln2),
+		math.Float64bits(2.319046813846299558e-17), // ln 2 − float64(ln 2)
+		math.Float64bits(700),
+		0x7fffffffffffffff, // |x| mask
+		1023,               // exponent bias
+	}
+	fact := 1.0
+	for k := 0; k <= 13; k++ { // 1/k!
+		if k > 0 {
+			fact *= float64(k)
+		}
+		consts = append(consts, math.Float64bits(1/fact))
+	}
+	for i, v := range consts {
+		for l := range lanes {
+			DATA(8*(lanes*i+l), U64(v))
+		}
+	}
+	at := func(i int) Mem { return c.Offset(8 * lanes * i) }
+	log2e, ln2hi, ln2lo, limit, absMask, bias := at(0), at(1), at(2), at(3), at(4), at(5)
+	coef := func(k int) Mem { return at(6 + k) }
+
+	TEXT("exp4", NOSPLIT, "func(n int, x, y *float64) int")
+	Pragma("noescape")
+	Doc(
+		"exp4 sets y[i] = e^x[i] for i < n (n a multiple of 4), four at a",
+		"time, within about 1 ulp. It stops before the first block of four with",
+		"a lane outside |x| ≤ 700 or NaN and returns how many it set.",
+	)
+	n := Load(Param("n"), GP64())
+	x := Load(Param("x"), GP64())
+	y := Load(Param("y"), GP64())
+	done := GP64()
+	XORQ(done, done)
+	SHRQ(U8(2), n)
+	JZ(LabelRef("exp_done"))
+	Label("exp_loop")
+	VMOVUPD(Mem{Base: x}, Y0)
+	VANDPD(absMask, Y0, Y1)
+	VCMPPD(U8(6), limit, Y1, Y1) // !(|x| <= 700): too large, or NaN
+	mask := GP32()
+	VMOVMSKPD(Y1, mask)
+	TESTL(mask, mask)
+	JNZ(LabelRef("exp_done"))
+	VMULPD(log2e, Y0, Y2)
+	VROUNDPD(U8(0), Y2, Y2) // n, to nearest
+	VMOVAPD(Y0, Y3)
+	VFNMADD231PD(ln2hi, Y2, Y3) // x − n·ln2hi
+	VFNMADD231PD(ln2lo, Y2, Y3) // r
+	VMOVUPD(coef(13), Y4)
+	for k := 12; k >= 0; k-- {
+		VFMADD213PD(coef(k), Y3, Y4) // p·r + 1/k!
+	}
+	VCVTPD2DQY(Y2, X5)
+	VPMOVSXDQ(X5, Y5)
+	VPADDQ(bias, Y5, Y5)
+	VPSLLQ(U8(52), Y5, Y5) // 2ⁿ
+	VMULPD(Y5, Y4, Y4)
+	VMOVUPD(Y4, Mem{Base: y})
+	ADDQ(U8(32), x)
+	ADDQ(U8(32), y)
+	ADDQ(U8(lanes), done)
+	DECQ(n)
+	JNZ(LabelRef("exp_loop"))
+	Label("exp_done")
+	Store(done, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
