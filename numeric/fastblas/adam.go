@@ -29,3 +29,25 @@ func AdamUpdate(p, g, m, v []float64, b1, b2, alpha, eps float64) {
 		p[j] -= alpha * m[j] / (math.Sqrt(v[j]) + eps)
 	}
 }
+
+// AdamUpdateScaled is AdamUpdate for parameters p of a product w = p ⊙ u
+// whose gradient g is taken with respect to w: it updates with gradient
+// g ⊙ u and then sets w = p ⊙ u, in one pass, each product rounded as its
+// own loop would round it.
+func AdamUpdateScaled(p, g, m, v, u, w []float64, b1, b2, alpha, eps float64) {
+	n := len(p)
+	g, m, v, u, w = g[:n], m[:n], v[:n], u[:n], w[:n]
+	c1, c2 := 1-b1, 1-b2
+	k := 0
+	if hasKernels && n >= 4 {
+		k = n &^ 3
+		adamScaled4(k, &p[0], &g[0], &m[0], &v[0], &u[0], &w[0], b1, c1, b2, c2, alpha, eps)
+	}
+	for j := k; j < n; j++ {
+		gj := g[j] * u[j]
+		m[j] = b1*m[j] + c1*gj
+		v[j] = b2*v[j] + c2*gj*gj
+		p[j] -= alpha * m[j] / (math.Sqrt(v[j]) + eps)
+		w[j] = p[j] * u[j]
+	}
+}

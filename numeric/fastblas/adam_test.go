@@ -48,6 +48,44 @@ func TestAdamUpdateMatchesScalarLoop(t *testing.T) {
 	}
 }
 
+// AdamUpdateScaled is the three loops it fuses (gradient ⊙ u, the update,
+// p ⊙ u) bit for bit, around the 4-lane blocks and over several steps.
+func TestAdamUpdateScaledMatchesLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for n := 0; n <= 37; n++ {
+		p, g, u := make([]float64, n), make([]float64, n), make([]float64, n)
+		m, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range p {
+			p[i], u[i] = rng.NormFloat64(), math.Abs(rng.NormFloat64())
+		}
+		pr, mr, vr := append([]float64(nil), p...), make([]float64, n), make([]float64, n)
+		gr, wr := make([]float64, n), make([]float64, n)
+		for step := 1; step <= 5; step++ {
+			for i := range g {
+				g[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+				if rng.IntN(7) == 0 {
+					g[i] = 0
+				}
+			}
+			alpha := 0.01 * math.Sqrt(1-math.Pow(0.999, float64(step))) / (1 - math.Pow(0.9, float64(step)))
+			AdamUpdateScaled(p, g, m, v, u, w, 0.9, 0.999, alpha, 1e-7)
+			for i := range g {
+				gr[i] = g[i] * u[i]
+			}
+			adamRef(pr, gr, mr, vr, 0.9, 0.999, alpha, 1e-7)
+			for i := range wr {
+				wr[i] = pr[i] * u[i]
+			}
+			for i := range p {
+				if math.Float64bits(p[i]) != math.Float64bits(pr[i]) || m[i] != mr[i] || v[i] != vr[i] || math.Float64bits(w[i]) != math.Float64bits(wr[i]) {
+					t.Fatalf("n=%d step %d, entry %d: (p, m, v, w) = (%v, %v, %v, %v), loops (%v, %v, %v, %v)",
+						n, step, i, p[i], m[i], v[i], w[i], pr[i], mr[i], vr[i], wr[i])
+				}
+			}
+		}
+	}
+}
+
 func TestAdamUpdateAllocatesNothing(t *testing.T) {
 	p, g, m, v := make([]float64, 101), make([]float64, 101), make([]float64, 101), make([]float64, 101)
 	if a := testing.AllocsPerRun(20, func() { AdamUpdate(p, g, m, v, 0.9, 0.999, 0.01, 1e-7) }); a != 0 {

@@ -32,3 +32,31 @@ func reluOutBack4(n, c int, g, h *float64, hs int, w, dw, gp *float64, gs int) {
 func reluInBack4(n, c int, x *float64, xs int, h *float64, hs int, g *float64, gs int, d0, d1 *float64) {
 	panic("fastblas: reluInBack4 called without kernels")
 }
+
+func reluDot4(n, c int, a *float64, as int, v, dst *float64) {
+	panic("fastblas: reluDot4 called without kernels")
+}
+
+func adamScaled4(n int, p, grad, m, v, u, w *float64, b1, c1, b2, c2, alpha, eps float64) {
+	panic("fastblas: adamScaled4 called without kernels")
+}
+
+func kernel12x4(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+	panic("fastblas: kernel12x4 called without kernels")
+}
+
+func sumDots4(n int, u, w, a, b, dst *float64) (su, sw float64) {
+	panic("fastblas: sumDots4 called without kernels")
+}
+
+func sumDotsSet4(n int, u, w, a, b, dst *float64) (su, sw float64) {
+	panic("fastblas: sumDotsSet4 called without kernels")
+}
+
+func sumDotsAdd4(n int, u, w, a, b, dst *float64) (su, sw float64) {
+	panic("fastblas: sumDotsAdd4 called without kernels")
+}
+
+func exp4(n int, x, y *float64) int {
+	panic("fastblas: exp4 called without kernels")
+}

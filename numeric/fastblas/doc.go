@@ -14,7 +14,9 @@
 //     micro-kernel accumulates each tile of C in YMM registers with FMA.
 //     A product that fits one cache block (m ≤ 120, k ≤ 256, n ≤ 512, all
 //     of the project's) skips the packing of whole panels: the kernel reads
-//     op(A), and B unless transposed, where they lie. Edge tiles are
+//     op(A), and B unless transposed, where they lie; a last column panel
+//     of at most four columns takes a 12×4 kernel (twelve rows of one YMM)
+//     instead of 6×8 tiles padded from 2–4 columns. Edge tiles are
 //     computed into a stack tile and copied, so no element outside C is
 //     touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
@@ -34,10 +36,13 @@
 //
 // Outside the BLAS interface, [AdamUpdate] is Adam's elementwise update,
 // four lanes at a time (its square roots and divisions bound an optimiser
-// step), and [ReLUAffine], [ReLUOutputBackward] and [ReLUInputBackward] are
-// the row loops of a ReLU network's thin first and last layers
-// (model.Net's), vectorised along the hidden units. Each is rounded
-// exactly as the scalar loop it replaces (no FMA, sums in the same order).
+// step), and [AdamUpdateScaled] the same for parameters of a product
+// W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
+// [ReLUMatVec] are the row loops of a ReLU network's thin first and last
+// layers (model.Net's). Each is rounded exactly as the scalar loop it
+// replaces (no FMA, sums in the same order). Two are not: [SumDots] (NUTS's
+// U-turn criterion) sums in eight partial sums with FMA, and [ExpTo] is
+// within 2 ulp of math.Exp.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
@@ -45,8 +50,9 @@
 //
 // Calls run on the calling goroutine (gonum's Dgemm splits large products
 // across goroutines; the playground already runs one method per core).
-// Each call takes its packing scratch from a small free list (a buffered
-// channel) and returns it, so concurrent calls share no scratch, and once
+// Each call takes its packing scratch from a small free list (a one-slot
+// atomic cache in front of a buffered channel) and returns it, so
+// concurrent calls share no scratch, and once
 // warm a call allocates nothing. Scratch grows to the largest call it has
 // served, bounded by the cache blocking (about 1.3 MiB for Dgemm, and for
 // Dtrsm a 6×m panel, a kc·nc-value packed solution and an m·n transpose).

@@ -1,6 +1,10 @@
 package fastblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+)
 
 // Register tile of the micro-kernel (internal/asmgen writes it for these)
 // and cache blocking of the driver. An mc×kc block of packed A (240 KiB)
@@ -39,10 +43,19 @@ func (p *packBuffers) size(na, nb, nt int) {
 // once warm a call allocates nothing. A channel rather than a sync.Pool:
 // the pool empties at every other garbage collection, which would make
 // the next call re-allocate its scratch, and under the race detector it
-// drops items at random.
-var freeBuffers = make(chan *packBuffers, 16)
+// drops items at random. lastBuffers is a one-slot cache in front of it:
+// one goroutine's run of calls (a method's step makes hundreds of small
+// ones) swaps a pointer instead of taking the channel's lock twice, which
+// cost about 7% of a GIP step.
+var (
+	freeBuffers = make(chan *packBuffers, 16)
+	lastBuffers atomic.Pointer[packBuffers]
+)
 
 func getBuffers() *packBuffers {
+	if p := lastBuffers.Swap(nil); p != nil {
+		return p
+	}
 	select {
 	case p := <-freeBuffers:
 		return p
@@ -52,6 +65,9 @@ func getBuffers() *packBuffers {
 }
 
 func putBuffers(p *packBuffers) {
+	if lastBuffers.CompareAndSwap(nil, p) {
+		return
+	}
 	select {
 	case freeBuffers <- p:
 	default: // more calls were in flight than are kept
@@ -189,13 +205,44 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 		case cols == nr:
 			bp, bps = &b[jr], ldb
 		}
-		for ir := 0; ir < m; ir += mr {
+		ir := 0
+		if cols <= nr/2 {
+			// A narrow last panel: twelve rows of four lanes per kernel
+			// call over the rows read in place.
+			for ; ir+2*mr <= mFull; ir += 2 * mr {
+				narrowTile(k, &a[ir*ars], ars, aps, bp, bps, c[ir*ldc+jr:], ldc, cols, alpha, beta)
+			}
+		}
+		for ; ir < m; ir += mr {
 			rows := min(mr, m-ir)
 			ap, ar, ap2 := &buf.a[0], 1, mr // the packed edge panel
 			if rows == mr {
 				ap, ar, ap2 = &a[ir*ars], ars, aps
 			}
 			tile(k, ap, ar, ap2, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, alpha, beta)
+		}
+	}
+}
+
+// narrowTile updates the 12×cols tile at c (cols ≤ 4) with kernel12x4,
+// through a stack tile when cols < 4.
+func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, cols int, alpha, beta float64) {
+	const rows, w = 2 * mr, nr / 2
+	if cols == w {
+		kernel12x4(k, ap, ars, aps, bp, bps, &c[0], ldc, alpha, beta)
+		return
+	}
+	var t [rows * w]float64
+	kernel12x4(k, ap, ars, aps, bp, bps, &t[0], w, alpha, 0)
+	for i := range rows {
+		row := c[i*ldc : i*ldc+cols]
+		tr := t[i*w : i*w+cols]
+		if beta == 0 {
+			copy(row, tr)
+			continue
+		}
+		for j := range row {
+			row[j] = beta*row[j] + tr[j]
 		}
 	}
 }

@@ -62,3 +62,54 @@ func reluOutBack4(n int, c int, grad *float64, h *float64, hs int, w *float64, d
 //
 //go:noescape
 func reluInBack4(n int, c int, x *float64, xs int, h *float64, hs int, grad *float64, gs int, d0 *float64, d1 *float64)
+
+// reluDot4 sets, for rows i < n (n a multiple of 4), a[i·as + j] =
+// max(a[i·as + j], 0) for j < c (c a multiple of 4; NaN and −0 kept as
+// `if x < 0 { x = 0 }` keeps them) and dst[i] = Σ_{j<c} a[i·as + j]·v[j],
+// summed from +0 in column order.
+//
+//go:noescape
+func reluDot4(n int, c int, a *float64, as int, v *float64, dst *float64)
+
+// adamScaled4 is adam4 with gradient grad[j]·u[j], followed by
+// w[j] = p[j]·u[j] (n a multiple of 4), rounded as the scalar loop.
+//
+//go:noescape
+func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *float64, w *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+
+// kernel12x4 sets the 12×4 tile at c (row stride ldc elements) to
+// alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the
+// 12×k matrix Ã is at
+// a[i·ars + p·aps]; row p of the k×4 matrix B̃ is the 4 values at
+// b[p·bps]. When beta is zero, c is written without being read.
+//
+//go:noescape
+func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+
+// sumDots4 returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a
+// multiple of 4). The sums are taken in eight partial sums
+// with FMA, so they differ from a plain loop's in the last bits.
+//
+//go:noescape
+func sumDots4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+
+// sumDotsSet4 returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a
+// multiple of 4); dst = r. The sums are taken in eight partial sums
+// with FMA, so they differ from a plain loop's in the last bits.
+//
+//go:noescape
+func sumDotsSet4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+
+// sumDotsAdd4 returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a
+// multiple of 4); dst += r. The sums are taken in eight partial sums
+// with FMA, so they differ from a plain loop's in the last bits.
+//
+//go:noescape
+func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+
+// exp4 sets y[i] = e^x[i] for i < n (n a multiple of 4), four at a
+// time, within about 1 ulp. It stops before the first block of four with
+// a lane outside |x| ≤ 700 or NaN and returns how many it set.
+//
+//go:noescape
+func exp4(n int, x *float64, y *float64) int

@@ -743,3 +743,732 @@ ri_col:
 ri_done:
 	VZEROUPPER
 	RET
+
+// func reluDot4(n int, c int, a *float64, as int, v *float64, dst *float64)
+// Requires: AVX
+TEXT ·reluDot4(SB), NOSPLIT, $0-48
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   a+16(FP), DX
+	MOVQ   as+24(FP), BX
+	MOVQ   v+32(FP), SI
+	MOVQ   dst+40(FP), DI
+	SHLQ   $0x03, BX
+	SHRQ   $0x02, AX
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     rd_done
+	TESTQ  CX, CX
+	JZ     rd_done
+	LEAQ   (BX)(BX*2), R8
+	ADDQ   BX, R8
+
+rd_rows:
+	LEAQ   (DX)(BX*2), R9
+	ADDQ   BX, R9
+	VXORPD Y8, Y8, Y8
+	XORQ   R10, R10
+	MOVQ   CX, R11
+
+rd_col:
+	LEAQ         (DX)(R10*8), R12
+	VMOVUPD      (R12), Y0
+	VMAXPD       Y0, Y15, Y0
+	VMOVUPD      Y0, (R12)
+	VMOVUPD      (R12)(BX*1), Y1
+	VMAXPD       Y1, Y15, Y1
+	VMOVUPD      Y1, (R12)(BX*1)
+	VMOVUPD      (R12)(BX*2), Y2
+	VMAXPD       Y2, Y15, Y2
+	VMOVUPD      Y2, (R12)(BX*2)
+	VMOVUPD      (R9)(R10*8), Y3
+	VMAXPD       Y3, Y15, Y3
+	VMOVUPD      Y3, (R9)(R10*8)
+	VUNPCKLPD    Y1, Y0, Y4
+	VUNPCKHPD    Y1, Y0, Y5
+	VUNPCKLPD    Y3, Y2, Y6
+	VUNPCKHPD    Y3, Y2, Y7
+	VPERM2F128   $0x20, Y6, Y4, Y0
+	VPERM2F128   $0x20, Y7, Y5, Y1
+	VPERM2F128   $0x31, Y6, Y4, Y2
+	VPERM2F128   $0x31, Y7, Y5, Y3
+	VBROADCASTSD (SI)(R10*8), Y9
+	VMULPD       Y9, Y0, Y0
+	VADDPD       Y0, Y8, Y8
+	VBROADCASTSD 8(SI)(R10*8), Y9
+	VMULPD       Y9, Y1, Y1
+	VADDPD       Y1, Y8, Y8
+	VBROADCASTSD 16(SI)(R10*8), Y9
+	VMULPD       Y9, Y2, Y2
+	VADDPD       Y2, Y8, Y8
+	VBROADCASTSD 24(SI)(R10*8), Y9
+	VMULPD       Y9, Y3, Y3
+	VADDPD       Y3, Y8, Y8
+	ADDQ         $0x04, R10
+	DECQ         R11
+	JNZ          rd_col
+	VMOVUPD      Y8, (DI)
+	ADDQ         $0x20, DI
+	ADDQ         R8, DX
+	DECQ         AX
+	JNZ          rd_rows
+
+rd_done:
+	VZEROUPPER
+	RET
+
+// func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *float64, w *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·adamScaled4(SB), NOSPLIT, $0-104
+	MOVQ         n+0(FP), AX
+	MOVQ         p+8(FP), CX
+	MOVQ         grad+16(FP), DX
+	MOVQ         m+24(FP), BX
+	MOVQ         v+32(FP), SI
+	MOVQ         u+40(FP), DI
+	MOVQ         w+48(FP), R8
+	MOVSD        b1+56(FP), X8
+	VBROADCASTSD X8, Y8
+	MOVSD        c1+64(FP), X9
+	VBROADCASTSD X9, Y9
+	MOVSD        b2+72(FP), X10
+	VBROADCASTSD X10, Y10
+	MOVSD        c2+80(FP), X11
+	VBROADCASTSD X11, Y11
+	MOVSD        alpha+88(FP), X12
+	VBROADCASTSD X12, Y12
+	MOVSD        eps+96(FP), X13
+	VBROADCASTSD X13, Y13
+	SHRQ         $0x02, AX
+	JZ           adams_done
+
+adams_loop:
+	VMOVUPD (DX), Y0
+	VMOVUPD (DI), Y14
+	VMULPD  Y14, Y0, Y0
+	VMOVUPD (BX), Y1
+	VMULPD  Y8, Y1, Y1
+	VMULPD  Y9, Y0, Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (BX)
+	VMOVUPD (SI), Y3
+	VMULPD  Y10, Y3, Y3
+	VMULPD  Y11, Y0, Y4
+	VMULPD  Y0, Y4, Y4
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (SI)
+	VSQRTPD Y3, Y5
+	VADDPD  Y13, Y5, Y5
+	VMULPD  Y12, Y1, Y6
+	VDIVPD  Y5, Y6, Y6
+	VMOVUPD (CX), Y7
+	VSUBPD  Y6, Y7, Y7
+	VMOVUPD Y7, (CX)
+	VMULPD  Y14, Y7, Y7
+	VMOVUPD Y7, (R8)
+	ADDQ    $0x20, DI
+	ADDQ    $0x20, R8
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	DECQ    AX
+	JNZ     adams_loop
+
+adams_done:
+	VZEROUPPER
+	RET
+
+// func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·kernel12x4(SB), NOSPLIT, $0-80
+	MOVQ   k+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   ars+16(FP), DX
+	MOVQ   aps+24(FP), BX
+	MOVQ   b+32(FP), SI
+	MOVQ   bps+40(FP), DI
+	SHLQ   $0x03, DX
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	LEAQ   (DX)(DX*2), R8
+	LEAQ   (CX)(R8*1), R9
+	LEAQ   (R9)(R8*1), R10
+	LEAQ   (R10)(R8*1), R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ   AX, R11
+	SHRQ   $0x02, R11
+	JZ     n12_tail
+
+n12_loop:
+	VMOVUPD      (SI), Y12
+	VBROADCASTSD (CX), Y13
+	VFMADD231PD  Y12, Y13, Y0
+	VBROADCASTSD (CX)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y1
+	VBROADCASTSD (CX)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y2
+	VBROADCASTSD (R9), Y14
+	VFMADD231PD  Y12, Y14, Y3
+	VBROADCASTSD (R9)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y4
+	VBROADCASTSD (R9)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y5
+	VBROADCASTSD (R10), Y13
+	VFMADD231PD  Y12, Y13, Y6
+	VBROADCASTSD (R10)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y7
+	VBROADCASTSD (R10)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y8
+	VBROADCASTSD (R8), Y14
+	VFMADD231PD  Y12, Y14, Y9
+	VBROADCASTSD (R8)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y10
+	VBROADCASTSD (R8)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         BX, R9
+	ADDQ         BX, R10
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	VMOVUPD      (SI), Y12
+	VBROADCASTSD (CX), Y13
+	VFMADD231PD  Y12, Y13, Y0
+	VBROADCASTSD (CX)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y1
+	VBROADCASTSD (CX)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y2
+	VBROADCASTSD (R9), Y14
+	VFMADD231PD  Y12, Y14, Y3
+	VBROADCASTSD (R9)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y4
+	VBROADCASTSD (R9)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y5
+	VBROADCASTSD (R10), Y13
+	VFMADD231PD  Y12, Y13, Y6
+	VBROADCASTSD (R10)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y7
+	VBROADCASTSD (R10)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y8
+	VBROADCASTSD (R8), Y14
+	VFMADD231PD  Y12, Y14, Y9
+	VBROADCASTSD (R8)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y10
+	VBROADCASTSD (R8)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         BX, R9
+	ADDQ         BX, R10
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	VMOVUPD      (SI), Y12
+	VBROADCASTSD (CX), Y13
+	VFMADD231PD  Y12, Y13, Y0
+	VBROADCASTSD (CX)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y1
+	VBROADCASTSD (CX)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y2
+	VBROADCASTSD (R9), Y14
+	VFMADD231PD  Y12, Y14, Y3
+	VBROADCASTSD (R9)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y4
+	VBROADCASTSD (R9)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y5
+	VBROADCASTSD (R10), Y13
+	VFMADD231PD  Y12, Y13, Y6
+	VBROADCASTSD (R10)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y7
+	VBROADCASTSD (R10)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y8
+	VBROADCASTSD (R8), Y14
+	VFMADD231PD  Y12, Y14, Y9
+	VBROADCASTSD (R8)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y10
+	VBROADCASTSD (R8)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         BX, R9
+	ADDQ         BX, R10
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	VMOVUPD      (SI), Y12
+	VBROADCASTSD (CX), Y13
+	VFMADD231PD  Y12, Y13, Y0
+	VBROADCASTSD (CX)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y1
+	VBROADCASTSD (CX)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y2
+	VBROADCASTSD (R9), Y14
+	VFMADD231PD  Y12, Y14, Y3
+	VBROADCASTSD (R9)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y4
+	VBROADCASTSD (R9)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y5
+	VBROADCASTSD (R10), Y13
+	VFMADD231PD  Y12, Y13, Y6
+	VBROADCASTSD (R10)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y7
+	VBROADCASTSD (R10)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y8
+	VBROADCASTSD (R8), Y14
+	VFMADD231PD  Y12, Y14, Y9
+	VBROADCASTSD (R8)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y10
+	VBROADCASTSD (R8)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         BX, R9
+	ADDQ         BX, R10
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	DECQ         R11
+	JNZ          n12_loop
+
+n12_tail:
+	ANDQ $0x00000003, AX
+	JZ   n12_done
+
+n12_tailloop:
+	VMOVUPD      (SI), Y12
+	VBROADCASTSD (CX), Y13
+	VFMADD231PD  Y12, Y13, Y0
+	VBROADCASTSD (CX)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y1
+	VBROADCASTSD (CX)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y2
+	VBROADCASTSD (R9), Y14
+	VFMADD231PD  Y12, Y14, Y3
+	VBROADCASTSD (R9)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y4
+	VBROADCASTSD (R9)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y5
+	VBROADCASTSD (R10), Y13
+	VFMADD231PD  Y12, Y13, Y6
+	VBROADCASTSD (R10)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y7
+	VBROADCASTSD (R10)(DX*2), Y13
+	VFMADD231PD  Y12, Y13, Y8
+	VBROADCASTSD (R8), Y14
+	VFMADD231PD  Y12, Y14, Y9
+	VBROADCASTSD (R8)(DX*1), Y13
+	VFMADD231PD  Y12, Y13, Y10
+	VBROADCASTSD (R8)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         BX, R9
+	ADDQ         BX, R10
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          n12_tailloop
+
+n12_done:
+	MOVSD        alpha+64(FP), X13
+	VBROADCASTSD X13, Y13
+	VMULPD       Y13, Y0, Y0
+	VMULPD       Y13, Y1, Y1
+	VMULPD       Y13, Y2, Y2
+	VMULPD       Y13, Y3, Y3
+	VMULPD       Y13, Y4, Y4
+	VMULPD       Y13, Y5, Y5
+	VMULPD       Y13, Y6, Y6
+	VMULPD       Y13, Y7, Y7
+	VMULPD       Y13, Y8, Y8
+	VMULPD       Y13, Y9, Y9
+	VMULPD       Y13, Y10, Y10
+	VMULPD       Y13, Y11, Y11
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x03, CX
+	MOVSD        beta+72(FP), X15
+	VXORPD       X14, X14, X14
+	UCOMISD      X14, X15
+	JNE          n12_accumulate
+	JP           n12_accumulate
+
+	// beta == 0: overwrite c without reading it.
+	VMOVUPD Y0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y5, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y7, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y8, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y9, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y10, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y11, (AX)
+	VZEROUPPER
+	RET
+
+n12_accumulate:
+	VBROADCASTSD X15, Y15
+	VFMADD231PD  (AX), Y15, Y0
+	VMOVUPD      Y0, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y1
+	VMOVUPD      Y1, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y2
+	VMOVUPD      Y2, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y3
+	VMOVUPD      Y3, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y4
+	VMOVUPD      Y4, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y5
+	VMOVUPD      Y5, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y6
+	VMOVUPD      Y6, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y7
+	VMOVUPD      Y7, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y8
+	VMOVUPD      Y8, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y9
+	VMOVUPD      Y9, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y10
+	VMOVUPD      Y10, (AX)
+	ADDQ         CX, AX
+	VFMADD231PD  (AX), Y15, Y11
+	VMOVUPD      Y11, (AX)
+	VZEROUPPER
+	RET
+
+// func sumDots4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumDots4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   u+8(FP), CX
+	MOVQ   w+16(FP), DX
+	MOVQ   a+24(FP), BX
+	MOVQ   b+32(FP), SI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   DI, DI
+	MOVQ   AX, R8
+	SHRQ   $0x03, R8
+	JZ     sumDots4_tail
+
+sumDots4_loop:
+	VMOVUPD     (BX)(DI*8), Y4
+	VADDPD      (SI)(DI*8), Y4, Y4
+	VFMADD231PD (CX)(DI*8), Y4, Y0
+	VFMADD231PD (DX)(DI*8), Y4, Y1
+	VMOVUPD     32(BX)(DI*8), Y5
+	VADDPD      32(SI)(DI*8), Y5, Y5
+	VFMADD231PD 32(CX)(DI*8), Y5, Y2
+	VFMADD231PD 32(DX)(DI*8), Y5, Y3
+	ADDQ        $0x08, DI
+	DECQ        R8
+	JNZ         sumDots4_loop
+
+sumDots4_tail:
+	TESTQ       $0x00000004, AX
+	JZ          sumDots4_sum
+	VMOVUPD     (BX)(DI*8), Y4
+	VADDPD      (SI)(DI*8), Y4, Y4
+	VFMADD231PD (CX)(DI*8), Y4, Y0
+	VFMADD231PD (DX)(DI*8), Y4, Y1
+
+sumDots4_sum:
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y0, X6
+	VADDPD       X6, X0, X0
+	VUNPCKHPD    X0, X0, X6
+	VADDSD       X6, X0, X0
+	VEXTRACTF128 $0x01, Y1, X6
+	VADDPD       X6, X1, X1
+	VUNPCKHPD    X1, X1, X6
+	VADDSD       X6, X1, X1
+	MOVSD        X0, su+48(FP)
+	MOVSD        X1, sw+56(FP)
+	VZEROUPPER
+	RET
+
+// func sumDotsSet4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumDotsSet4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   u+8(FP), CX
+	MOVQ   w+16(FP), DX
+	MOVQ   a+24(FP), BX
+	MOVQ   b+32(FP), SI
+	MOVQ   dst+40(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   R8, R8
+	MOVQ   AX, R9
+	SHRQ   $0x03, R9
+	JZ     sumDotsSet4_tail
+
+sumDotsSet4_loop:
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VMOVUPD     Y4, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+	VMOVUPD     32(BX)(R8*8), Y5
+	VADDPD      32(SI)(R8*8), Y5, Y5
+	VMOVUPD     Y5, 32(DI)(R8*8)
+	VFMADD231PD 32(CX)(R8*8), Y5, Y2
+	VFMADD231PD 32(DX)(R8*8), Y5, Y3
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JNZ         sumDotsSet4_loop
+
+sumDotsSet4_tail:
+	TESTQ       $0x00000004, AX
+	JZ          sumDotsSet4_sum
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VMOVUPD     Y4, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+
+sumDotsSet4_sum:
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y0, X6
+	VADDPD       X6, X0, X0
+	VUNPCKHPD    X0, X0, X6
+	VADDSD       X6, X0, X0
+	VEXTRACTF128 $0x01, Y1, X6
+	VADDPD       X6, X1, X1
+	VUNPCKHPD    X1, X1, X6
+	VADDSD       X6, X1, X1
+	MOVSD        X0, su+48(FP)
+	MOVSD        X1, sw+56(FP)
+	VZEROUPPER
+	RET
+
+// func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
+// Requires: AVX, FMA3, SSE2
+TEXT ·sumDotsAdd4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   u+8(FP), CX
+	MOVQ   w+16(FP), DX
+	MOVQ   a+24(FP), BX
+	MOVQ   b+32(FP), SI
+	MOVQ   dst+40(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   R8, R8
+	MOVQ   AX, R9
+	SHRQ   $0x03, R9
+	JZ     sumDotsAdd4_tail
+
+sumDotsAdd4_loop:
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VADDPD      (DI)(R8*8), Y4, Y8
+	VMOVUPD     Y8, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+	VMOVUPD     32(BX)(R8*8), Y5
+	VADDPD      32(SI)(R8*8), Y5, Y5
+	VADDPD      32(DI)(R8*8), Y5, Y8
+	VMOVUPD     Y8, 32(DI)(R8*8)
+	VFMADD231PD 32(CX)(R8*8), Y5, Y2
+	VFMADD231PD 32(DX)(R8*8), Y5, Y3
+	ADDQ        $0x08, R8
+	DECQ        R9
+	JNZ         sumDotsAdd4_loop
+
+sumDotsAdd4_tail:
+	TESTQ       $0x00000004, AX
+	JZ          sumDotsAdd4_sum
+	VMOVUPD     (BX)(R8*8), Y4
+	VADDPD      (SI)(R8*8), Y4, Y4
+	VADDPD      (DI)(R8*8), Y4, Y8
+	VMOVUPD     Y8, (DI)(R8*8)
+	VFMADD231PD (CX)(R8*8), Y4, Y0
+	VFMADD231PD (DX)(R8*8), Y4, Y1
+
+sumDotsAdd4_sum:
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y0, X6
+	VADDPD       X6, X0, X0
+	VUNPCKHPD    X0, X0, X6
+	VADDSD       X6, X0, X0
+	VEXTRACTF128 $0x01, Y1, X6
+	VADDPD       X6, X1, X1
+	VUNPCKHPD    X1, X1, X6
+	VADDSD       X6, X1, X1
+	MOVSD        X0, su+48(FP)
+	MOVSD        X1, sw+56(FP)
+	VZEROUPPER
+	RET
+
+DATA expconst<>+0(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+8(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+16(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+24(SB)/8, $0x3ff71547652b82fe
+DATA expconst<>+32(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+40(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+48(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+56(SB)/8, $0x3fe62e42fefa39ef
+DATA expconst<>+64(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+72(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+80(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+88(SB)/8, $0x3c7abc9e3b39803f
+DATA expconst<>+96(SB)/8, $0x4085e00000000000
+DATA expconst<>+104(SB)/8, $0x4085e00000000000
+DATA expconst<>+112(SB)/8, $0x4085e00000000000
+DATA expconst<>+120(SB)/8, $0x4085e00000000000
+DATA expconst<>+128(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+136(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+144(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+152(SB)/8, $0x7fffffffffffffff
+DATA expconst<>+160(SB)/8, $0x00000000000003ff
+DATA expconst<>+168(SB)/8, $0x00000000000003ff
+DATA expconst<>+176(SB)/8, $0x00000000000003ff
+DATA expconst<>+184(SB)/8, $0x00000000000003ff
+DATA expconst<>+192(SB)/8, $0x3ff0000000000000
+DATA expconst<>+200(SB)/8, $0x3ff0000000000000
+DATA expconst<>+208(SB)/8, $0x3ff0000000000000
+DATA expconst<>+216(SB)/8, $0x3ff0000000000000
+DATA expconst<>+224(SB)/8, $0x3ff0000000000000
+DATA expconst<>+232(SB)/8, $0x3ff0000000000000
+DATA expconst<>+240(SB)/8, $0x3ff0000000000000
+DATA expconst<>+248(SB)/8, $0x3ff0000000000000
+DATA expconst<>+256(SB)/8, $0x3fe0000000000000
+DATA expconst<>+264(SB)/8, $0x3fe0000000000000
+DATA expconst<>+272(SB)/8, $0x3fe0000000000000
+DATA expconst<>+280(SB)/8, $0x3fe0000000000000
+DATA expconst<>+288(SB)/8, $0x3fc5555555555555
+DATA expconst<>+296(SB)/8, $0x3fc5555555555555
+DATA expconst<>+304(SB)/8, $0x3fc5555555555555
+DATA expconst<>+312(SB)/8, $0x3fc5555555555555
+DATA expconst<>+320(SB)/8, $0x3fa5555555555555
+DATA expconst<>+328(SB)/8, $0x3fa5555555555555
+DATA expconst<>+336(SB)/8, $0x3fa5555555555555
+DATA expconst<>+344(SB)/8, $0x3fa5555555555555
+DATA expconst<>+352(SB)/8, $0x3f81111111111111
+DATA expconst<>+360(SB)/8, $0x3f81111111111111
+DATA expconst<>+368(SB)/8, $0x3f81111111111111
+DATA expconst<>+376(SB)/8, $0x3f81111111111111
+DATA expconst<>+384(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+392(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+400(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+408(SB)/8, $0x3f56c16c16c16c17
+DATA expconst<>+416(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+424(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+432(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+440(SB)/8, $0x3f2a01a01a01a01a
+DATA expconst<>+448(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+456(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+464(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+472(SB)/8, $0x3efa01a01a01a01a
+DATA expconst<>+480(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+488(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+496(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+504(SB)/8, $0x3ec71de3a556c734
+DATA expconst<>+512(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+520(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+528(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+536(SB)/8, $0x3e927e4fb7789f5c
+DATA expconst<>+544(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+552(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+560(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+568(SB)/8, $0x3e5ae64567f544e4
+DATA expconst<>+576(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+584(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+592(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+600(SB)/8, $0x3e21eed8eff8d898
+DATA expconst<>+608(SB)/8, $0x3de6124613a86d09
+DATA expconst<>+616(SB)/8, $0x3de6124613a86d09
+DATA expconst<>+624(SB)/8, $0x3de6124613a86d09
+DATA expconst<>+632(SB)/8, $0x3de6124613a86d09
+GLOBL expconst<>(SB), RODATA|NOPTR, $640
+
+// func exp4(n int, x *float64, y *float64) int
+// Requires: AVX, AVX2, FMA3
+TEXT ·exp4(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	XORQ BX, BX
+	SHRQ $0x02, AX
+	JZ   exp_done
+
+exp_loop:
+	VMOVUPD      (CX), Y0
+	VANDPD       expconst<>+128(SB), Y0, Y1
+	VCMPPD       $0x06, expconst<>+96(SB), Y1, Y1
+	VMOVMSKPD    Y1, SI
+	TESTL        SI, SI
+	JNZ          exp_done
+	VMULPD       expconst<>+0(SB), Y0, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VMOVAPD      Y0, Y3
+	VFNMADD231PD expconst<>+32(SB), Y2, Y3
+	VFNMADD231PD expconst<>+64(SB), Y2, Y3
+	VMOVUPD      expconst<>+608(SB), Y4
+	VFMADD213PD  expconst<>+576(SB), Y3, Y4
+	VFMADD213PD  expconst<>+544(SB), Y3, Y4
+	VFMADD213PD  expconst<>+512(SB), Y3, Y4
+	VFMADD213PD  expconst<>+480(SB), Y3, Y4
+	VFMADD213PD  expconst<>+448(SB), Y3, Y4
+	VFMADD213PD  expconst<>+416(SB), Y3, Y4
+	VFMADD213PD  expconst<>+384(SB), Y3, Y4
+	VFMADD213PD  expconst<>+352(SB), Y3, Y4
+	VFMADD213PD  expconst<>+320(SB), Y3, Y4
+	VFMADD213PD  expconst<>+288(SB), Y3, Y4
+	VFMADD213PD  expconst<>+256(SB), Y3, Y4
+	VFMADD213PD  expconst<>+224(SB), Y3, Y4
+	VFMADD213PD  expconst<>+192(SB), Y3, Y4
+	VCVTPD2DQY   Y2, X5
+	VPMOVSXDQ    X5, Y5
+	VPADDQ       expconst<>+160(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y4, Y4
+	VMOVUPD      Y4, (DX)
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, DX
+	ADDQ         $0x04, BX
+	DECQ         AX
+	JNZ          exp_loop
+
+exp_done:
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET

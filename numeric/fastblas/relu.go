@@ -118,6 +118,47 @@ func ReLUInputBackward(n int, x []float64, xs int, h []float64, hs int, g []floa
 	}
 }
 
+// ReLUMatVec is a one-output layer's forward pass on the activations a of
+// the layer below (len(dst) rows, stride as; len(v) columns, the last the
+// bias's ones): it applies the ReLU in place to every column but the last
+// and sets dst[i] = Σ_{j<c} a[i·as + j]·v[j] + a[i·as + c]·v[c], c =
+// len(v) − 1, each row's sum from +0 in column order. The kernel takes
+// four rows and four columns at a time; the loop below finishes the
+// columns and rows it leaves, continuing the same sums.
+func ReLUMatVec(dst, a []float64, as int, v []float64) {
+	n, c := len(dst), len(v)-1
+	if n == 0 || c < 0 {
+		return
+	}
+	checkRows("ReLUMatVec", n, c+1, a, as)
+	n4, c4 := 0, 0
+	if hasKernels {
+		n4, c4 = n&^3, c&^3
+		if n4 > 0 && c4 > 0 {
+			reluDot4(n4, c4, &a[0], as, &v[0], &dst[0])
+		} else {
+			n4, c4 = 0, 0
+		}
+	}
+	for i := range dst {
+		row := a[i*as : i*as+c+1]
+		var s float64
+		j0 := 0
+		if i < n4 {
+			s, j0 = dst[i], c4
+		}
+		for j := j0; j < c; j++ {
+			x := row[j]
+			if x < 0 {
+				x = 0
+				row[j] = 0
+			}
+			s += x * v[j]
+		}
+		dst[i] = s + row[c]*v[c]
+	}
+}
+
 // checkRows panics unless s holds n rows of c values, stride ld ≥ c (the
 // kernels read and write without bounds checks).
 func checkRows(name string, n, c int, s []float64, ld int) {

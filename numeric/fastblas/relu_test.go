@@ -143,3 +143,46 @@ func TestReLURowKernelsCheckLengths(t *testing.T) {
 	}()
 	ReLUAffine(3, make([]float64, 6), 2, make([]float64, 8), make([]float64, 8), make([]float64, 8*3-1), 8)
 }
+
+func reluMatVecRef(dst, a []float64, as int, v []float64) {
+	c := len(v) - 1
+	for i := range dst {
+		var s float64
+		for j := range c {
+			x := a[i*as+j]
+			if x < 0 {
+				x = 0
+				a[i*as+j] = 0
+			}
+			s += x * v[j]
+		}
+		dst[i] = s + a[i*as+c]*v[c]
+	}
+}
+
+// ReLUMatVec rectifies a and sums each row as its scalar definition does,
+// bit for bit, for row and column counts around the kernel's 4×4 blocks,
+// row strides wider than the rows, and activations with zeros, −0 and NaN.
+func TestReLUMatVecMatchesDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	for c := 0; c <= 13; c++ { // c hidden units and the bias column
+		for _, n := range []int{1, 3, 4, 5, 8, 11, 100} {
+			as := c + 1 + r.IntN(3)
+			a1 := make([]float64, (n-1)*as+c+1)
+			fill(r, a1, true)
+			a2 := append([]float64(nil), a1...)
+			v := make([]float64, c+1)
+			fill(r, v, false)
+			d1, d2 := make([]float64, n), make([]float64, n)
+			fill(r, d1, false) // overwritten, never read
+			ReLUMatVec(d1, a1, as, v)
+			reluMatVecRef(d2, a2, as, v)
+			if i := sameBits(d1, d2); i >= 0 {
+				t.Fatalf("ReLUMatVec c=%d n=%d: dst[%d] = %v, want %v", c, n, i, d1[i], d2[i])
+			}
+			if i := sameBits(a1, a2); i >= 0 {
+				t.Fatalf("ReLUMatVec c=%d n=%d: a[%d] = %v, want %v", c, n, i, a1[i], a2[i])
+			}
+		}
+	}
+}

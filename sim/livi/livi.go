@@ -43,12 +43,13 @@ type Method struct {
 
 	gen      generator
 	grad     genGrad
-	v2, gv2  []float64 // h×D: the optimised V with W₂ᵀ = V ⊙ u, and ∇V
+	v2       []float64 // h×D: the optimised V with W₂ᵀ = V ⊙ u
 	u2       []float64 // D: u_i = 1/√((fan-in+1)·h)
 	logNoise []float64 // 1 element: log σ_y
 	gnoise   []float64
 	params   []*mat.Dense
 	grads    []*mat.Dense
+	w2       *mat.Dense // gen.w2t, which Adam's step writes as V ⊙ u
 	adam     *numeric.Adam
 
 	work               *genWork

@@ -32,13 +32,13 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	m.rng = r
 	D, h, nd := bm.p, genHidden, int(cs["noise_dim"].Num)
 
-	slab := make([]float64, h+3*D*h+5*D+2)
+	slab := make([]float64, h+2*D*h+5*D+2)
 	cut := func(n int) []float64 { s := slab[:n:n]; slab = slab[n:]; return s }
 	m.gen = generator{d: nd, h: h, out: D, w1: make([]float64, h*nd), b1: cut(h), w2t: cut(D * h), b2: cut(D)}
 	m.grad = *newGenGrad(nd, h, D)
 	m.eps, m.theta, m.dtheta = cut(D), cut(D), cut(D)
 	m.logNoise, m.gnoise = cut(1), cut(1)
-	m.v2, m.gv2, m.u2 = cut(D*h), cut(D*h), cut(D)
+	m.v2, m.u2 = cut(D*h), cut(D)
 	m.adam = numeric.NewAdam(numeric.DefaultAdam(cs["lr"].Num))
 	m.setParams()
 
@@ -97,7 +97,8 @@ func (m *Method) syncW2() {
 func (m *Method) setParams() {
 	g, gr, h := &m.gen, &m.grad, m.gen.h
 	m.params = []*mat.Dense{mat.NewDense(h, g.d, g.w1), mat.NewDense(1, h, g.b1), mat.NewDense(h, g.out, m.v2), mat.NewDense(1, g.out, g.b2), mat.NewDense(1, 1, m.logNoise)}
-	m.grads = []*mat.Dense{mat.NewDense(h, g.d, gr.w1), mat.NewDense(1, h, gr.b1), mat.NewDense(h, g.out, m.gv2), mat.NewDense(1, g.out, gr.b2), mat.NewDense(1, 1, m.gnoise)}
+	m.grads = []*mat.Dense{mat.NewDense(h, g.d, gr.w1), mat.NewDense(1, h, gr.b1), mat.NewDense(h, g.out, gr.w2t), mat.NewDense(1, g.out, gr.b2), mat.NewDense(1, 1, m.gnoise)}
+	m.w2 = mat.NewDense(h, g.out, g.w2t)
 }
 
 // resizeNoise changes d, keeping the first min(d, d') columns of W₁ and
@@ -153,12 +154,8 @@ func (m *Method) Step() sim.StepStats {
 	if m.frozenNoise {
 		m.gnoise[0] = 0
 	}
-	D := m.gen.out
-	for k := range m.gen.h { // ∇V = ∇W₂ ⊙ u
-		floats.MulTo(m.gv2[k*D:(k+1)*D], m.grad.w2t[k*D:(k+1)*D], m.u2)
-	}
-	m.adam.Step(m.params, m.grads)
-	m.syncW2()
+	// ∇V = ∇W₂ ⊙ u, the step, and W₂ = V ⊙ u in one pass over V.
+	m.adam.StepProduct(m.params, m.grads, 2, m.u2, m.w2)
 	n := float64(m.mc)
 	m.lastTerm = term / n
 	return sim.StepStats{Objective: obj/n + m.entropyConst()}

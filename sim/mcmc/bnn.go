@@ -205,11 +205,27 @@ func logPriorNegGrad(layers []model.Layer, w, g []float64) float64 {
 		ip := 1 / (ly.PriorStd * ly.PriorStd)
 		n := ly.Rows * ly.Cols
 		wl, gl := w[ly.Off:ly.Off+n], g[ly.Off:ly.Off+n]
-		var w2 float64
-		for i, v := range wl {
-			w2 += v * v
+		// model.SumSquares fused into the gradient's pass, its sums in
+		// its order (logp must equal logpGrad's value exactly).
+		var s0, s1, s2, s3 float64
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			v, g4 := wl[i:i+4:i+4], gl[i:i+4:i+4]
+			s0 += v[0] * v[0]
+			s1 += v[1] * v[1]
+			s2 += v[2] * v[2]
+			s3 += v[3] * v[3]
+			g4[0] = -(g4[0] + v[0]*ip)
+			g4[1] = -(g4[1] + v[1]*ip)
+			g4[2] = -(g4[2] + v[2]*ip)
+			g4[3] = -(g4[3] + v[3]*ip)
+		}
+		for ; i < n; i++ {
+			v := wl[i]
+			s0 += v * v
 			gl[i] = -(gl[i] + v*ip)
 		}
+		w2 := (s0 + s1) + (s2 + s3)
 		lp -= float64(n)*(model.HalfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
 	}
 	return lp

@@ -1,6 +1,10 @@
 package mcmc
 
-import "math"
+import (
+	"math"
+
+	"github.com/posterior-playground/playground/numeric/fastblas"
+)
 
 // nuts is the no-U-turn sampler as Stan implements it (Hoffman & Gelman
 // 2014 with Betancourt's 2017 changes): the trajectory
@@ -97,37 +101,12 @@ func (k *nuts) sharp(dst, p []float64) {
 // sumCriterion is the generalised no-U-turn condition: the summed momentum
 // rho = a + b still points forward at both ends (p♯₊·rho > 0 and
 // p♯₋·rho > 0). rho is formed on the fly, written into set and added into
-// add (either may be nil), and the two dot products are taken in one pass,
-// each summed in coordinate order as a plain dot product: one pass over
-// the coordinates where a sum, a store and two dot products took four.
+// add (either may be nil), and the two dot products are taken in one pass
+// (fastblas.SumDots: AVX2, eight partial sums each; only their signs
+// matter here): one pass over the coordinates where a sum, a store and two
+// dot products took four.
 func sumCriterion(pSharpMinus, pSharpPlus, a, b, set, add []float64) bool {
-	n := len(a)
-	mi, pl, b := pSharpMinus[:n], pSharpPlus[:n], b[:n]
-	var sp, sm float64
-	switch {
-	case set != nil:
-		set = set[:n]
-		for i, x := range a {
-			r := x + b[i]
-			set[i] = r
-			sp += pl[i] * r
-			sm += mi[i] * r
-		}
-	case add != nil:
-		add = add[:n]
-		for i, x := range a {
-			r := x + b[i]
-			add[i] += r
-			sp += pl[i] * r
-			sm += mi[i] * r
-		}
-	default:
-		for i, x := range a {
-			r := x + b[i]
-			sp += pl[i] * r
-			sm += mi[i] * r
-		}
-	}
+	sp, sm := fastblas.SumDots(pSharpPlus, pSharpMinus, a, b, set, add)
 	return sp > 0 && sm > 0
 }
 
@@ -223,17 +202,19 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		p, minv, g := k.p, k.minv[:len(k.p)], c.grad[:len(k.p)]
 		sb, se, r := pSharpBeg[:len(p)], pSharpEnd[:len(p)], rho[:len(p)]
 		pb, pe := pBeg[:len(p)], pEnd[:len(p)]
-		var kin float64
+		// The kinetic energy in four partial sums: one chain of
+		// dependent additions bounded this loop.
+		var kin [4]float64
 		for i, pi := range p {
 			pi += half * g[i]
 			p[i] = pi
 			s := minv[i] * pi
 			sb[i], se[i] = s, s
-			kin += pi * pi * minv[i]
+			kin[i&3] += pi * s
 			r[i] += pi
 			pb[i], pe[i] = pi, pi
 		}
-		h := -c.logp + 0.5*kin
+		h := -c.logp + 0.5*((kin[0]+kin[1])+(kin[2]+kin[3]))
 		if math.IsNaN(h) {
 			h = math.Inf(1)
 		}

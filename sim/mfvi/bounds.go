@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
@@ -13,9 +14,9 @@ import (
 // m.w = μ + exp(ℓ)·ε (m.std is refreshed too).
 func (m *Method) drawWeights() {
 	numeric.FillNormal(m.eps, m.evalRng)
-	for i, l := range m.ls {
-		m.std[i] = math.Exp(l)
-		m.w[i] = m.mu[i] + m.std[i]*m.eps[i]
+	fastblas.ExpTo(m.std, m.ls)
+	for i, s := range m.std {
+		m.w[i] = m.mu[i] + s*m.eps[i]
 	}
 }
 

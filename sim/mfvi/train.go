@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
@@ -98,9 +99,7 @@ func (m *Method) Step() sim.StepStats {
 		numeric.FillNormal(m.eps, m.rng)
 		ll, kl = m.oneSampleGrad(scale)
 	} else {
-		for i, l := range m.ls {
-			m.std[i] = math.Exp(l)
-		}
+		fastblas.ExpTo(m.std, m.ls)
 		clear(m.gmu)
 		clear(m.gls)
 		for s := 0; s < m.mc; s++ {
@@ -144,9 +143,8 @@ func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
 // and the KL, equal to what sampleGrad and kl return.
 func (m *Method) oneSampleGrad(scale float64) (ll, kl float64) {
 	eps := m.eps
-	for i, l := range m.ls {
-		s := math.Exp(l)
-		m.std[i] = s
+	fastblas.ExpTo(m.std, m.ls)
+	for i, s := range m.std {
 		m.w[i] = m.mu[i] + s*eps[i]
 	}
 	m.train.Forward(m.layers, m.w)

@@ -81,14 +81,35 @@ func LogPrior(layers []Layer, w, dw []float64, scale float64) float64 {
 	for _, ly := range layers {
 		ip := 1 / (ly.PriorStd * ly.PriorStd)
 		n := ly.Rows * ly.Cols
-		var w2 float64
-		for i := ly.Off; i < ly.Off+n; i++ {
-			w2 += w[i] * w[i]
-			if dw != nil {
-				dw[i] += scale * w[i] * ip
+		wl := w[ly.Off : ly.Off+n]
+		w2 := SumSquares(wl)
+		if dw != nil {
+			for i, v := range wl {
+				dw[ly.Off+i] += scale * v * ip
 			}
 		}
 		lp -= float64(n)*(HalfLog2Pi+math.Log(ly.PriorStd)) + 0.5*w2*ip
 	}
 	return lp
+}
+
+// SumSquares returns Σ w[i]² in four partial sums (element i in sum i mod 4,
+// the last len(w) mod 4 in the first), added as (s0 + s1) + (s2 + s3): one
+// chain of dependent additions bounded the prior's loop. Code that fuses
+// this sum into another pass must keep its order, so that log densities
+// with and without a gradient agree exactly.
+func SumSquares(w []float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		v := w[i : i+4 : i+4]
+		s0 += v[0] * v[0]
+		s1 += v[1] * v[1]
+		s2 += v[2] * v[2]
+		s3 += v[3] * v[3]
+	}
+	for _, v := range w[i:] {
+		s0 += v * v
+	}
+	return (s0 + s1) + (s2 + s3)
 }

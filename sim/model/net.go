@@ -209,49 +209,11 @@ func matVec(dst []float64, a blas64.General, v []float64) {
 }
 
 // reluMatVec is matVec after the ReLU of a's columns but the last (the
-// ones), which it applies to a in place. Four rows go through the loop
-// together, each with its own sum in column order (the result of one row
-// at a time, bit for bit): four independent chains of additions instead of
-// one, whose latency bounded the loop.
+// ones), which it applies to a in place (fastblas.ReLUMatVec: four rows at
+// a time on AVX2, each row's sum in column order, so the result is one row
+// at a time's bit for bit).
 func reluMatVec(dst []float64, a blas64.General, v []float64) {
-	v = v[:a.Cols]
-	c := a.Cols - 1
-	vc := v[:c]
-	relu := func(row []float64, j int) float64 {
-		x := row[j]
-		if x < 0 {
-			x = 0
-			row[j] = 0
-		}
-		return x
-	}
-	st := a.Stride
-	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		r0 := a.Data[i*st : i*st+c]
-		r1 := a.Data[(i+1)*st : (i+1)*st+c]
-		r2 := a.Data[(i+2)*st : (i+2)*st+c]
-		r3 := a.Data[(i+3)*st : (i+3)*st+c]
-		var s0, s1, s2, s3 float64
-		for j, w := range vc {
-			s0 += relu(r0, j) * w
-			s1 += relu(r1, j) * w
-			s2 += relu(r2, j) * w
-			s3 += relu(r3, j) * w
-		}
-		dst[i] = s0 + a.Data[i*st+c]*v[c]
-		dst[i+1] = s1 + a.Data[(i+1)*st+c]*v[c]
-		dst[i+2] = s2 + a.Data[(i+2)*st+c]*v[c]
-		dst[i+3] = s3 + a.Data[(i+3)*st+c]*v[c]
-	}
-	for ; i < len(dst); i++ {
-		row := a.Data[i*st : i*st+c]
-		var s float64
-		for j, w := range vc {
-			s += relu(row, j) * w
-		}
-		dst[i] = s + a.Data[i*st+c]*v[c]
-	}
+	fastblas.ReLUMatVec(dst, a.Data, a.Stride, v[:a.Cols])
 }
 
 // vecMat sets dst = aᵀ·g for a vector g of length a.Rows.

@@ -14,6 +14,8 @@
 package main
 
 import (
+	"math"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -34,6 +36,13 @@ func main() {
 	transposeKernel()
 	adamKernel()
 	reluKernels()
+	reluDotKernel()
+	adamScaledKernel()
+	narrowKernel()
+	sumDotsKernel("sumDots4", sumDotsPlain)
+	sumDotsKernel("sumDotsSet4", sumDotsSet)
+	sumDotsKernel("sumDotsAdd4", sumDotsAdd)
+	expKernel()
 	Generate()
 }
 
@@ -330,11 +339,35 @@ func adamKernel() {
 		"p = p − (alpha·m)/(√v + eps),",
 		"each operation rounded as in the scalar Go loop (no FMA).",
 	)
+	adamBody(false)
+}
+
+// adamScaledKernel writes adamScaled4: adam4 for parameters V of a product
+// W = V ⊙ u, fused with the two products around it: the gradient is
+// grad ⊙ u on the way in, and W is written on the way out, so the step is
+// one pass over V's four arrays and W instead of three passes.
+func adamScaledKernel() {
+	TEXT("adamScaled4", NOSPLIT, "func(n int, p, grad, m, v, u, w *float64, b1, c1, b2, c2, alpha, eps float64)")
+	Pragma("noescape")
+	Doc(
+		"adamScaled4 is adam4 with gradient grad[j]·u[j], followed by",
+		"w[j] = p[j]·u[j] (n a multiple of 4), rounded as the scalar loop.",
+	)
+	adamBody(true)
+}
+
+// adamBody emits the update loop; scaled adds u and w (adamScaledKernel).
+func adamBody(scaled bool) {
 	n := Load(Param("n"), GP64())
 	p := Load(Param("p"), GP64())
 	g := Load(Param("grad"), GP64())
 	m := Load(Param("m"), GP64())
 	v := Load(Param("v"), GP64())
+	var u, w Register
+	if scaled {
+		u = Load(Param("u"), GP64())
+		w = Load(Param("w"), GP64())
+	}
 	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13}
 	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps"} {
 		x := consts[i].AsX()
@@ -342,10 +375,18 @@ func adamKernel() {
 		VBROADCASTSD(x, consts[i])
 	}
 	b1, c1, b2, c2, alpha, eps := Y8, Y9, Y10, Y11, Y12, Y13
+	pre := "adam_"
+	if scaled {
+		pre = "adams_"
+	}
 	SHRQ(U8(2), n)
-	JZ(LabelRef("adam_done"))
-	Label("adam_loop")
+	JZ(LabelRef(pre + "done"))
+	Label(pre + "loop")
 	VMOVUPD(Mem{Base: g}, Y0)
+	if scaled {
+		VMOVUPD(Mem{Base: u}, Y14)
+		VMULPD(Y14, Y0, Y0) // grad·u
+	}
 	VMOVUPD(Mem{Base: m}, Y1)
 	VMULPD(b1, Y1, Y1) // b1·m
 	VMULPD(c1, Y0, Y2) // c1·g
@@ -364,13 +405,19 @@ func adamKernel() {
 	VMOVUPD(Mem{Base: p}, Y7)
 	VSUBPD(Y6, Y7, Y7)
 	VMOVUPD(Y7, Mem{Base: p})
+	if scaled {
+		VMULPD(Y14, Y7, Y7) // p·u
+		VMOVUPD(Y7, Mem{Base: w})
+		ADDQ(U8(32), u)
+		ADDQ(U8(32), w)
+	}
 	ADDQ(U8(32), p)
 	ADDQ(U8(32), g)
 	ADDQ(U8(32), m)
 	ADDQ(U8(32), v)
 	DECQ(n)
-	JNZ(LabelRef("adam_loop"))
-	Label("adam_done")
+	JNZ(LabelRef(pre + "loop"))
+	Label(pre + "done")
 	VZEROUPPER()
 	RET()
 }
@@ -540,4 +587,357 @@ func reluKernels() {
 		VZEROUPPER()
 		RET()
 	}
+}
+
+// reluDotKernel writes reluDot4, a one-output layer's forward pass on the
+// activations of the layer below, applying their ReLU in place: four rows
+// at a time, each lane one row whose sum runs in column order without FMA
+// (the scalar loop's sum bit for bit). Four columns of the four rows are
+// loaded, rectified, stored back and transposed in registers, so each
+// column is one broadcast weight times one vector of rows.
+func reluDotKernel() {
+	TEXT("reluDot4", NOSPLIT, "func(n, c int, a *float64, as int, v, dst *float64)")
+	Pragma("noescape")
+	Doc(
+		"reluDot4 sets, for rows i < n (n a multiple of 4), a[i·as + j] =",
+		"max(a[i·as + j], 0) for j < c (c a multiple of 4; NaN and −0 kept as",
+		"`if x < 0 { x = 0 }` keeps them) and dst[i] = Σ_{j<c} a[i·as + j]·v[j],",
+		"summed from +0 in column order.",
+	)
+	n := Load(Param("n"), GP64())
+	c := Load(Param("c"), GP64())
+	a := Load(Param("a"), GP64())
+	as := Load(Param("as"), GP64())
+	v := Load(Param("v"), GP64())
+	dst := Load(Param("dst"), GP64())
+	SHLQ(U8(3), as)
+	SHRQ(U8(2), n)
+	SHRQ(U8(2), c)
+	zero := Y15
+	acc := Y8
+	VXORPD(zero, zero, zero)
+	TESTQ(n, n)
+	JZ(LabelRef("rd_done"))
+	TESTQ(c, c)
+	JZ(LabelRef("rd_done"))
+	step := GP64() // four rows of a
+	LEAQ(Mem{Base: as, Index: as, Scale: 2}, step)
+	ADDQ(as, step)
+	a3 := GP64()
+	Label("rd_rows")
+	LEAQ(Mem{Base: a, Index: as, Scale: 2}, a3)
+	ADDQ(as, a3)
+	VXORPD(acc, acc, acc)
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	Label("rd_col")
+	// Rows 1 and 2 are at a + as and a + 2·as: address them through a
+	// second index register.
+	p := GP64()
+	LEAQ(Mem{Base: a, Index: j, Scale: 8}, p)
+	r := [4]Mem{{Base: p}, {Base: p, Index: as, Scale: 1}, {Base: p, Index: as, Scale: 2}, {Base: a3, Index: j, Scale: 8}}
+	y := [4]VecPhysical{Y0, Y1, Y2, Y3}
+	for i := range y {
+		VMOVUPD(r[i], y[i])
+		VMAXPD(y[i], zero, y[i]) // max(0, x) with x second: NaN and −0 pass
+		VMOVUPD(y[i], r[i])
+	}
+	VUNPCKLPD(Y1, Y0, Y4)            // a0 b0 a2 b2
+	VUNPCKHPD(Y1, Y0, Y5)            // a1 b1 a3 b3
+	VUNPCKLPD(Y3, Y2, Y6)            // c0 d0 c2 d2
+	VUNPCKHPD(Y3, Y2, Y7)            // c1 d1 c3 d3
+	VPERM2F128(U8(0x20), Y6, Y4, Y0) // column 0
+	VPERM2F128(U8(0x20), Y7, Y5, Y1) // column 1
+	VPERM2F128(U8(0x31), Y6, Y4, Y2) // column 2
+	VPERM2F128(U8(0x31), Y7, Y5, Y3) // column 3
+	for t := range y {
+		VBROADCASTSD(Mem{Base: v, Index: j, Scale: 8, Disp: 8 * t}, Y9)
+		VMULPD(Y9, y[t], y[t])
+		VADDPD(y[t], acc, acc)
+	}
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef("rd_col"))
+	VMOVUPD(acc, Mem{Base: dst})
+	ADDQ(U8(32), dst)
+	ADDQ(step, a)
+	DECQ(n)
+	JNZ(LabelRef("rd_rows"))
+	Label("rd_done")
+	VZEROUPPER()
+	RET()
+}
+
+// narrowKernel writes kernel12x4, the GEMM kernel for a last column panel
+// of at most four columns (n = 50 leaves 2, n = 51 leaves 3, n = 100
+// leaves 4): twelve rows of one YMM each, so a step is one load of B,
+// twelve broadcasts and twelve FMAs for 48 useful products, where
+// kernel6x8 spends twelve FMAs on six rows of a panel padded to 8 columns.
+// A panel narrower than four columns goes through a stack tile: AMD's
+// masked stores (VMASKMOVPD) cost more than the copy.
+func narrowKernel() {
+	TEXT("kernel12x4", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	Pragma("noescape")
+	Doc(
+		"kernel12x4 sets the 12×4 tile at c (row stride ldc elements) to",
+		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
+		"12×k matrix Ã is at",
+		"a[i·ars + p·aps]; row p of the k×4 matrix B̃ is the 4 values at",
+		"b[p·bps]. When beta is zero, c is written without being read.",
+	)
+	k := Load(Param("k"), GP64())
+	a := Load(Param("a"), GP64())
+	ars := Load(Param("ars"), GP64())
+	aps := Load(Param("aps"), GP64())
+	b := Load(Param("b"), GP64())
+	bps := Load(Param("bps"), GP64())
+	SHLQ(U8(3), ars)
+	SHLQ(U8(3), aps)
+	SHLQ(U8(3), bps)
+	three := GP64() // 3·ars
+	LEAQ(Mem{Base: ars, Index: ars, Scale: 2}, three)
+	a3, a6, a9 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: a, Index: three, Scale: 1}, a3)
+	LEAQ(Mem{Base: a3, Index: three, Scale: 1}, a6)
+	LEAQ(Mem{Base: a6, Index: three, Scale: 1}, a9)
+	var rows [12]Mem
+	for q, base := range []Register{a, a3, a6, a9} {
+		rows[3*q] = Mem{Base: base}
+		rows[3*q+1] = Mem{Base: base, Index: ars, Scale: 1}
+		rows[3*q+2] = Mem{Base: base, Index: ars, Scale: 2}
+	}
+	acc := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11}
+	bv := Y12
+	av := [2]VecPhysical{Y13, Y14}
+	step := func() {
+		VMOVUPD(Mem{Base: b}, bv)
+		for i := range acc {
+			x := av[i%2]
+			VBROADCASTSD(rows[i], x)
+			VFMADD231PD(bv, x, acc[i])
+		}
+		ADDQ(aps, a)
+		ADDQ(aps, a3)
+		ADDQ(aps, a6)
+		ADDQ(aps, a9)
+		ADDQ(bps, b)
+	}
+	for _, r := range acc {
+		VXORPD(r, r, r)
+	}
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(2), n)
+	JZ(LabelRef("n12_tail"))
+	Label("n12_loop")
+	for range unroll {
+		step()
+	}
+	DECQ(n)
+	JNZ(LabelRef("n12_loop"))
+	Label("n12_tail")
+	ANDQ(U32(unroll-1), k)
+	JZ(LabelRef("n12_done"))
+	Label("n12_tailloop")
+	step()
+	DECQ(k)
+	JNZ(LabelRef("n12_tailloop"))
+	Label("n12_done")
+
+	Load(Param("alpha"), X13)
+	VBROADCASTSD(X13, Y13)
+	for _, r := range acc {
+		VMULPD(Y13, r, r)
+	}
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(3), ldc)
+	Load(Param("beta"), X15)
+	VXORPD(X14, X14, X14)
+	UCOMISD(X14, X15)
+	JNE(LabelRef("n12_accumulate"))
+	JP(LabelRef("n12_accumulate")) // beta is NaN
+
+	Comment("beta == 0: overwrite c without reading it.")
+	for i, r := range acc {
+		VMOVUPD(r, Mem{Base: c})
+		if i < len(acc)-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+
+	Label("n12_accumulate")
+	VBROADCASTSD(X15, Y15)
+	for i, r := range acc {
+		VFMADD231PD(Mem{Base: c}, Y15, r)
+		VMOVUPD(r, Mem{Base: c})
+		if i < len(acc)-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// What sumDotsKernel does with r = a + b besides its two dot products.
+const (
+	sumDotsPlain = iota
+	sumDotsSet   // dst = r
+	sumDotsAdd   // dst += r
+)
+
+// sumDotsKernel writes a kernel for NUTS's U-turn criterion: with
+// r = a + b, the dot products Σ u·r and Σ w·r in one pass, eight
+// coordinates a step in two accumulators each (FMA), r stored or added
+// into dst by mode.
+func sumDotsKernel(name string, mode int) {
+	TEXT(name, NOSPLIT, "func(n int, u, w, a, b, dst *float64) (su, sw float64)")
+	Pragma("noescape")
+	what := map[int]string{sumDotsPlain: "", sumDotsSet: "; dst = r", sumDotsAdd: "; dst += r"}[mode]
+	Doc(
+		name+" returns Σ u·r and Σ w·r for r = a + b over n coordinates (n a",
+		"multiple of 4)"+what+". The sums are taken in eight partial sums",
+		"with FMA, so they differ from a plain loop's in the last bits.",
+	)
+	n := Load(Param("n"), GP64())
+	u := Load(Param("u"), GP64())
+	w := Load(Param("w"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	var dst Register
+	if mode != sumDotsPlain {
+		dst = Load(Param("dst"), GP64())
+	}
+	for _, r := range []VecPhysical{Y0, Y1, Y2, Y3} {
+		VXORPD(r, r, r)
+	}
+	i := GP64()
+	XORQ(i, i)
+	body := func(disp int, su, sw VecPhysical, r VecPhysical) {
+		VMOVUPD(Mem{Base: a, Index: i, Scale: 8, Disp: disp}, r)
+		VADDPD(Mem{Base: b, Index: i, Scale: 8, Disp: disp}, r, r)
+		switch mode {
+		case sumDotsSet:
+			VMOVUPD(r, Mem{Base: dst, Index: i, Scale: 8, Disp: disp})
+		case sumDotsAdd:
+			VADDPD(Mem{Base: dst, Index: i, Scale: 8, Disp: disp}, r, Y8)
+			VMOVUPD(Y8, Mem{Base: dst, Index: i, Scale: 8, Disp: disp})
+		}
+		VFMADD231PD(Mem{Base: u, Index: i, Scale: 8, Disp: disp}, r, su)
+		VFMADD231PD(Mem{Base: w, Index: i, Scale: 8, Disp: disp}, r, sw)
+	}
+	pre := name + "_"
+	m := GP64()
+	MOVQ(n, m)
+	SHRQ(U8(3), m)
+	JZ(LabelRef(pre + "tail"))
+	Label(pre + "loop")
+	body(0, Y0, Y1, Y4)
+	body(32, Y2, Y3, Y5)
+	ADDQ(U8(8), i)
+	DECQ(m)
+	JNZ(LabelRef(pre + "loop"))
+	Label(pre + "tail")
+	TESTQ(U32(4), n)
+	JZ(LabelRef(pre + "sum"))
+	body(0, Y0, Y1, Y4)
+	Label(pre + "sum")
+	VADDPD(Y2, Y0, Y0)
+	VADDPD(Y3, Y1, Y1)
+	for _, r := range []VecPhysical{Y0, Y1} {
+		VEXTRACTF128(U8(1), r, X6)
+		VADDPD(X6, r.AsX(), r.AsX())
+		VUNPCKHPD(r.AsX(), r.AsX(), X6)
+		VADDSD(X6, r.AsX(), r.AsX())
+	}
+	Store(X0, ReturnIndex(0))
+	Store(X1, ReturnIndex(1))
+	VZEROUPPER()
+	RET()
+}
+
+// expKernel writes exp4, e^x four lanes at a time: x = n·ln 2 + r with n
+// the integer nearest x·log₂e and |r| ≤ ½ln 2 (two FMA steps with ln 2
+// split in a high and a low part), e^r by its Taylor polynomial of degree
+// 13 in Horner form (truncation below 5·10⁻¹⁸ relative on that interval),
+// and 2ⁿ put into the exponent bits. It stops at the first block with a
+// lane outside |x| ≤ 700 (or NaN), where 2ⁿ would leave the normal range,
+// and leaves that block to the caller's scalar exp.
+func expKernel() {
+	const lanes = 4
+	c := GLOBL("expconst", RODATA|NOPTR)
+	consts := []uint64{
+		math.Float64bits(math.Log2E),
+		math.Float64bits(math.Ln2),
+		math.Float64bits(2.319046813846299558e-17), // ln 2 − float64(ln 2)
+		math.Float64bits(700),
+		0x7fffffffffffffff, // |x| mask
+		1023,               // exponent bias
+	}
+	fact := 1.0
+	for k := 0; k <= 13; k++ { // 1/k!
+		if k > 0 {
+			fact *= float64(k)
+		}
+		consts = append(consts, math.Float64bits(1/fact))
+	}
+	for i, v := range consts {
+		for l := range lanes {
+			DATA(8*(lanes*i+l), U64(v))
+		}
+	}
+	at := func(i int) Mem { return c.Offset(8 * lanes * i) }
+	log2e, ln2hi, ln2lo, limit, absMask, bias := at(0), at(1), at(2), at(3), at(4), at(5)
+	coef := func(k int) Mem { return at(6 + k) }
+
+	TEXT("exp4", NOSPLIT, "func(n int, x, y *float64) int")
+	Pragma("noescape")
+	Doc(
+		"exp4 sets y[i] = e^x[i] for i < n (n a multiple of 4), four at a",
+		"time, within about 1 ulp. It stops before the first block of four with",
+		"a lane outside |x| ≤ 700 or NaN and returns how many it set.",
+	)
+	n := Load(Param("n"), GP64())
+	x := Load(Param("x"), GP64())
+	y := Load(Param("y"), GP64())
+	done := GP64()
+	XORQ(done, done)
+	SHRQ(U8(2), n)
+	JZ(LabelRef("exp_done"))
+	Label("exp_loop")
+	VMOVUPD(Mem{Base: x}, Y0)
+	VANDPD(absMask, Y0, Y1)
+	VCMPPD(U8(6), limit, Y1, Y1) // !(|x| <= 700): too large, or NaN
+	mask := GP32()
+	VMOVMSKPD(Y1, mask)
+	TESTL(mask, mask)
+	JNZ(LabelRef("exp_done"))
+	VMULPD(log2e, Y0, Y2)
+	VROUNDPD(U8(0), Y2, Y2) // n, to nearest
+	VMOVAPD(Y0, Y3)
+	VFNMADD231PD(ln2hi, Y2, Y3) // x − n·ln2hi
+	VFNMADD231PD(ln2lo, Y2, Y3) // r
+	VMOVUPD(coef(13), Y4)
+	for k := 12; k >= 0; k-- {
+		VFMADD213PD(coef(k), Y3, Y4) // p·r + 1/k!
+	}
+	VCVTPD2DQY(Y2, X5)
+	VPMOVSXDQ(X5, Y5)
+	VPADDQ(bias, Y5, Y5)
+	VPSLLQ(U8(52), Y5, Y5) // 2ⁿ
+	VMULPD(Y5, Y4, Y4)
+	VMOVUPD(Y4, Mem{Base: y})
+	ADDQ(U8(32), x)
+	ADDQ(U8(32), y)
+	ADDQ(U8(lanes), done)
+	DECQ(n)
+	JNZ(LabelRef("exp_loop"))
+	Label("exp_done")
+	Store(done, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }
