@@ -8,7 +8,7 @@ import { addPredictiveExports, exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
-import { fmtInput, readout } from "./format.js";
+import { fmtInput, fmtRate, readout } from "./format.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
@@ -177,7 +177,7 @@ export class Panel {
     }
     for (const v of this.views.values()) v.draw?.();
     this.role("step").textContent = this.step.toLocaleString("en-US");
-    this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
+    this.role("sps").textContent = fmtRate(this.stepsPerSec);
     const now = performance.now();
     this.frameTimes = this.frameTimes.filter((t) => now - t < 1000);
     this.role("fps").textContent = String(this.frameTimes.length);
@@ -434,7 +434,13 @@ export class Panel {
         this.replayTo = null;
         this.showError(""); // a "wait for the replay" note, if one was shown
       }
-      else this.role("status").textContent = `replaying the link: step ${this.step.toLocaleString("en-US")} of ${this.replayTo.toLocaleString("en-US")}`;
+      else {
+        // Short, so the header stays one row; the words are in its title.
+        const [at, to] = [this.step, this.replayTo].map((n) => n.toLocaleString("en-US"));
+        const el = this.role("status");
+        el.textContent = `replaying ${at} / ${to}`;
+        el.title = `replaying the link: step ${at} of ${to}`;
+      }
     }
     if (f.status === "diverged") {
       this.showError(`Diverged${f.message ? `: ${f.message}` : ""}. Its last good state is kept; reset to start again.`);
