@@ -163,7 +163,8 @@ func TestBrowserLecturerRates(t *testing.T) {
 	// Mean-field runs several times faster than GIP here: wait until
 	// their steps are apart, as a lecturer would see after a few seconds.
 	b.wait(`playground.panels.every(p => p.stepsPerSec > 0 && p.step > 0) && Math.max(...playground.panels.map(p => p.step)) > 1.5 * Math.min(...playground.panels.map(p => p.step))`, 30*time.Second)
-	b.settled()
+	// The draw loop writes the rates after the frame that brought them.
+	b.wait(`[...document.querySelectorAll('[data-role="sps"]')].every(e => /[1-9]/.test(e.textContent))`, 10*time.Second)
 	for _, present := range []bool{false, true} {
 		if present {
 			b.do(chromedp.Evaluate[chromedp.Void](`document.querySelector("#present").click()`))
