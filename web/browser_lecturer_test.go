@@ -206,6 +206,10 @@ func TestBrowserLecturerRates(t *testing.T) {
 	b.viewShot("lecturer-rates")
 }
 
+// drawnJS holds when every panel shows the step of its latest frame (the
+// page draws at most DRAW_HZ times a second, the status line at once).
+const drawnJS = `playground.panels.every(p => p.el.querySelector('[data-role="step"]').textContent === p.step.toLocaleString("en-US"))`
+
 // TestBrowserLecturerShots saves screenshots of every scenario at 1280×720
 // and 390×844: after loading, after playing about 8 s, and from a link
 // replaying to the claim step; into $LECTURER_SHOTS (skipped without it).
@@ -237,6 +241,7 @@ func TestBrowserLecturerShots(t *testing.T) {
 			b.viewShot(name("load"))
 			b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 			time.Sleep(8 * time.Second)
+			b.settle(drawnJS, 5*time.Second)
 			b.settled()
 			b.viewShot(name("played"))
 			t.Logf("%s at %d: after 8 s %s", s.Slug, w, b.eval(`playground.panels.map(p => p.method + " step " + p.step + " " + p.status).join("; ")`))
@@ -247,6 +252,7 @@ func TestBrowserLecturerShots(t *testing.T) {
 					t.Logf("%s at %d: replay not done in 90 s", s.Slug, w)
 				}
 				b.settle(`document.querySelector("#claim-status")?.dataset.holds !== undefined`, 5*time.Second)
+				b.settle(drawnJS, 5*time.Second)
 				b.settled()
 				b.viewShot(name("claim"))
 				t.Logf("%s at %d: claim %s", s.Slug, w, b.eval(`document.querySelector("#claim-status")?.textContent ?? ""`))
