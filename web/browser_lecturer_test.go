@@ -203,6 +203,15 @@ func TestBrowserLecturerRates(t *testing.T) {
 	if n := b.evalInt(`document.querySelectorAll('#panel-mfvi .plot-legend li[data-key="inducing"]').length`); n != 0 {
 		t.Errorf("mean-field's legend names inducing inputs it does not have")
 	}
+	// Clear is offered only while there is a snapshot to clear.
+	clearShown := `document.querySelector('#panel-gip [data-op="clear-snapshot"]').getClientRects().length > 0`
+	if b.eval(clearShown) != "false" {
+		t.Error("Clear is shown with no snapshot")
+	}
+	b.do(chromedp.Click(chromedp.CSS(`#panel-gip [data-op="snapshot"]`)))
+	b.wait(clearShown, 5*time.Second)
+	b.do(chromedp.Click(chromedp.CSS(`#panel-gip [data-op="clear-snapshot"]`)))
+	b.wait("!("+clearShown+") && playground.panels[1].predictive.snapshot == null", 5*time.Second)
 	b.viewShot("lecturer-rates")
 }
 

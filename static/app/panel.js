@@ -678,10 +678,10 @@ export class Panel {
         this.send({ op: "step", n: this.app.stepN() });
         break;
       case "snapshot":
-        if (this.band) this.predictive.setSnapshot(this.band);
+        if (this.band) this.setSnapshot(this.band);
         break;
       case "clear-snapshot":
-        this.predictive.setSnapshot(null);
+        this.setSnapshot(null);
         break;
       case "csv":
         exportCSV(this);
@@ -690,6 +690,14 @@ export class Panel {
         exportJSON(this);
         break;
     }
+  }
+
+  // setSnapshot freezes band (or nothing) as the plot's overlay; Clear is
+  // offered only while there is one.
+  setSnapshot(band) {
+    this.predictive.setSnapshot(band);
+    const clear = this.el.querySelector('[data-op="clear-snapshot"]');
+    if (clear) clear.hidden = !band;
   }
 
   setSpeed(v) {
@@ -704,7 +712,7 @@ export class Panel {
     this.dispose();
     this.clearHistory();
     this.band = null;
-    this.predictive.setSnapshot(null);
+    this.setSnapshot(null);
     this.predictive.setBand(null);
     this.step = 0;
     this.queue = [];
