@@ -23,6 +23,8 @@ type headBox struct {
 	ItemTops []float64 `json:"itemTops"` // each shown child's top
 	ItemBots []float64 `json:"itemBots"` // and bottom
 	PlotTop  float64   `json:"plotTop"`  // the predictive canvas's top
+	NameCut  bool      `json:"nameCut"`  // the name is cut short (an ellipsis)
+	Name     string    `json:"name"`
 }
 
 // headsJS measures every panel's header and predictive plot.
@@ -36,12 +38,15 @@ const headsJS = `[...document.querySelectorAll("section.panels > .panel")].map(p
 		itemTops: items.map(r => r.top),
 		itemBots: items.map(r => r.bottom),
 		plotTop: p.querySelector('[data-plot="predictive"] canvas').getBoundingClientRect().top,
+		nameCut: h.querySelector("h2").scrollWidth > h.querySelector("h2").clientWidth + 1,
+		name: h.querySelector("h2").textContent,
 	};
 })`
 
 // checkHeads fails the test when a panel's header takes more than one row
-// (two of its shown children do not overlap vertically), or when the plots
-// of side-by-side panels start more than 2 px apart.
+// (two of its shown children do not overlap vertically) or cuts the
+// method's name short, or when the plots of side-by-side panels start more
+// than 2 px apart.
 func checkHeads(t *testing.T, b *browser, what string) []headBox {
 	t.Helper()
 	var heads []headBox
@@ -57,6 +62,9 @@ func checkHeads(t *testing.T, b *browser, what string) []headBox {
 		}
 		if maxTop >= minBot {
 			t.Errorf("%s: %s's header wraps into a second row (%.0f px high, status %q)", what, h.Panel, h.HeadH, h.Status)
+		}
+		if h.NameCut {
+			t.Errorf("%s: %s's header cuts its name %q short (status %q)", what, h.Panel, h.Name, h.Status)
 		}
 	}
 	for i := 1; i < len(heads); i++ {
@@ -77,12 +85,13 @@ func replayLink(s handlers.Scenario) string {
 	return link
 }
 
-// TestBrowserLecturerHeads opens every scenario at 1280×720, plain and from
-// a link replaying to its claim step, and checks that no panel header
-// wraps into a second row and that side-by-side plots start at the same
-// height, also while the link replays (the status then reads "replaying
-// N / M"). It also checks that the method cards ("How … works") name
-// controls and traces by their labels, never by their keys.
+// TestBrowserLecturerHeads opens every scenario at 1280×720: plain, in
+// presentation mode and from a link replaying to its claim step. It checks
+// that no panel header wraps into a second row or cuts the method's name,
+// and that side-by-side plots start at the same height, also while the
+// link replays (the status then reads "replaying N / M"); and that the
+// method cards ("How … works") name controls and traces by their labels,
+// never by their keys.
 func TestBrowserLecturerHeads(t *testing.T) {
 	b := startBrowserTest(t)
 	b.do(chromedp.EmulateViewport(1280, 720))
@@ -90,6 +99,8 @@ func TestBrowserLecturerHeads(t *testing.T) {
 		b.open(s.URL(), len(s.Methods))
 		checkHeads(t, b, s.Slug)
 		checkCards(t, b, s.Slug)
+		b.open(s.URL()+"&present=1", len(s.Methods))
+		checkHeads(t, b, s.Slug+" presenting")
 
 		if s.Claim == nil {
 			continue
@@ -262,6 +273,8 @@ func TestBrowserLecturerShots(t *testing.T) {
 				}
 				b.settle(`document.querySelector("#claim-status")?.dataset.holds !== undefined`, 5*time.Second)
 				b.settle(drawnJS, 5*time.Second)
+				// The claim line is rewritten four times a second (claim.js).
+				b.settle(`document.querySelector("#claim-status").textContent.includes("step " + Math.min(...playground.panels.map(p => p.step)).toLocaleString("en-US"))`, 5*time.Second)
 				b.settled()
 				b.viewShot(name("claim"))
 				t.Logf("%s at %d: claim %s", s.Slug, w, b.eval(`document.querySelector("#claim-status")?.textContent ?? ""`))
