@@ -131,58 +131,45 @@ func Explain(p Panel) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " <code>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</dt><dd>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var4 string
-				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(c.Name)
+				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(c.Help)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/explain.templ`, Line: 33, Col: 35}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/explain.templ`, Line: 35, Col: 14}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</code></dt><dd>")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-				var templ_7745c5c3_Var5 string
-				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(c.Help)
-				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/explain.templ`, Line: 35, Col: 14}
-				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, ". ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, ". ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				if c.Live {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "Acts on the running loop.")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "Acts on the running loop.")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 				} else {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "Changing it restarts the run.")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "Changing it restarts the run.")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</dd>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</dd>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</dl>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</dl>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</details>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</details>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -206,12 +193,12 @@ func elbo(beta bool) templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var6 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var6 == nil {
-			templ_7745c5c3_Var6 = templ.NopComponent
+		templ_7745c5c3_Var5 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var5 == nil {
+			templ_7745c5c3_Var5 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -219,17 +206,17 @@ func elbo(beta bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<mo>−</mo> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<mo>−</mo> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if beta {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<mi>β</mi> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<mi>β</mi> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>)</mo></mrow></mrow></math>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><mi>W</mi><mo>)</mo><mo>)</mo></mrow></mrow></math>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -255,12 +242,12 @@ func expectedLogLik() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var7 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var7 == nil {
-			templ_7745c5c3_Var7 = templ.NopComponent
+		templ_7745c5c3_Var6 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var6 == nil {
+			templ_7745c5c3_Var6 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<msub><mi>𝔼</mi><mi>q</mi></msub> <mo>[</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>W</mi><mo>)</mo><mo>]</mo>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<msub><mi>𝔼</mi><mi>q</mi></msub> <mo>[</mo><mi>log</mi><mo>\u2061</mo><mi>p</mi><mo>(</mo><mi>y</mi><mo>∣</mo><mi>W</mi><mo>)</mo><mo>]</mo>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -284,12 +271,12 @@ func prior() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var8 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var8 == nil {
-			templ_7745c5c3_Var8 = templ.NopComponent
+		templ_7745c5c3_Var7 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var7 == nil {
+			templ_7745c5c3_Var7 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<math display=\"block\"><mrow><mi>p</mi><mo>(</mo><msub><mi>w</mi><mi>i</mi></msub><mo>)</mo> <mo>=</mo> <mi>𝒩</mi> <mo>(</mo> <mn>0</mn><mo>,</mo> <mfrac><msup><mi>s</mi><mn>2</mn></msup> <mrow><msub><mi>n</mi><mtext>in</mtext></msub><mo>+</mo><mn>1</mn></mrow></mfrac> <mo>)</mo></mrow></math>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<math display=\"block\"><mrow><mi>p</mi><mo>(</mo><msub><mi>w</mi><mi>i</mi></msub><mo>)</mo> <mo>=</mo> <mi>𝒩</mi> <mo>(</mo> <mn>0</mn><mo>,</mo> <mfrac><msup><mi>s</mi><mn>2</mn></msup> <mrow><msub><mi>n</mi><mtext>in</mtext></msub><mo>+</mo><mn>1</mn></mrow></mfrac> <mo>)</mo></mrow></math>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -313,12 +300,12 @@ func mfviCard() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var9 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var9 == nil {
-			templ_7745c5c3_Var9 = templ.NopComponent
+		templ_7745c5c3_Var8 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var8 == nil {
+			templ_7745c5c3_Var8 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<p><strong>Approximates</strong> the posterior over every weight of the network, <i>p</i>(<i>W</i> ∣ <i>y</i>), by a fully factorised Gaussian: each weight gets its own mean and variance and no correlations (Bayes by backprop with the reparameterisation trick).</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>i</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mi>i</mi></msub><mo>;</mo> <msub><mi>μ</mi><mi>i</mi></msub><mo>,</mo> <msubsup><mi>σ</mi><mi>i</mi><mn>2</mn></msubsup> <mo>)</mo></mrow></math><p><strong>Objective</strong>: the evidence lower bound, one Monte Carlo sample per step (β is the KL weight; β = 1 is the true bound):</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<p><strong>Approximates</strong> the posterior over every weight of the network, <i>p</i>(<i>W</i> ∣ <i>y</i>), by a fully factorised Gaussian: each weight gets its own mean and variance and no correlations (Bayes by backprop with the reparameterisation trick).</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><mi>W</mi><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>i</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mi>i</mi></msub><mo>;</mo> <msub><mi>μ</mi><mi>i</mi></msub><mo>,</mo> <msubsup><mi>σ</mi><mi>i</mi><mn>2</mn></msubsup> <mo>)</mo></mrow></math><p><strong>Objective</strong>: the evidence lower bound, one Monte Carlo sample per step (β is the KL weight; β = 1 is the true bound):</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -326,7 +313,7 @@ func mfviCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p>with the prior</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<p>with the prior</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -334,7 +321,7 @@ func mfviCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\">On the gap data, with the network, mean-field underfits: paying for every weight's KL separately, it prefers a large noise estimate and ends with <em>less</em> uncertainty in the gap than on the data (in-between ratio about 0.5), the known mean-field pathology, not a bug. Lowering the KL weight lets it fit.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p class=\"muted\">On the gap data, with the network, mean-field underfits: paying for every weight's KL separately, it prefers a large noise estimate and ends with <em>less</em> uncertainty in the gap than on the data (in-between ratio about 0.5), the known mean-field pathology, not a bug. Lowering the KL weight lets it fit.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -358,12 +345,12 @@ func gipCard() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var10 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var10 == nil {
-			templ_7745c5c3_Var10 = templ.NopComponent
+		templ_7745c5c3_Var9 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var9 == nil {
+			templ_7745c5c3_Var9 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<p><strong>Approximates</strong> the posterior over the weights layer by layer. A set of global inducing inputs <i>U</i><sub>0</sub> is pushed through the network with the same sampled weights as the data; at each layer the weights get the exact posterior of a Bayesian linear regression of learned pseudo-outputs <i>v</i> on the layer's inducing features Φ<sub><i>l</i></sub>, so the layers are correlated, unlike mean-field.</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>d</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub><mo>;</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup> <msub><mi>Λ</mi><mi>l</mi></msub> <msub><mi>v</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub> <mo>,</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <mo>)</mo></mrow></math> <math display=\"block\"><mrow><msub><mi>Σ</mi><mi>l</mi></msub> <mo>=</mo> <msup><mrow><mo>(</mo> <msubsup><mi>σ</mi><mi>l</mi><mrow><mo>−</mo><mn>2</mn></mrow></msubsup><mi>I</mi> <mo>+</mo> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup><msub><mi>Λ</mi><mi>l</mi></msub><msub><mi>Φ</mi><mi>l</mi></msub> <mo>)</mo></mrow> <mrow><mo>−</mo><mn>1</mn></mrow></msup> <mo>,</mo> <mspace width=\"1em\"></mspace> <msub><mi>Φ</mi><mi>l</mi></msub> <mo>=</mo> <mrow><mo>[</mo><mi>φ</mi><mo>(</mo><msub><mi>U</mi><mrow><mi>l</mi><mo>−</mo><mn>1</mn></mrow></msub><mo>)</mo><mo>,</mo><mn>𝟏</mn><mo>]</mo></mrow></mrow></math><p>Λ<sub><i>l</i></sub> is a learned diagonal pseudo-precision and σ<sub><i>l</i></sub> the prior std of layer <i>l</i>. <strong>Objective</strong>: the ELBO with the KL summed over layers, each analytic given the sampled lower layers:</p><math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p><strong>Approximates</strong> the posterior over the weights layer by layer. A set of global inducing inputs <i>U</i><sub>0</sub> is pushed through the network with the same sampled weights as the data; at each layer the weights get the exact posterior of a Bayesian linear regression of learned pseudo-outputs <i>v</i> on the layer's inducing features Φ<sub><i>l</i></sub>, so the layers are correlated, unlike mean-field.</p><math display=\"block\"><mrow><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo> <mo>=</mo> <munder><mo>∏</mo><mi>d</mi></munder> <mi>𝒩</mi> <mo>(</mo> <msub><mi>w</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub><mo>;</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup> <msub><mi>Λ</mi><mi>l</mi></msub> <msub><mi>v</mi><mrow><mi>l</mi><mo>,</mo><mi>d</mi></mrow></msub> <mo>,</mo> <msub><mi>Σ</mi><mi>l</mi></msub> <mo>)</mo></mrow></math> <math display=\"block\"><mrow><msub><mi>Σ</mi><mi>l</mi></msub> <mo>=</mo> <msup><mrow><mo>(</mo> <msubsup><mi>σ</mi><mi>l</mi><mrow><mo>−</mo><mn>2</mn></mrow></msubsup><mi>I</mi> <mo>+</mo> <msubsup><mi>Φ</mi><mi>l</mi><mo>⊤</mo></msubsup><msub><mi>Λ</mi><mi>l</mi></msub><msub><mi>Φ</mi><mi>l</mi></msub> <mo>)</mo></mrow> <mrow><mo>−</mo><mn>1</mn></mrow></msup> <mo>,</mo> <mspace width=\"1em\"></mspace> <msub><mi>Φ</mi><mi>l</mi></msub> <mo>=</mo> <mrow><mo>[</mo><mi>φ</mi><mo>(</mo><msub><mi>U</mi><mrow><mi>l</mi><mo>−</mo><mn>1</mn></mrow></msub><mo>)</mo><mo>,</mo><mn>𝟏</mn><mo>]</mo></mrow></mrow></math><p>Λ<sub><i>l</i></sub> is a learned diagonal pseudo-precision and σ<sub><i>l</i></sub> the prior std of layer <i>l</i>. <strong>Objective</strong>: the ELBO with the KL summed over layers, each analytic given the sampled lower layers:</p><math display=\"block\"><mrow><mi>ℒ</mi> <mo>=</mo>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -371,7 +358,7 @@ func gipCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<mo>−</mo> <munder><mo>∑</mo><mi>l</mi></munder> <msub><mi>𝔼</mi><mi>q</mi></msub> <mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>)</mo><mo>)</mo></mrow></mrow></math><p>with the same prior as mean-field:</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<mo>−</mo> <munder><mo>∑</mo><mi>l</mi></munder> <msub><mi>𝔼</mi><mi>q</mi></msub> <mrow><mi>KL</mi><mo>(</mo><mi>q</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>∣</mo><msub><mi>W</mi><mrow><mo>&lt;</mo><mi>l</mi></mrow></msub><mo>)</mo><mo>‖</mo><mi>p</mi><mo>(</mo><msub><mi>W</mi><mi>l</mi></msub><mo>)</mo><mo>)</mo></mrow></mrow></math><p>with the same prior as mean-field:</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -379,7 +366,7 @@ func gipCard() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<p class=\"muted\">More inducing points give the approximation more freedom; the bound rises and then levels off. A small prior scale collapses the fit to a near-constant function that explains the data as noise.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<p class=\"muted\">More inducing points give the approximation more freedom; the bound rises and then levels off. A small prior scale collapses the fit to a near-constant function that explains the data as noise.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -403,14 +390,14 @@ func genericCard(family string) templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var11 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var11 == nil {
-			templ_7745c5c3_Var11 = templ.NopComponent
+		templ_7745c5c3_Var10 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var10 == nil {
+			templ_7745c5c3_Var10 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
 		switch family {
 		case "vi":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<p><strong>Variational inference</strong>: fits a tractable distribution <i>q</i> to the posterior by maximising the evidence lower bound.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<p><strong>Variational inference</strong>: fits a tractable distribution <i>q</i> to the posterior by maximising the evidence lower bound.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -419,12 +406,12 @@ func genericCard(family string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		case "mcmc":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<p><strong>Markov chain Monte Carlo</strong>: draws a chain of samples whose distribution tends to the posterior; the objective curve is the log posterior density of the current state.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<p><strong>Markov chain Monte Carlo</strong>: draws a chain of samples whose distribution tends to the posterior; the objective curve is the log posterior density of the current state.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		default:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<p><strong>Exact inference</strong>: the posterior in closed form.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<p><strong>Exact inference</strong>: the posterior in closed form.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

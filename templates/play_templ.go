@@ -469,7 +469,7 @@ func PanelView(p Panel) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\"><button type=\"button\" data-op=\"snapshot\" title=\"Freeze the current band as a faint orange overlay\">Snapshot</button> <button type=\"button\" data-op=\"clear-snapshot\" title=\"Remove the snapshot overlay\">Clear</button> <button type=\"button\" data-op=\"csv\" title=\"Download the history as CSV\">CSV</button> <button type=\"button\" data-op=\"json\" title=\"Download the history as JSON\">JSON</button></span></figcaption></figure>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\"><button type=\"button\" data-op=\"snapshot\" title=\"Freeze the current band as a faint orange overlay\">Snapshot</button> <button type=\"button\" data-op=\"clear-snapshot\" title=\"Remove the snapshot overlay\" hidden>Clear</button> <button type=\"button\" data-op=\"csv\" title=\"Download the history as CSV\">CSV</button> <button type=\"button\" data-op=\"json\" title=\"Download the history as JSON\">JSON</button></span></figcaption></figure>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -7,6 +7,7 @@
 // The pure parts (colours, history, columns, series) are exported for the
 // node tests (static/test/compare.test.mjs).
 
+import { fmt, fmtRate } from "./format.js";
 import { addPNGButton, COLORS, compactTicks, NO_DRAG, plotFigure, predictiveRange, renderLegend, sized, useStyles } from "./plots.js";
 
 // RATIO_CAP bounds each method's in-between history, so an hour-long run
@@ -212,6 +213,20 @@ export function ratioRange(hi) {
   return [0, Math.max(1.5, Number.isFinite(hi) ? hi * 1.08 : 0)];
 }
 
+// stepsNote says, when the methods' bands are at different steps (each
+// panel runs at its own speed), where each one is and how fast it goes;
+// "" when they are within 10% of each other or not all started. panels are
+// [{label, step, stepsPerSec}].
+export function stepsNote(panels) {
+  const steps = panels.map((p) => p.step);
+  if (panels.length < 2 || !steps.every((s) => Number.isFinite(s) && s > 0)) return "";
+  if (Math.max(...steps) <= 1.1 * Math.min(...steps)) return "";
+  const each = panels.map((p) => `${p.label} at step ${fmt(p.step)} (${fmtRate(p.stepsPerSec)} steps/s)`);
+  return `Bands at different steps, each method at its own speed: ${each.join(", ")}.`;
+}
+
+const NOTE_MS = 500; // the steps note is rewritten at most twice a second
+
 // Compare is the view in el (#compare): the overlay when there are at least
 // two panels, the in-between chart when the data have a gap.
 export class Compare {
@@ -237,6 +252,12 @@ export class Compare {
   buildOverlay() {
     const { fig, cap, host } = plotFigure("compare", "All methods: mean and ±2σ band of f");
     this.el.appendChild(fig);
+    this.note = document.createElement("p");
+    this.note.className = "steps-note";
+    this.note.dataset.role = "steps-note";
+    this.note.hidden = true;
+    host.before(this.note);
+    this.noteAt = -Infinity;
     this.overlayLegend = document.createElement("ul");
     this.overlayLegend.className = "plot-legend";
     this.overlayLegend.setAttribute("aria-label", "Legend");
@@ -311,6 +332,12 @@ export class Compare {
       this.yRange = predictiveRange(task, points, truth);
       this.bandDirty = true;
       this.layout();
+    }
+    if (this.note && now - this.noteAt >= NOTE_MS) {
+      this.noteAt = now;
+      const text = stepsNote(this.panels.map((p, i) => ({ label: this.methods[i].label, step: p.step, stepsPerSec: p.stepsPerSec })));
+      if (this.note.textContent !== text) this.note.textContent = text;
+      this.note.hidden = !text;
     }
     if (now - this.lastDraw < MIN_REDRAW_MS || !(this.bandDirty || this.ratioDirty)) return;
     this.lastDraw = now;

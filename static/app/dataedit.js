@@ -257,14 +257,19 @@ export class InducingView {
     if (this.layer.parentNode !== u.over) u.over.append(this.layer); // the plot was rebuilt
     while (this.markers.length < this.x.length) this.markers.push(this.marker(this.markers.length));
     const width = u.over.clientWidth;
+    let shown = 0;
     this.markers.forEach((m, i) => {
-      if (i === this.dragging) return;
+      if (i === this.dragging) return void shown++;
       // An input the optimiser moved off the plot's x-range is not drawn
       // (it would sit over the axis or the next panel).
       const px = i < this.x.length ? u.valToPos(this.x[i], "x") : NaN;
       m.hidden = !(px >= 0 && px <= width);
-      if (!m.hidden) m.style.left = `${px}px`;
+      if (!m.hidden) {
+        m.style.left = `${px}px`;
+        shown++;
+      }
     });
+    this.panel.predictive.setInducing(shown > 0); // the legend names the markers while any is drawn
   }
 
   marker(i) {

@@ -63,6 +63,12 @@ export function fmtSE(v, se) {
   return [out(v), out(se)];
 }
 
+// fmtRate prints a panel's steps per second to three significant digits
+// ("31,700", "6,350", "0.5"), "–" before the first frame says.
+export function fmtRate(v) {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? fmt(v) : "–";
+}
+
 // fmtInput is a number box's text: what a person could type, no grouping,
 // no ×10ⁿ (a number field takes "1e-7"), at most `digits` significant
 // digits so the box never overflows; whole numbers stay whole.

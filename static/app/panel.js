@@ -8,7 +8,7 @@ import { addPredictiveExports, exportCSV, exportJSON } from "./export.js";
 import { addPNGButton, HistoryPlot, plotFigure, PredictivePlot } from "./plots.js";
 import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
-import { fmtInput, readout } from "./format.js";
+import { fmtInput, fmtRate, readout } from "./format.js";
 import { VIEWS } from "./views.js";
 
 const MAX_MARKS = 200;
@@ -177,7 +177,7 @@ export class Panel {
     }
     for (const v of this.views.values()) v.draw?.();
     this.role("step").textContent = this.step.toLocaleString("en-US");
-    this.role("sps").textContent = this.stepsPerSec == null ? "–" : Math.round(this.stepsPerSec).toLocaleString("en-US");
+    this.role("sps").textContent = fmtRate(this.stepsPerSec);
     const now = performance.now();
     this.frameTimes = this.frameTimes.filter((t) => now - t < 1000);
     this.role("fps").textContent = String(this.frameTimes.length);
@@ -434,7 +434,13 @@ export class Panel {
         this.replayTo = null;
         this.showError(""); // a "wait for the replay" note, if one was shown
       }
-      else this.role("status").textContent = `replaying the link: step ${this.step.toLocaleString("en-US")} of ${this.replayTo.toLocaleString("en-US")}`;
+      else {
+        // Short, so the header stays one row; the words are in its title.
+        const [at, to] = [this.step, this.replayTo].map((n) => n.toLocaleString("en-US"));
+        const el = this.role("status");
+        el.textContent = `replaying ${at} / ${to}`;
+        el.title = `replaying the link: step ${at} of ${to}`;
+      }
     }
     if (f.status === "diverged") {
       this.showError(`Diverged${f.message ? `: ${f.message}` : ""}. Its last good state is kept; reset to start again.`);
@@ -672,10 +678,10 @@ export class Panel {
         this.send({ op: "step", n: this.app.stepN() });
         break;
       case "snapshot":
-        if (this.band) this.predictive.setSnapshot(this.band);
+        if (this.band) this.setSnapshot(this.band);
         break;
       case "clear-snapshot":
-        this.predictive.setSnapshot(null);
+        this.setSnapshot(null);
         break;
       case "csv":
         exportCSV(this);
@@ -684,6 +690,14 @@ export class Panel {
         exportJSON(this);
         break;
     }
+  }
+
+  // setSnapshot freezes band (or nothing) as the plot's overlay; Clear is
+  // offered only while there is one.
+  setSnapshot(band) {
+    this.predictive.setSnapshot(band);
+    const clear = this.el.querySelector('[data-op="clear-snapshot"]');
+    if (clear) clear.hidden = !band;
   }
 
   setSpeed(v) {
@@ -698,7 +712,7 @@ export class Panel {
     this.dispose();
     this.clearHistory();
     this.band = null;
-    this.predictive.setSnapshot(null);
+    this.setSnapshot(null);
     this.predictive.setBand(null);
     this.step = 0;
     this.queue = [];

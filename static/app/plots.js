@@ -22,6 +22,7 @@ export const COLORS = {
   smooth: "#0f766e",
   trace: "#7c3aed",
   mark: "#ea580c",
+  inducing: "#059669", // the markers' colour (plots.css .inducing-marker)
 };
 
 export const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
@@ -214,11 +215,19 @@ export class PredictivePlot {
 
   // legend is what the plot shows now, in legend entries.
   legend() {
-    return predictiveLegend({ points: this.points, truth: this.truth, band: this.band, snapshot: this.snapshot, task: this.task });
+    return predictiveLegend({ points: this.points, truth: this.truth, band: this.band, snapshot: this.snapshot, task: this.task, inducing: this.inducing });
   }
 
   showLegend() {
     renderLegend(this.legendEl, this.legend());
+  }
+
+  // setInducing says whether markers of inducing inputs (dataedit.js's
+  // InducingView) are drawn on the x-axis, for the legend.
+  setInducing(on) {
+    if (this.inducing === on) return;
+    this.inducing = on;
+    this.showLegend();
   }
 
   build() {
@@ -352,9 +361,10 @@ export function predictiveRange(task, points, truth) {
 }
 
 // predictiveLegend lists what a predictive plot shows, and only that: the
-// data, the truth, the band's mean, the band itself, its sampled functions
-// and a snapshot, each when present. Entries are for renderLegend.
-export function predictiveLegend({ points, truth, band, snapshot, task }) {
+// data, the truth, the band's mean, the band itself, its sampled functions,
+// a snapshot and GIP's inducing inputs (markers on the x-axis), each when
+// present. Entries are for renderLegend.
+export function predictiveLegend({ points, truth, band, snapshot, task, inducing }) {
   const out = [];
   if (points?.x?.length) out.push({ key: "data", label: task === "classification" ? "data (labels 0/1)" : "data", dot: COLORS.data });
   if (truth?.x?.length) out.push({ key: "truth", label: "truth", line: { color: COLORS.truth, width: 1.5, dash: [3, 2] } });
@@ -366,14 +376,16 @@ export function predictiveLegend({ points, truth, band, snapshot, task }) {
   if (snapshot?.x?.length) {
     out.push({ key: "snapshot", label: "snapshot", fill: { color: "rgba(234, 88, 12, 0.25)" }, line: { color: COLORS.snapMean, width: 1.5, dash: [4, 2] } });
   }
+  if (inducing) out.push({ key: "inducing", label: "inducing inputs", tri: COLORS.inducing });
   return out;
 }
 
 // renderLegend writes entries into a list element: a swatch (SVG, drawn
 // with presentation attributes, which the page's CSP allows) and a label
 // each. An entry has a key, a label and any of fill {color, edge}, line
-// {color, width, dash} and dot (a colour). Unchanged entries are not
-// rewritten, so calling it every frame costs a string comparison.
+// {color, width, dash}, dot (a colour) and tri (a triangle's colour).
+// Unchanged entries are not rewritten, so calling it every frame costs a
+// string comparison.
 export function renderLegend(ul, entries) {
   const sig = JSON.stringify(entries);
   if (ul.dataset.sig === sig) return;
@@ -394,9 +406,10 @@ const SVG = "http://www.w3.org/2000/svg";
 
 function swatch(e) {
   const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("width", "22");
+  svg.setAttribute("width", "18");
   svg.setAttribute("height", "12");
   svg.setAttribute("viewBox", "0 0 22 12");
+  svg.setAttribute("preserveAspectRatio", "none");
   svg.setAttribute("aria-hidden", "true");
   const el = (name, attrs) => {
     const n = document.createElementNS(SVG, name);
@@ -406,6 +419,7 @@ function swatch(e) {
   if (e.fill) el("rect", { x: 1, y: 1.5, width: 20, height: 9, fill: e.fill.color, stroke: e.fill.edge ?? "none", "stroke-width": 1 });
   if (e.line) el("line", { x1: 1, y1: 6, x2: 21, y2: 6, stroke: e.line.color, "stroke-width": e.line.width ?? 1.5, "stroke-dasharray": e.line.dash?.join(" ") ?? "none" });
   if (e.dot) el("circle", { cx: 11, cy: 6, r: 3, fill: e.dot });
+  if (e.tri) el("polygon", { points: "6,11 16,11 11,2", fill: e.tri }); // an inducing input's marker
   return svg;
 }
 

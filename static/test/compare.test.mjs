@@ -136,3 +136,25 @@ test("predictive legend: only what is drawn", () => {
   const labels = predictiveLegend({ points, truth, band, snapshot: band }).map((e) => e.label);
   assert.deepEqual(labels, ["data", "truth", "mean", "±2σ band", "sampled functions", "snapshot"]);
 });
+
+test("predictive legend: inducing inputs while their markers are drawn", () => {
+  const points = { x: [1], y: [1] };
+  const keys = (s) => predictiveLegend(s).map((e) => e.key);
+  assert.ok(!keys({ points }).includes("inducing"), "no markers: no entry");
+  const e = predictiveLegend({ points, inducing: true }).find((x) => x.key === "inducing");
+  assert.equal(e?.label, "inducing inputs");
+  assert.ok(e.tri, "drawn as the markers are, a triangle");
+});
+
+test("steps note: only when the bands are at different steps", async () => {
+  const { stepsNote } = await import("../app/compare.js");
+  const mf = { label: "Mean-field VI", step: 31688, stepsPerSec: 3168.8 };
+  const gip = { label: "Global inducing points", step: 6346, stepsPerSec: 634.6 };
+  assert.equal(
+    stepsNote([mf, gip]),
+    "Bands at different steps, each method at its own speed: Mean-field VI at step 31,700 (3,170 steps/s), Global inducing points at step 6,350 (635 steps/s).",
+  );
+  assert.equal(stepsNote([mf, { ...gip, step: 30000 }]), "", "within 10%: no note");
+  assert.equal(stepsNote([mf, { ...gip, step: 0 }]), "", "one not started: no note");
+  assert.equal(stepsNote([mf]), "", "one panel: nothing to compare");
+});

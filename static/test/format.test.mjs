@@ -77,3 +77,15 @@ test("readout: diagnostics named in words and printed in their format", () => {
   assert.deepEqual(readout("noise_std", 4.506e5), ["Noise std σ", "451,000"]);
   assert.deepEqual(readout("some_new_key", 0.1353352), ["some new key", "0.135"]);
 });
+
+test("fmtRate: steps per second to three significant digits", async () => {
+  const { fmtRate } = await import("./../app/format.js");
+  assert.equal(fmtRate(31688.4), "31,700");
+  assert.equal(fmtRate(6346), "6,350");
+  assert.equal(fmtRate(231.49), "231");
+  assert.equal(fmtRate(0.5), "0.5");
+  assert.equal(fmtRate(0), "0");
+  assert.equal(fmtRate(null), "–");
+  assert.equal(fmtRate(undefined), "–");
+  assert.equal(fmtRate(NaN), "–");
+});
