@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -67,6 +68,7 @@ const defaultSeed = 1
 // *sim.FieldError naming the parameter and what it allows.
 func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 	var c PlayConfig
+	q = withScenarioDefaults(q)
 	c.Data = single(q, "data")
 	if c.Data == "" {
 		c.Data = "gap"
@@ -121,6 +123,34 @@ func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// withScenarioDefaults fills in a scenario's data, methods, seed and
+// controls when a link names the scenario but neither its data nor its
+// methods (a hand-typed /play?scenario=vi-vs-mcmc), so that the panels are
+// the scenario's and not the default page under the scenario's title. A
+// link that names data or methods means what it says.
+func withScenarioDefaults(q url.Values) url.Values {
+	slug := single(q, "scenario")
+	if slug == "" || q.Has("data") || q.Has("methods") {
+		return q
+	}
+	s, ok := ScenarioBySlug(slug)
+	if !ok {
+		return q // reported as an unknown scenario
+	}
+	_, query, _ := strings.Cut(s.URL(), "?")
+	def, err := url.ParseQuery(query)
+	if err != nil {
+		return q
+	}
+	out := maps.Clone(q)
+	for k, v := range def {
+		if !out.Has(k) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // parseEdit reads edit=, the data edited in the plot, checking its

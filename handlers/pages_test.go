@@ -138,6 +138,30 @@ func TestParsePlayDefaults(t *testing.T) {
 	}
 }
 
+// A link naming only a scenario opens that scenario's panels, data, seed
+// and controls, every scenario alike; a link that names data or methods
+// keeps them.
+func TestParsePlayScenarioAlone(t *testing.T) {
+	for _, s := range Scenarios() {
+		c, err := parsePlay(url.Values{"scenario": {s.Slug}}, catalogSource())
+		if err != nil {
+			t.Fatalf("%s: %v", s.Slug, err)
+		}
+		u, _ := url.Parse(s.URL())
+		want, err := parsePlay(u.Query(), catalogSource())
+		if err != nil {
+			t.Fatalf("%s: %v", s.URL(), err)
+		}
+		if c.URL() != want.URL() {
+			t.Errorf("scenario=%s alone opens %s, want %s", s.Slug, c.URL(), want.URL())
+		}
+	}
+	c, err := parsePlay(url.Values{"scenario": {"vi-vs-mcmc"}, "methods": {"mfvi"}}, catalogSource())
+	if err != nil || len(c.Panels) != 1 || c.Data != "gap" {
+		t.Errorf("scenario with methods=mfvi: %+v, %v; want one mfvi panel on the default data", c, err)
+	}
+}
+
 func TestParsePlayErrorsNameTheField(t *testing.T) {
 	cases := []struct{ query, field, says string }{
 		{"data=nope", "data", "unknown data set"},
@@ -225,7 +249,7 @@ func TestPlayPageRendersPanelsAndConfig(t *testing.T) {
 		}
 	}
 	// mfvi's inducing is hidden, so only gip's card explains inducing.
-	if n := strings.Count(body, `<code>inducing</code>`); n != 1 {
+	if n := strings.Count(body, `<dt>Inducing points</dt>`); n != 1 {
 		t.Errorf("inducing is explained %d times, want once (gip's card only)", n)
 	}
 	// gip's prior scale is 0.5: its log slider sits at log10(0.5).
