@@ -43,6 +43,8 @@ func TestBrowserDataEdit(t *testing.T) {
 	if !strings.Contains(b.eval(`location.search`), "edit=") {
 		t.Errorf("the link has no edit: %s", b.eval(`location.search`))
 	}
+	// The claim is about the scenario's data: not checked on edited data.
+	b.wait(`document.querySelector("#claim-status").dataset.holds === "edited"`, 5*time.Second)
 
 	// Move: drag the data set's point 0 to (−1, −10).
 	x0, y0 := b.point(0)
@@ -110,11 +112,13 @@ func TestBrowserDataEdit(t *testing.T) {
 	b.do(chromedp.Navigate(link))
 	b.wait(fmt.Sprintf(`window.playground && playground.panels.every(p => p.frames > 0) && playground.config.points.x.length === %d`, n), 30*time.Second)
 	b.serverPoints(n)
+	b.wait(`document.querySelector("#claim-status").dataset.holds === "edited"`, 5*time.Second)
 
 	// Reset data restores the data set in the page, the runs and the link.
 	b.do(chromedp.Click(chromedp.CSS(`#reset-data`)))
 	b.wait(fmt.Sprintf(`playground.config.points.x.length === %d && !location.search.includes("edit=")`, base), 10*time.Second)
 	b.serverPoints(base)
+	b.wait(`document.querySelector("#claim-status").dataset.holds !== "edited"`, 5*time.Second)
 }
 
 // steps is each panel's step.

@@ -238,7 +238,7 @@ addEventListener("pageshow", (ev) => {
 });
 
 panels.forEach((p) => p.start());
-watchClaim(config.claim, panels, config, byId("claim-status"));
+watchClaim(config.claim, panels, config, byId("claim-status"), () => url.searchParams.has("edit"));
 
 // ink counts a canvas's coloured pixels (not white, grey or black): what the
 // series drew, as opposed to the axes. For tests and the console.

@@ -92,11 +92,18 @@ export function claimNumbers(claim, panels, data, labels) {
 }
 
 // watchClaim keeps el saying whether the claim holds on the live frames.
-export function watchClaim(claim, panels, config, el) {
+// edited() reports whether the data were edited in the plot: the claim is
+// about the scenario's data, so it is then not checked.
+export function watchClaim(claim, panels, config, el, edited = () => false) {
   if (!claim || !el) return null;
   const steps = (n) => n.toLocaleString("en-US");
   const labels = Object.fromEntries(panels.map((p) => [p.method, p.spec?.label ?? p.method]));
   const tick = () => {
+    if (edited()) {
+      el.dataset.holds = "edited";
+      el.textContent = "Not checked: the claim is about the scenario's data, and these are edited (Reset data to check it).";
+      return;
+    }
     const r = claimHolds(claim, panels, config);
     el.dataset.holds = String(r.holds);
     const now = claimNumbers(claim, panels, config, labels);
