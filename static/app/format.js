@@ -88,7 +88,7 @@ export function compact(v) {
   const short = (x, unit) => `${Number(x.toPrecision(3))}${unit}`;
   if (a >= 1e9) return short(v / 1e9, "G");
   if (a >= 1e6) return short(v / 1e6, "M");
-  if (a >= 1e4) return short(v / 1e3, "k");
+  if (a >= 1e3) return short(v / 1e3, "k"); // "1k" beside "10k" on one axis, not "1000"
   if (a !== 0 && a < SMALL) return pow10(v, 2);
   return String(Number(v.toPrecision(3)));
 }

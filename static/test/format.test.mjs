@@ -66,6 +66,8 @@ test("fmtInput: a number box's text, short and typeable", () => {
 test("compact ticks", () => {
   assert.equal(compact(2.5e6), "2.5M");
   assert.equal(compact(-30000), "-30k");
+  assert.equal(compact(1000), "1k"); // beside 10k on a log axis
+  assert.equal(compact(999), "999");
   assert.equal(compact(0.25), "0.25");
   assert.equal(compact(1.2e-5), "1.2×10⁻⁵");
   assert.equal(compact(null), "");
