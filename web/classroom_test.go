@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -231,9 +232,11 @@ func (c *classroom) measure(viewers []*viewer, ids []string, window time.Duratio
 		}
 		return out
 	}
+	stopProfile := c.profile(len(viewers) > 0)
 	f0, s0, t0, c0 := count(), c.steps(ids), time.Now(), cputime.Process()
 	time.Sleep(window) // the measurement window: wall time must pass
 	f1, s1, t1, c1 := count(), c.steps(ids), time.Now(), cputime.Process()
+	stopProfile()
 	d := t1.Sub(t0).Seconds()
 	for i := range viewers {
 		fps = append(fps, float64(f1[i]-f0[i])/d)
@@ -242,6 +245,29 @@ func (c *classroom) measure(viewers []*viewer, ids []string, window time.Duratio
 		sps = append(sps, float64(s1[i]-s0[i])/d)
 	}
 	return fps, sps, (c1 - c0).Seconds() / d
+}
+
+// profile writes a CPU profile of the watched window to the file
+// PLAYGROUND_CLASSROOM_CPUPROFILE names, when set (with -test.cpuprofile
+// unset): the split between training, serving and the test's clients.
+func (c *classroom) profile(watched bool) (stop func()) {
+	path := os.Getenv("PLAYGROUND_CLASSROOM_CPUPROFILE")
+	if path == "" || !watched {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		c.t.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			c.t.Error(err)
+		}
+	}
 }
 
 // leave closes the viewers, deletes the runs as their owners and checks
