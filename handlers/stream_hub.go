@@ -112,8 +112,8 @@ func (h *hub) loop() {
 		seq     uint64
 		last    = int64(math.MinInt64)
 		changed <-chan struct{}
-		sent    time.Time
-		paced   <-chan time.Time
+		due     time.Time        // a crowded run's next tick, at the earliest
+		paced   <-chan time.Time // when one waits for due
 	)
 	read := true
 	for {
@@ -131,14 +131,24 @@ func (h *hub) loop() {
 				if t := h.encode(seq, f, &cur, &out, last); t != nil {
 					h.publish(t)
 				}
-				sent = time.Now()
+				// Crowded ticks keep to a grid of crowdGap, so the wake-up
+				// latency of each does not lower the rate: the next is due a
+				// gap after this one was, but no sooner than half a gap from
+				// now (after a pause) and no later than a gap from now.
+				now := time.Now()
+				due = due.Add(crowdGap)
+				if lo := now.Add(crowdGap / 2); due.Before(lo) {
+					due = lo
+				} else if hi := now.Add(crowdGap); due.After(hi) {
+					due = hi
+				}
 			}
 			read = false
 		}
 		select {
 		case <-changed:
 			changed = nil
-			if wait := crowdGap - time.Since(sent); wait > 0 && h.run.Viewers() > cfg.CrowdViewers {
+			if wait := time.Until(due); wait > 0 && h.run.Viewers() > cfg.CrowdViewers {
 				paced = time.After(wait)
 				continue
 			}
