@@ -245,7 +245,9 @@ func (s *student) read() {
 			rest, err = io.Copy(io.Discard, r)
 		}
 		if err != nil {
-			s.err.CompareAndSwap(nil, fmt.Errorf("frame %d: %w", s.frames.Load(), err))
+			if !s.closing.Load() {
+				s.err.CompareAndSwap(nil, fmt.Errorf("frame %d: %w", s.frames.Load(), err))
+			}
 			continue
 		}
 		s.frames.Add(1)
