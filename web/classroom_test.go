@@ -154,16 +154,17 @@ func (c *classroom) warm(ids []string) {
 	}
 }
 
-func (c *classroom) steps(ids []string) []int64 {
-	out := make([]int64, len(ids))
-	for i, id := range ids {
+// steps returns each run's step and the number of frames it has published.
+func (c *classroom) steps(ids []string) (steps, frames []int64) {
+	for _, id := range ids {
 		run, err := c.s.Registry().Get(id)
 		if err != nil {
 			c.t.Fatal(err)
 		}
-		out[i] = run.Latest().Step
+		f := run.Latest()
+		steps, frames = append(steps, f.Step), append(frames, int64(f.Seq))
 	}
-	return out
+	return steps, frames
 }
 
 // watchURL is the stream of the run id.
@@ -218,6 +219,7 @@ func heapPeak() (stop func() uint64) {
 // process's cores and bytes per second.
 type window struct {
 	fps, sps         []float64
+	published        []float64 // frames per second each run published
 	cores            float64
 	clientCores, bps float64
 	clientErrs       []string
@@ -233,9 +235,11 @@ func (c *classroom) measure(cl *clients, ids []string, d time.Duration) window {
 		return cl.report("report")
 	}
 	stopProfile := c.profile(cl != nil)
-	r0, s0, t0, c0 := report(), c.steps(ids), time.Now(), cputime.Process()
+	s0, p0 := c.steps(ids)
+	r0, t0, c0 := report(), time.Now(), cputime.Process()
 	time.Sleep(d) // the measurement window: wall time must pass
-	r1, s1, t1, c1 := report(), c.steps(ids), time.Now(), cputime.Process()
+	r1, t1, c1 := report(), time.Now(), cputime.Process()
+	s1, p1 := c.steps(ids)
 	stopProfile()
 	secs := t1.Sub(t0).Seconds()
 	w := window{cores: (c1 - c0).Seconds() / secs, clientCores: (r1.CPU - r0.CPU) / secs, bps: float64(r1.Bytes-r0.Bytes) / secs, clientErrs: r1.Errors}
@@ -244,6 +248,7 @@ func (c *classroom) measure(cl *clients, ids []string, d time.Duration) window {
 	}
 	for i := range ids {
 		w.sps = append(w.sps, float64(s1[i]-s0[i])/secs)
+		w.published = append(w.published, float64(p1[i]-p0[i])/secs)
 	}
 	return w
 }
@@ -382,8 +387,8 @@ func TestLecture(t *testing.T) {
 	t.Logf("lecture: %d viewers over %v: frames/s per viewer min %.1f, median %.1f, max %.1f (%.1f MB/s in all)", lectureViewers, window, lo, med, hi, watched.bps/1e6)
 	scale := watched.cores / alone.cores
 	for i, id := range ids {
-		t.Logf("lecture: run %d (%s): %.0f steps/s unwatched, %.0f watched by %d (%.2f×; per core-second of the server process %.2f×)",
-			i, id, alone.sps[i], watched.sps[i], lectureViewers/len(ids), watched.sps[i]/alone.sps[i], watched.sps[i]/(alone.sps[i]*scale))
+		t.Logf("lecture: run %d (%s): %.0f steps/s unwatched, %.0f watched by %d (%.2f×; per core-second of the server process %.2f×); %.1f frames/s published",
+			i, id, alone.sps[i], watched.sps[i], lectureViewers/len(ids), watched.sps[i]/alone.sps[i], watched.sps[i]/(alone.sps[i]*scale), watched.published[i])
 	}
 	t.Logf("lecture: server process: %.2f cores unwatched, %.2f watched (of %d); the students' process %.2f; server peak HeapInuse %.1f MiB",
 		alone.cores, watched.cores, runtime.NumCPU(), watched.clientCores, float64(heap)/(1<<20))
@@ -448,6 +453,8 @@ func TestLab(t *testing.T) {
 	lo, med, hi := summary(w.fps)
 	slo, smed, shi := summary(w.sps)
 	t.Logf("lab: %d sessions × %d runs over %v: frames/s per viewer min %.1f, median %.1f, max %.1f", labSessions, labRunsPerSession, window, lo, med, hi)
+	plo, pmed, phi := summary(w.published)
+	t.Logf("lab: frames/s each run published: min %.1f, median %.1f, max %.1f (a run with one viewer sends each)", plo, pmed, phi)
 	t.Logf("lab: steps/s per run min %.0f, median %.0f, max %.0f (min/median %.2f); server process %.2f cores, the students' %.2f; server peak HeapInuse %.1f MiB",
 		slo, smed, shi, slo/smed, w.cores, w.clientCores, float64(heap)/(1<<20))
 	c.studentErrors(w.clientErrs)
