@@ -120,7 +120,22 @@ func TestStreamLaggingViewerCatchesUp(t *testing.T) {
 	steady, lagging := &seen{}, &seen{}
 	var hold, never atomic.Bool
 	var wg sync.WaitGroup
-	c1, c2 := dial(t, e, id, nil), dial(t, e, id, nil)
+	// The lagging viewer's receive buffer is fixed (the kernel would grow
+	// it after a burst of reading, and the next stall fill nothing): 64 KiB,
+	// a quarter of a second of frames here, large enough not to slow a
+	// reading viewer.
+	d := websocket.Dialer{NetDial: func(network, addr string) (net.Conn, error) {
+		c, err := net.Dial(network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetReadBuffer(64 << 10)
+		}
+		return c, err
+	}}
+	c1 := dial(t, e, id, nil)
+	c2, _, err := d.Dial(e.wsURL(id), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer func() {
 		hold.Store(false)
 		c1.Close()
