@@ -272,13 +272,17 @@ func (c *classroom) studentErrors(errs []string) {
 	}
 }
 
-// profile writes a CPU profile of the watched window to the file
-// PLAYGROUND_CLASSROOM_CPUPROFILE names, when set (with -test.cpuprofile
-// unset): the split between training, serving and the test's clients.
+// profile writes a CPU profile of a measured window to the file
+// PLAYGROUND_CLASSROOM_CPUPROFILE names (the unwatched one to that name
+// with ".alone" added), when set and -test.cpuprofile is not: the split
+// between training, serving and the rest, and training's CPU per step.
 func (c *classroom) profile(watched bool) (stop func()) {
 	path := os.Getenv("PLAYGROUND_CLASSROOM_CPUPROFILE")
-	if path == "" || !watched {
+	if path == "" {
 		return func() {}
+	}
+	if !watched {
+		path += ".alone"
 	}
 	f, err := os.Create(path)
 	if err != nil {
