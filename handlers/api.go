@@ -78,7 +78,8 @@ type API struct {
 
 	mu      sync.Mutex
 	conns   map[*wsConn]struct{}
-	closing chan struct{} // closed by CloseStreams
+	hubs    map[*engine.Run]*hub // the watched runs' (stream_hub.go)
+	closing chan struct{}        // closed by CloseStreams
 	closed  bool
 	wg      sync.WaitGroup // stream handlers
 }

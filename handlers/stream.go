@@ -73,7 +73,6 @@ type wsConn struct {
 	readerDone chan struct{}
 	readOnly   bool            // a viewer of another session's run: commands are refused
 	ctx        context.Context // ends with the read loop
-	out        frameWriter     // the writer's state (stream_frame.go)
 }
 
 // serveStream upgrades GET /api/runs/{id}/stream to a websocket.
@@ -247,43 +246,31 @@ func (c *wsConn) send(m any) {
 	}
 }
 
-// writeLoop is the connection's only writer: frames when the run publishes,
-// errors, pings, and the close frame.
+// writeLoop is the connection's only writer: frames at the run's hub's
+// ticks (stream_hub.go), errors, pings, and the close frame.
 func (c *wsConn) writeLoop() {
 	cfg := c.api.stream
 	ping := time.NewTicker(cfg.PingPeriod)
 	defer ping.Stop()
-	var (
-		cur     engine.Cursor
-		changed <-chan struct{}
-		sent    time.Time        // when the last frame went out
-		paced   <-chan time.Time // a crowded run's next frame, when one is due
-	)
-	crowdGap := time.Duration(float64(time.Second) / cfg.CrowdFrameRate)
-	read := true
+	h := c.api.joinHub(c.run)
+	defer c.api.leaveHub(h)
+	w := frameConn{c}
+	var last *tick // the tick this viewer last sent
+	t, changed := h.next()
 	for {
-		if read {
-			var f *engine.Frame
-			f, changed = c.run.Read(&cur)
-			if cur.NewFrame || cur.Full || len(cur.Objective) > 0 {
-				if err := c.writeFrame(f, &cur); err != nil {
-					return
-				}
-				sent = time.Now()
+		if t != nil && t != last {
+			sent, err := h.send(&w, last, t)
+			if err != nil {
+				return
 			}
-			read = false
+			if sent {
+				last = t
+			}
 		}
+		t = nil
 		select {
 		case <-changed:
-			changed = nil
-			if wait := crowdGap - time.Since(sent); wait > 0 && c.run.Viewers() > cfg.CrowdViewers {
-				paced = time.After(wait)
-				continue
-			}
-			read = true
-		case <-paced:
-			paced = nil
-			read = true
+			t, changed = h.next()
 		case e := <-c.errs:
 			if err := c.write(e); err != nil {
 				return

@@ -1,16 +1,12 @@
 package handlers
 
 import (
-	"time"
-
-	"github.com/gorilla/websocket"
-
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
-// frameWriter is a writer goroutine's state between frames: what it last
-// sent of the shared parts, and buffers reused from frame to frame.
+// frameWriter is a hub's state between ticks (stream_hub.go): what it last
+// sent of the shared parts, and buffers reused from tick to tick.
 type frameWriter struct {
 	band   *wire.Band
 	data   *wire.DataPoints       // the training points last sent: an edit sends them again
@@ -20,8 +16,8 @@ type frameWriter struct {
 	enc    wire.FrameEncoder
 }
 
-// frame builds the viewer's frame from the run's frame f and the points
-// read into cur; the shared parts go in when this viewer has not had them.
+// frame builds the next tick's frame from the run's frame f and the points
+// read into cur; the shared parts go in when the last tick did not have them.
 func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []string, data *wire.DataPoints) wire.Frame {
 	if o.trace == nil {
 		o.trace = make(map[string]wire.Series, len(traceNames))
@@ -54,20 +50,4 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 	}
 	w.Extras = o.extras
 	return w
-}
-
-// writeFrame sends the viewer's next frame under a write deadline.
-func (c *wsConn) writeFrame(f *engine.Frame, cur *engine.Cursor) error {
-	w := c.out.frame(f, cur, c.run.TraceNames(), c.run.Data())
-	b, err := c.out.enc.Encode(&w)
-	if err != nil {
-		c.api.log.Error("encoding a stream frame", "run", c.run.ID(), "err", err)
-		return err
-	}
-	c.conn.SetWriteDeadline(time.Now().Add(c.api.stream.WriteWait))
-	if err := c.conn.WriteMessage(websocket.TextMessage, b); err != nil {
-		return err
-	}
-	c.api.observer.FrameSent(len(b))
-	return nil
 }

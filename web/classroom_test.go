@@ -3,14 +3,16 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -152,44 +154,35 @@ func (c *classroom) warm(ids []string) {
 	}
 }
 
-func (c *classroom) steps(ids []string) []int64 {
-	out := make([]int64, len(ids))
-	for i, id := range ids {
+// steps returns each run's step and the number of frames it has published.
+func (c *classroom) steps(ids []string) (steps, frames []int64) {
+	for _, id := range ids {
 		run, err := c.s.Registry().Get(id)
 		if err != nil {
 			c.t.Fatal(err)
 		}
-		out[i] = run.Latest().Step
+		f := run.Latest()
+		steps, frames = append(steps, f.Step), append(frames, int64(f.Seq))
 	}
-	return out
+	return steps, frames
 }
 
-// viewer counts the frames of one stream.
-type viewer struct {
-	conn   *websocket.Conn
-	frames atomic.Int64
-	err    atomic.Value
+// watchURL is the stream of the run id.
+func (c *classroom) watchURL(id string) string {
+	return "ws://" + c.addr + "/api/runs/" + id + "/stream"
 }
 
-func (c *classroom) watch(d *websocket.Dialer, id string, wg *sync.WaitGroup) (*viewer, error) {
-	conn, _, err := d.Dial("ws://"+c.addr+"/api/runs/"+id+"/stream", nil)
+// cookie is the Cookie header client's browser would send to the server.
+func (c *classroom) cookie(client *http.Client) string {
+	u, err := url.Parse("http://" + c.addr + "/")
 	if err != nil {
-		return nil, err
+		c.t.Fatal(err)
 	}
-	v := &viewer{conn: conn}
-	wg.Go(func() {
-		for {
-			_, msg, err := conn.ReadMessage()
-			if err != nil {
-				v.err.Store(err)
-				return
-			}
-			if bytes.HasPrefix(msg, []byte(`{"type":"frame"`)) {
-				v.frames.Add(1)
-			}
-		}
-	})
-	return v, nil
+	var parts []string
+	for _, k := range client.Jar.Cookies(u) {
+		parts = append(parts, k.Name+"="+k.Value)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // heapPeak samples HeapInuse every 250 ms until stopped.
@@ -221,45 +214,96 @@ func heapPeak() (stop func() uint64) {
 	}
 }
 
-// measure returns the frames each viewer got and the steps each run took
-// per second over window, and the cores the process received.
-func (c *classroom) measure(viewers []*viewer, ids []string, window time.Duration) (fps, sps []float64, cores float64) {
-	count := func() []int64 {
-		out := make([]int64, len(viewers))
-		for i, v := range viewers {
-			out[i] = v.frames.Load()
-		}
-		return out
-	}
-	f0, s0, t0, c0 := count(), c.steps(ids), time.Now(), cputime.Process()
-	time.Sleep(window) // the measurement window: wall time must pass
-	f1, s1, t1, c1 := count(), c.steps(ids), time.Now(), cputime.Process()
-	d := t1.Sub(t0).Seconds()
-	for i := range viewers {
-		fps = append(fps, float64(f1[i]-f0[i])/d)
-	}
-	for i := range ids {
-		sps = append(sps, float64(s1[i]-s0[i])/d)
-	}
-	return fps, sps, (c1 - c0).Seconds() / d
+// window is what measure saw: frames per student and steps per run per
+// second, the cores the server process received, and the students'
+// process's cores and bytes per second.
+type window struct {
+	fps, sps         []float64
+	published        []float64 // frames per second each run published
+	cores            float64
+	clientCores, bps float64
+	clientErrs       []string
 }
 
-// leave closes the viewers, deletes the runs as their owners and checks
-// that no goroutine is left.
-func (c *classroom) leave(viewers []*viewer, wg *sync.WaitGroup, owners map[string]*http.Client, before int) {
-	parallel(c.t, len(viewers), func(i int) error {
-		v := viewers[i]
-		v.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "tab closed"), time.Now().Add(time.Second))
-		return v.conn.Close()
-	})
-	wg.Wait()
-	ids := slices.Collect(func(yield func(string) bool) {
-		for id := range owners {
-			if !yield(id) {
-				return
-			}
+// measure counts the students' frames (cl nil: none) and the runs' steps
+// over d.
+func (c *classroom) measure(cl *clients, ids []string, d time.Duration) window {
+	report := func() clientReport {
+		if cl == nil {
+			return clientReport{}
 		}
+		return cl.report("report")
+	}
+	stopProfile := c.profile(cl != nil)
+	s0, p0 := c.steps(ids)
+	r0, t0, c0 := report(), time.Now(), cputime.Process()
+	time.Sleep(d) // the measurement window: wall time must pass
+	r1, t1, c1 := report(), time.Now(), cputime.Process()
+	s1, p1 := c.steps(ids)
+	stopProfile()
+	secs := t1.Sub(t0).Seconds()
+	w := window{cores: (c1 - c0).Seconds() / secs, clientCores: (r1.CPU - r0.CPU) / secs, bps: float64(r1.Bytes-r0.Bytes) / secs, clientErrs: r1.Errors}
+	for i := range r1.Frames {
+		w.fps = append(w.fps, float64(r1.Frames[i]-r0.Frames[i])/secs)
+	}
+	for i := range ids {
+		w.sps = append(w.sps, float64(s1[i]-s0[i])/secs)
+		w.published = append(w.published, float64(p1[i]-p0[i])/secs)
+	}
+	return w
+}
+
+// everyFrame waits until every student has had a frame.
+func (c *classroom) everyFrame(cl *clients) {
+	enginetest.Poll(c.t, 30*time.Second, "every student has a frame", func() bool {
+		return !slices.Contains(cl.report("report").Frames, 0)
 	})
+}
+
+// studentErrors fails the test for every student that lost its stream or
+// got a bad frame (the first few named).
+func (c *classroom) studentErrors(errs []string) {
+	for i, e := range errs {
+		if i == 5 {
+			c.t.Errorf("… and %d more", len(errs)-i)
+			break
+		}
+		c.t.Errorf("%s", e)
+	}
+}
+
+// profile writes a CPU profile of a measured window to the file
+// PLAYGROUND_CLASSROOM_CPUPROFILE names (the unwatched one to that name
+// with ".alone" added), when set and -test.cpuprofile is not: the split
+// between training, serving and the rest, and training's CPU per step.
+func (c *classroom) profile(watched bool) (stop func()) {
+	path := os.Getenv("PLAYGROUND_CLASSROOM_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	if !watched {
+		path += ".alone"
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		c.t.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			c.t.Error(err)
+		}
+	}
+}
+
+// leave closes the students' streams, deletes the runs as their owners
+// and checks that no goroutine is left.
+func (c *classroom) leave(cl *clients, owners map[string]*http.Client, before int) {
+	c.studentErrors(cl.quit().Errors)
+	ids := slices.Collect(maps.Keys(owners))
 	parallel(c.t, len(ids), func(i int) error {
 		req, _ := http.NewRequest(http.MethodDelete, "http://"+c.addr+"/api/runs/"+ids[i], nil)
 		res, err := owners[ids[i]].Do(req)
@@ -302,11 +346,16 @@ func summary(xs []float64) (lo, med, hi float64) {
 
 // TestLecture: one lecturer's page with three runs (mean-field, GIP and
 // HMC on gap), playing, and 300 students watching them read-only (100 per
-// run, each a browser session of its own). Every viewer must average at
-// least 10 frames/s (scaled by the cores the process received, as in
-// TestLoad) and each run keep at least 90% of the steps/s it had unwatched:
-// the runs' frames are encoded once and shared by all their viewers, so a
-// viewer costs a write of bytes already made.
+// run, each a browser session of its own, in the students' process).
+// Every student must average at least 10 frames/s (scaled by the cores the
+// server process received, as in TestLoad) and each run keep at least 90%
+// of the steps it took per second of the server process's CPU unwatched:
+// the students stand in for browsers on other machines, and this machine
+// is shared, so the process may get fewer or more cores in one window than
+// in the other (on an idle machine it gets both cores in both, and this is
+// the issue's 90% of steps/s). A run's frames are encoded once per tick
+// and shared by all its viewers, so a viewer costs a write of bytes
+// already made.
 func TestLecture(t *testing.T) {
 	c := startClassroom(t)
 	window := classWindow(t)
@@ -326,69 +375,63 @@ func TestLecture(t *testing.T) {
 		}
 	}
 	c.warm(ids)
-	_, alone, coresAlone := c.measure(nil, ids, window)
+	alone := c.measure(nil, ids, window)
 
 	peak := heapPeak()
-	var wg sync.WaitGroup
-	viewers := make([]*viewer, lectureViewers)
-	parallel(t, lectureViewers, func(i int) error {
-		d := &websocket.Dialer{HandshakeTimeout: 30 * time.Second} // a student: no cookie, another session
-		v, err := c.watch(d, ids[i%len(ids)], &wg)
-		viewers[i] = v
-		return err
-	})
-	enginetest.Poll(t, 30*time.Second, "every student has a frame", func() bool {
-		return !slices.ContainsFunc(viewers, func(v *viewer) bool { return v.frames.Load() == 0 })
-	})
-	fps, watched, cores := c.measure(viewers, ids, window)
+	targets := make([]target, lectureViewers)
+	for i := range targets {
+		targets[i] = target{URL: c.watchURL(ids[i%len(ids)])} // a student: no cookie, another session
+	}
+	cl := spawnClients(t, targets)
+	c.everyFrame(cl)
+	watched := c.measure(cl, ids, window)
 	heap := peak()
 
-	lo, med, hi := summary(fps)
-	t.Logf("lecture: %d viewers over %v: frames/s per viewer min %.1f, median %.1f, max %.1f", lectureViewers, window, lo, med, hi)
+	lo, med, hi := summary(watched.fps)
+	t.Logf("lecture: %d viewers over %v: frames/s per viewer min %.1f, median %.1f, max %.1f (%.1f MB/s in all)", lectureViewers, window, lo, med, hi, watched.bps/1e6)
+	scale := watched.cores / alone.cores
 	for i, id := range ids {
-		t.Logf("lecture: run %d (%s): %.0f steps/s unwatched, %.0f watched by %d (%.2f×)", i, id, alone[i], watched[i], lectureViewers/len(ids), watched[i]/alone[i])
+		t.Logf("lecture: run %d (%s): %.0f steps/s unwatched, %.0f watched by %d (%.2f×; per core-second of the server process %.2f×); %.1f frames/s published",
+			i, id, alone.sps[i], watched.sps[i], lectureViewers/len(ids), watched.sps[i]/alone.sps[i], watched.sps[i]/(alone.sps[i]*scale), watched.published[i])
 	}
-	t.Logf("lecture: cores received %.2f unwatched, %.2f watched (of %d); peak HeapInuse %.1f MiB", coresAlone, cores, runtime.NumCPU(), float64(heap)/(1<<20))
-	for i, v := range viewers {
-		if err, _ := v.err.Load().(error); err != nil {
-			t.Errorf("viewer %d lost its stream: %v", i, err)
-		}
-	}
-	if floor := classFloor(cores); lo < floor {
+	t.Logf("lecture: server process: %.2f cores unwatched, %.2f watched (of %d); the students' process %.2f; server peak HeapInuse %.1f MiB",
+		alone.cores, watched.cores, runtime.NumCPU(), watched.clientCores, float64(heap)/(1<<20))
+	c.studentErrors(watched.clientErrs)
+	if floor := classFloor(watched.cores); lo < floor {
 		t.Errorf("a student averaged %.1f frames/s, want ≥ %.1f", lo, floor)
 	}
 	for i := range ids {
-		if watched[i] <= 0 {
+		if watched.sps[i] <= 0 {
 			t.Errorf("run %d took no step while watched", i)
 		}
-		// The issue's bound, scaled by the cores received, as a shared
-		// machine may give the process less while the students watch.
-		if want := 0.9 * alone[i] * min(1, cores/coresAlone); classFull() && watched[i] < want {
-			t.Errorf("run %d: %.0f steps/s watched by %d students, want ≥ %.0f (90%% of %.0f unwatched)", i, watched[i], lectureViewers/len(ids), want, alone[i])
+		// The issue's bound, per core-second the server process received.
+		if want := 0.9 * alone.sps[i] * scale; classFull() && watched.sps[i] < want {
+			t.Errorf("run %d: %.0f steps/s watched by %d students, want ≥ %.0f (90%% of %.0f unwatched, × %.2f for the cores the process received)",
+				i, watched.sps[i], lectureViewers/len(ids), want, alone.sps[i], scale)
 		}
 	}
 	if heap >= classHeapLimitBytes {
 		t.Errorf("peak HeapInuse %d MiB, want < %d MiB", heap>>20, classHeapLimitBytes>>20)
 	}
-	c.leave(viewers, &wg, owners, before)
+	c.leave(cl, owners, before)
 }
 
 // TestLab: 30 students, each a browser session with two mean-field runs on
-// gap and a viewer on each. Every viewer must average at least 10 frames/s
-// (scaled as above) and the cores be shared fairly: no run below a quarter
-// of the median run's steps/s.
+// gap and a viewer on each (in the students' process, with the session's
+// cookie). Every viewer must average at least 10 frames/s (scaled as
+// above) and the cores be shared fairly: no run below a quarter of the
+// median run's steps/s.
 func TestLab(t *testing.T) {
 	c := startClassroom(t)
 	window := classWindow(t)
 	before := settledGoroutines(0, 0)
 	owners := map[string]*http.Client{}
 	var ids []string
+	var targets []target
 	var mu sync.Mutex
 	peak := heapPeak()
-	var wg sync.WaitGroup
-	viewers := make([]*viewer, labSessions*labRunsPerSession)
 	parallel(t, labSessions, func(s int) error {
-		client, dialer := c.session()
+		client, _ := c.session()
 		for r := range labRunsPerSession {
 			id, err := c.create(client, "mfvi", s*labRunsPerSession+r+1)
 			if err != nil {
@@ -397,32 +440,29 @@ func TestLab(t *testing.T) {
 			if err := loadOp(client, "http://"+c.addr, id, `{"op":"play"}`); err != nil {
 				return err
 			}
-			v, err := c.watch(dialer, id, &wg)
-			if err != nil {
-				return err
-			}
 			mu.Lock()
-			viewers[len(ids)] = v
 			ids = append(ids, id)
+			targets = append(targets, target{URL: c.watchURL(id), Cookie: c.cookie(client)})
 			owners[id] = client
 			mu.Unlock()
 		}
 		return nil
 	})
+	cl := spawnClients(t, targets)
 	c.warm(ids)
-	fps, sps, cores := c.measure(viewers, ids, window)
+	c.everyFrame(cl)
+	w := c.measure(cl, ids, window)
 	heap := peak()
 
-	lo, med, hi := summary(fps)
-	slo, smed, shi := summary(sps)
+	lo, med, hi := summary(w.fps)
+	slo, smed, shi := summary(w.sps)
 	t.Logf("lab: %d sessions × %d runs over %v: frames/s per viewer min %.1f, median %.1f, max %.1f", labSessions, labRunsPerSession, window, lo, med, hi)
-	t.Logf("lab: steps/s per run min %.0f, median %.0f, max %.0f (min/median %.2f); cores received %.2f; peak HeapInuse %.1f MiB", slo, smed, shi, slo/smed, cores, float64(heap)/(1<<20))
-	for i, v := range viewers {
-		if err, _ := v.err.Load().(error); err != nil {
-			t.Errorf("viewer %d lost its stream: %v", i, err)
-		}
-	}
-	if floor := classFloor(cores); lo < floor {
+	plo, pmed, phi := summary(w.published)
+	t.Logf("lab: frames/s each run published: min %.1f, median %.1f, max %.1f (a run with one viewer sends each)", plo, pmed, phi)
+	t.Logf("lab: steps/s per run min %.0f, median %.0f, max %.0f (min/median %.2f); server process %.2f cores, the students' %.2f; server peak HeapInuse %.1f MiB",
+		slo, smed, shi, slo/smed, w.cores, w.clientCores, float64(heap)/(1<<20))
+	c.studentErrors(w.clientErrs)
+	if floor := classFloor(w.cores); lo < floor {
 		t.Errorf("a student averaged %.1f frames/s, want ≥ %.1f", lo, floor)
 	}
 	if slo <= 0 {
@@ -434,5 +474,5 @@ func TestLab(t *testing.T) {
 	if heap >= classHeapLimitBytes {
 		t.Errorf("peak HeapInuse %d MiB, want < %d MiB", heap>>20, classHeapLimitBytes>>20)
 	}
-	c.leave(viewers, &wg, owners, before)
+	c.leave(cl, owners, before)
 }
