@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"sync/atomic"
+
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/wire"
 
@@ -134,6 +136,9 @@ func NewRegistry(cfg RegistryConfig, factory Factory, log *slog.Logger) *Registr
 	cfg = cfg.withDefaults()
 	if cfg.Run.Log == nil {
 		cfg.Run.Log = log
+	}
+	if cfg.Run.Stepping == nil { // the registry's runs share the cores
+		cfg.Run.Stepping = new(atomic.Int64)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Registry{cfg: cfg, factory: factory, log: log, ctx: ctx, cancel: cancel,

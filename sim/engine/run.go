@@ -112,6 +112,11 @@ type RunOptions struct {
 	Speed        float64       // initial steps-per-second cap; 0 is as fast as possible
 	Log          *slog.Logger  // default slog.Default()
 	BatchTime    time.Duration // longest stretch of steps between command checks, default 10ms
+	// Stepping, when set, counts the runs sharing it that are stepping now
+	// (a Registry's runs). With more of them than cores a batch is cut
+	// short so that every run comes round often enough to publish at its
+	// frame rate: the Go scheduler takes them in turn, one batch each.
+	Stepping *atomic.Int64
 }
 
 func (o RunOptions) withDefaults() RunOptions {

@@ -45,7 +45,14 @@ func (r *Run) steps(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	counted := false
+	defer func() {
+		if counted {
+			r.opt.Stepping.Add(-1)
+		}
+	}()
 	for {
+		r.countStepping(&counted)
 		now := time.Now()
 		if r.dirty && !now.Before(r.nextFrame) {
 			r.publish(now)
@@ -80,6 +87,42 @@ func (r *Run) steps(ctx context.Context) {
 			r.batch(now)
 		}
 		runtime.Gosched() // let viewers' writers and other runs in between batches
+	}
+}
+
+// minBatchTime is the shortest batch, however many runs step: below about
+// a millisecond the loop's own work (commands, frames, yielding) shows.
+const minBatchTime = time.Millisecond
+
+// batchTime is how long one batch may step: BatchTime and the frame
+// interval, and, when more runs step than there are cores, the share of a
+// frame interval that lets every one of them have a batch in turn within
+// it (a run publishes only between batches).
+func (r *Run) batchTime() time.Duration {
+	d := min(r.opt.BatchTime, r.frameInterval())
+	if r.opt.Stepping == nil {
+		return d
+	}
+	n, procs := r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))
+	if n <= procs {
+		return d
+	}
+	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(procs)/time.Duration(n)))
+}
+
+// countStepping keeps the shared count of stepping runs (Stepping) up to
+// date with whether r steps now; on is what it last counted.
+func (r *Run) countStepping(on *bool) {
+	if r.opt.Stepping == nil {
+		return
+	}
+	if now := r.active(); now != *on {
+		*on = now
+		if now {
+			r.opt.Stepping.Add(1)
+		} else {
+			r.opt.Stepping.Add(-1)
+		}
 	}
 }
 
@@ -136,7 +179,7 @@ func (r *Run) batch(start time.Time) {
 	if r.budget > 0 {
 		limit = min(limit, r.budget-r.step)
 	}
-	deadline := start.Add(min(r.opt.BatchTime, r.frameInterval()))
+	deadline := start.Add(r.batchTime())
 	for i := int64(0); i < limit; i++ {
 		if !r.stepOnce() || !time.Now().Before(deadline) {
 			break

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Runs sharing a Stepping count keep it equal to how many of them step,
+// and back at zero once they stop.
+func TestSteppingCountsActiveRuns(t *testing.T) {
+	var n atomic.Int64
+	ctx, cancel := context.WithCancel(t.Context())
+	var runs []*Run
+	for range 3 {
+		r, err := NewRun("t", &fakeMethod{stepDelay: 100 * time.Microsecond}, fakeDataset(), fakeControls(), 7, RunOptions{Log: quiet, Stepping: &n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Start(ctx)
+		runs = append(runs, r)
+	}
+	waitCount := func(want int64) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); n.Load() != want; {
+			if time.Now().After(deadline) {
+				t.Fatalf("stepping count %d, want %d", n.Load(), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for _, r := range runs {
+		if err := r.Play(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitCount(3)
+	if err := runs[0].Pause(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitCount(2)
+	cancel()
+	for _, r := range runs {
+		<-r.Done()
+	}
+	if got := n.Load(); got != 0 {
+		t.Fatalf("stepping count %d after every run stopped, want 0", got)
+	}
+}
+
+// With more stepping runs than cores a batch is the share of a frame
+// interval that lets each have one in turn, never under minBatchTime.
+func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
+	var n atomic.Int64
+	r := &Run{opt: RunOptions{FrameRate: 25, BatchTime: 10 * time.Millisecond, Stepping: &n}}
+	procs := int64(runtime.GOMAXPROCS(0))
+	for _, tc := range []struct {
+		stepping int64
+		want     time.Duration
+	}{
+		{0, 10 * time.Millisecond},
+		{procs, 10 * time.Millisecond},
+		{4 * procs, 10 * time.Millisecond}, // 40 ms / 4 = 10 ms
+		{8 * procs, 5 * time.Millisecond},
+		{1000 * procs, minBatchTime},
+	} {
+		n.Store(tc.stepping)
+		if got := r.batchTime(); got != tc.want {
+			t.Errorf("%d stepping on %d cores: batch %v, want %v", tc.stepping, procs, got, tc.want)
+		}
+	}
+	r.opt.Stepping = nil
+	if got := r.batchTime(); got != 10*time.Millisecond {
+		t.Errorf("no shared count: batch %v, want 10ms", got)
+	}
+}
