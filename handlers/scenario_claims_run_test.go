@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // scenarioRuns are a scenario's panels as engine runs for one seed, made
@@ -137,23 +139,28 @@ func stepTo(ctx context.Context, r *engine.Run, target int64) (*engine.Frame, er
 // BenchmarkScenarioSecondsToClaim plays each scenario's panels together,
 // as its page does after Play (no speed cap, the page's default; one run
 // per panel, each in its own goroutine), from step 0 until every panel has
-// passed the claim step, and reports the wall time as s-to-claim and the
-// slowest panel's steps per second. Bands are drawn as for a viewer. Run
-// with -benchtime 1x: one pass is seconds long. What it leaves out: the
-// page's websocket encoding and the browser's drawing, which share the
-// machine with the runs.
+// passed the claim step, and reports the wall time as s-to-claim and each
+// panel's steps per second over that time, all panels running throughout,
+// as steps/s-METHOD (the best pass; a settled method, which records one
+// step, reports none), and the process's CPU time over the pass as cpu-s
+// (on a loaded machine the wall time is the machine's; the CPU time, all
+// panels' work including what the fast ones do past the claim step, less
+// so). Bands are drawn as for a viewer. Run with
+// -benchtime 1x: one pass is seconds long. What it leaves out: the page's
+// websocket encoding and the browser's drawing, which share the machine
+// with the runs.
 func BenchmarkScenarioSecondsToClaim(b *testing.B) {
 	for _, s := range Scenarios() {
 		if s.Claim == nil {
 			continue
 		}
 		b.Run(s.Slug, func(b *testing.B) {
-			var total time.Duration
-			slowest := math.Inf(1)
+			var total, cpu time.Duration
+			rates := make([]float64, len(s.Methods))
 			for range b.N {
 				sr := startScenario(b, s, s.Seed)
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-				start := time.Now()
+				start, cpu0 := time.Now(), processCPU()
 				for _, r := range sr.runs {
 					if err := r.Play(ctx); err != nil {
 						b.Fatal(err)
@@ -176,12 +183,101 @@ func BenchmarkScenarioSecondsToClaim(b *testing.B) {
 				}
 				elapsed := time.Since(start)
 				total += elapsed
-				slowest = min(slowest, float64(s.Claim.Step)/elapsed.Seconds())
+				cpu += processCPU() - cpu0
+				// Every panel ran from start to now: its rate is its latest
+				// frame's step over the time that frame was published at.
+				for i, r := range sr.runs {
+					var cur engine.Cursor
+					f, _ := r.Read(&cur)
+					if t := f.Time.Sub(start).Seconds(); t > 0 && !sr.settled[i] {
+						rates[i] = max(rates[i], float64(f.Step)/t)
+					}
+				}
 				cancel()
 				sr.close()
 			}
 			b.ReportMetric(total.Seconds()/float64(b.N), "s-to-claim")
-			b.ReportMetric(slowest, "steps/s")
+			if cpu > 0 {
+				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s")
+			}
+			for i, m := range s.Methods {
+				if rates[i] > 0 { // none for a settled method
+					b.ReportMetric(rates[i], "steps/s-"+m)
+				}
+			}
 		})
 	}
+}
+
+// BenchmarkScenarioSecondsToRHat plays each scenario whose text promises
+// that its sampler's R-hat for f_mid (f at the gap's centre) falls below
+// 1.01 while one watches (issue 16, item 3) as
+// BenchmarkScenarioSecondsToClaim does, all panels together, and reports
+// when that panel's draw set, as the dashboard shows it (rank-normalised
+// split R-hat over the last engine.StatsWindow retained draws per chain),
+// first has R-hat < 1.01: the wall time as s-to-rhat and the step its
+// statistics were taken at as rhat-step. It fails if that takes more than
+// two minutes. Run with -benchtime 1x.
+func BenchmarkScenarioSecondsToRHat(b *testing.B) {
+	const limit = 2 * time.Minute
+	for _, slug := range []string{"nn-vi-vs-mcmc"} {
+		s, ok := ScenarioBySlug(slug)
+		if !ok {
+			b.Fatalf("no scenario %s", slug)
+		}
+		sampler := slices.Index(s.Methods, "nuts")
+		if sampler < 0 {
+			b.Fatalf("%s has no nuts panel", slug)
+		}
+		b.Run(s.Slug, func(b *testing.B) {
+			var total time.Duration
+			var steps int64
+			for range b.N {
+				sr := startScenario(b, s, s.Seed)
+				ctx, cancel := context.WithTimeout(context.Background(), limit)
+				start := time.Now()
+				for _, r := range sr.runs {
+					if err := r.Play(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var cur engine.Cursor
+				for {
+					f, changed := sr.runs[sampler].Read(&cur)
+					if rhat, step, ok := fMidRHat(f); ok && rhat < 1.01 {
+						total += f.Time.Sub(start)
+						steps += step
+						break
+					}
+					select {
+					case <-changed:
+					case <-ctx.Done():
+						b.Fatalf("%s: %s's R-hat for f_mid not below 1.01 after %v (step %d)", s.Slug, s.Methods[sampler], limit, f.Step)
+					}
+				}
+				cancel()
+				sr.close()
+			}
+			b.ReportMetric(total.Seconds()/float64(b.N), "s-to-rhat")
+			b.ReportMetric(float64(steps)/float64(b.N), "rhat-step")
+		})
+	}
+}
+
+// fMidRHat is f_mid's R-hat in f's draw set and the step the set's
+// statistics were computed at; ok is false before there are any.
+func fMidRHat(f *engine.Frame) (rhat float64, step int64, ok bool) {
+	x := f.Extra("draws")
+	if x == nil {
+		return 0, 0, false
+	}
+	ds, _ := x.Value.(*wire.DrawSet)
+	if ds == nil {
+		return 0, 0, false
+	}
+	p, ok := ds.Stats["f_mid"]
+	if !ok || math.IsNaN(p.RHat) {
+		return 0, 0, false
+	}
+	return p.RHat, ds.StatsStep, true
 }

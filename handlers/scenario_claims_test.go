@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,9 +144,10 @@ func TestSlopeSDRatioReadsTheJointView(t *testing.T) {
 // engine, as the page does but in step commands (runs are deterministic
 // for a seed, so the frames at a step do not depend on wall time), and
 // checks its claim at k·step/2 for k = 2…10 on seeds 1–5 (-short: at the
-// claim step, on seed 1; skipped under the race detector).
-// Runs that two scenarios share (same data, method and controls) are
-// played once.
+// claim step, on seed 1; skipped under the race detector). Subtests are
+// scenario/seed, so -run 'TestScenarioClaims/nn-vi-vs-mcmc' checks one
+// scenario. Runs that scenarios share (same data, method and controls)
+// are played once per seed, to every step any claim checks them at.
 func TestScenarioClaims(t *testing.T) {
 	if raceEnabled {
 		// Single-goroutine numerics, deterministic for a seed; the engine's
@@ -163,25 +165,34 @@ func TestScenarioClaims(t *testing.T) {
 			claimed = append(claimed, s)
 		}
 	}
-	for _, seed := range seeds {
-		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			t.Parallel()
-			played := playClaims(t, claimed, seed, checked)
-			for _, s := range claimed {
-				for _, step := range checked(s.Claim) {
-					frames := make([]*engine.Frame, len(s.Methods))
-					var data *wire.DataPoints
+	played := newClaimRuns(t, claimed, checked)
+	for _, s := range claimed {
+		t.Run(s.Slug, func(t *testing.T) {
+			for _, seed := range seeds {
+				t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+					t.Parallel()
+					runs := make([]*playedRun, len(s.Methods))
 					for i, m := range s.Methods {
-						p := played[claimRunKey(t, s, m)]
-						frames[i], data = p.frames[step], p.data
+						p, err := played.get(t, claimRunKey(t, s, m), seed)
+						if err != nil {
+							t.Fatal(err)
+						}
+						runs[i] = p
 					}
-					if testing.Verbose() {
-						t.Logf("%s, seed %d, step %d: %s", s.Slug, seed, step, claimValues(s, frames, data))
+					for _, step := range checked(s.Claim) {
+						frames := make([]*engine.Frame, len(s.Methods))
+						var data *wire.DataPoints
+						for i, p := range runs {
+							frames[i], data = p.frames[step], p.data
+						}
+						if testing.Verbose() {
+							t.Logf("%s, seed %d, step %d: %s", s.Slug, seed, step, claimValues(s, frames, data))
+						}
+						if err := s.Claim.Holds(s.Methods, frames, data); err != nil {
+							t.Errorf("%s, seed %d, step %d (claim step %d): %v", s.Slug, seed, step, s.Claim.Step, err)
+						}
 					}
-					if err := s.Claim.Holds(s.Methods, frames, data); err != nil {
-						t.Errorf("%s, seed %d, step %d (claim step %d): %v", s.Slug, seed, step, s.Claim.Step, err)
-					}
-				}
+				})
 			}
 		})
 	}
@@ -204,53 +215,90 @@ func claimRunKey(tb testing.TB, s Scenario, method string) string {
 	return key
 }
 
-// playClaims plays each distinct run of the scenarios once, one after
-// another, stepping it through every step a claim checks it at.
-func playClaims(t *testing.T, scenarios []Scenario, seed uint64, checked func(*Claim) []int64) map[string]*playedRun {
-	type want struct {
-		s      Scenario
-		method string
-		steps  map[int64]bool
-	}
-	wants := map[string]*want{}
+// claimRuns plays each distinct run of the scenarios, for a seed, once,
+// when a subtest first asks for it, stepping it through every step a
+// claim checks it at; it is safe for concurrent use.
+type claimRuns struct {
+	wants map[string]*claimWant
+	mu    sync.Mutex
+	runs  map[string]*claimRunOnce // key and seed
+}
+
+// claimWant is a distinct run and the steps the claims check it at.
+type claimWant struct {
+	data, method string
+	controls     sim.Controls
+	steps        []int64 // ascending
+}
+
+type claimRunOnce struct {
+	once sync.Once
+	p    *playedRun
+	err  error
+}
+
+func newClaimRuns(tb testing.TB, scenarios []Scenario, checked func(*Claim) []int64) *claimRuns {
+	steps := map[string]map[int64]bool{}
+	wants := map[string]*claimWant{}
 	for _, s := range scenarios {
 		for _, m := range s.Methods {
-			k := claimRunKey(t, s, m)
+			k := claimRunKey(tb, s, m)
 			if wants[k] == nil {
-				wants[k] = &want{s: s, method: m, steps: map[int64]bool{}}
+				wants[k] = &claimWant{data: s.Data, method: m, controls: scenarioControls(tb, s, m)}
+				steps[k] = map[int64]bool{}
 			}
 			for _, step := range checked(s.Claim) {
-				wants[k].steps[step] = true
+				steps[k][step] = true
 			}
 		}
 	}
-	out := map[string]*playedRun{}
-	for _, k := range slices.Sorted(maps.Keys(wants)) {
-		w := wants[k]
-		ctx, cancel := context.WithCancel(context.Background())
-		r, settled, err := startRun(ctx, w.s.Data, w.method, scenarioControls(t, w.s, w.method), seed)
+	for k, w := range wants {
+		w.steps = slices.Sorted(maps.Keys(steps[k]))
+	}
+	return &claimRuns{wants: wants, runs: map[string]*claimRunOnce{}}
+}
+
+// get returns the run named key played on seed, playing it if no caller
+// has yet (and logging that on tb).
+func (c *claimRuns) get(tb testing.TB, key string, seed uint64) (*playedRun, error) {
+	w := c.wants[key]
+	if w == nil {
+		return nil, fmt.Errorf("no scenario has the run %s", key)
+	}
+	c.mu.Lock()
+	id := fmt.Sprintf("%s|seed=%d", key, seed)
+	o := c.runs[id]
+	if o == nil {
+		o = &claimRunOnce{}
+		c.runs[id] = o
+	}
+	c.mu.Unlock()
+	o.once.Do(func() { o.p, o.err = play(tb, w, seed) })
+	return o.p, o.err
+}
+
+// play steps w's run on seed through w.steps, keeping the frame at each.
+func play(tb testing.TB, w *claimWant, seed uint64) (*playedRun, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, settled, err := startRun(ctx, w.data, w.method, w.controls, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s, %s, seed %d: %w", w.data, w.method, seed, err)
+	}
+	defer func() { cancel(); <-r.Done() }()
+	p := &playedRun{data: r.Data(), frames: map[int64]*engine.Frame{}}
+	start := time.Now()
+	for _, step := range w.steps {
+		f, err := stepTo(ctx, r, settledTarget(step, settled))
 		if err != nil {
-			cancel()
-			t.Fatalf("%s: %v", k, err)
+			return nil, fmt.Errorf("seed %d: %w", seed, err)
 		}
-		p := &playedRun{data: r.Data(), frames: map[int64]*engine.Frame{}}
-		start := time.Now()
-		for _, step := range slices.Sorted(maps.Keys(w.steps)) {
-			f, err := stepTo(ctx, r, settledTarget(step, settled))
-			if err != nil {
-				cancel()
-				t.Fatalf("%s: %v", k, err)
-			}
-			p.frames[step] = f
-		}
-		cancel()
-		<-r.Done()
-		if testing.Verbose() {
-			t.Logf("played %s to step %d in %v", k, slices.Max(slices.Collect(maps.Keys(w.steps))), time.Since(start).Round(time.Millisecond))
-		}
-		out[k] = p
+		p.frames[step] = f
 	}
-	return out
+	if testing.Verbose() {
+		tb.Logf("played %s, %s, seed %d to step %d in %v", w.data, w.method, seed, w.steps[len(w.steps)-1], time.Since(start).Round(time.Millisecond))
+	}
+	return p, nil
 }
 
 // claimValues lists the measures the claim of s checks, as frames show

@@ -261,18 +261,21 @@ func Scenarios() []Scenario {
 			Summary: "A small network (1 → 20 → 1 ReLU, 61 weights) on the gap: NUTS's posterior next to GIP's and mean-field's.",
 			Description: "All three panels fit the same Bayesian neural network, the \"small\" preset (one hidden layer of 20 ReLU units, " +
 				"prior std 2/√(fan-in + 1)), on the cubic with a gap. The network is small enough for NUTS to mix while you watch: " +
-				"four chains, 500 warm-up transitions, then its band is drawn from the retained draws and its panel shows R-hat " +
-				"and effective sample sizes for f at the gap's centre (f_mid). Press play. NUTS's band opens wide between the " +
-				"clusters: from step 1,000 its in-between ratio is 3 or more (7 to 18 on seeds 1–5), near the team's Stan reference on " +
-				"this network (10.9). Mean-field's band stays narrower in the gap than on the data (ratio 0.16 to 0.79). GIP's opens " +
-				"too (ratio 5.6 to 8.6 at step 2,500 on seeds 1–5). With the command line's 1,000 transitions NUTS reaches R-hat " +
-				"1.001 for f_mid in about 25 s on one core. " +
+				"four chains, 500 warm-up transitions, trees of at most 8 doublings (255 leapfrog steps; on this posterior NUTS " +
+				"otherwise runs to Stan's limit of 10 on every transition, four times the work). During warm-up its band is the " +
+				"four chains' current networks; then it is drawn from the retained draws, and the panel shows R-hat and effective " +
+				"sample sizes for f at the gap's centre (f_mid). Press play. NUTS's band opens wide between the clusters: from " +
+				"step 1,000 its in-between ratio is 3 or more (7.8 to 18.8 from step 1,000 to 5,000 on seeds 1–5), near the team's " +
+				"Stan reference on this network (10.9). Mean-field's band stays narrower in the gap than on the data (ratio 0.16 to " +
+				"0.79 over the same steps). GIP's opens later: ratio 0.9 to 2.0 at step 1,000, 3.5 to 6.6 at step 2,000, 6.0 to " +
+				"14.7 from step 2,500 to 5,000. NUTS's R-hat for f_mid first falls below 1.01 between step 1,000 and 1,750 on " +
+				"seeds 1–5 (checked every 250 steps) and stays below it from step 2,500 to 5,000. " +
 				"Try the arch control (restarts the run): 50,50 is the GIP notebook's network, on which NUTS is far slower.",
 			Data:    "gap",
 			Methods: []string{"nuts", "gip", "mfvi"},
 			Seed:    1,
 			Controls: map[string]string{"nuts.arch": "20", "gip.arch": "20", "mfvi.arch": "20",
-				"nuts.warmup": "500"},
+				"nuts.warmup": "500", "nuts.max_depth": "8"},
 			Focus: []string{"arch"}, // its Preset… choice sets the activation too
 			Claim: &Claim{
 				Text: "On the small network NUTS is at least three times as uncertain in the gap as on the data (in-between ratio ≥ 3); mean-field is not (ratio ≤ 1).",
