@@ -264,11 +264,11 @@ func Scenarios() []Scenario {
 				"four chains, 500 warm-up transitions, trees of at most 8 doublings (255 leapfrog steps; on this posterior NUTS " +
 				"otherwise runs to Stan's limit of 10 on every transition, four times the work). During warm-up its band is the " +
 				"four chains' current networks; then it is drawn from the retained draws, and the panel shows R-hat and effective " +
-				"sample sizes for f at the gap's centre (f_mid). Press play. NUTS's band opens wide between the clusters: from " +
+				"sample sizes for f at the gap's centre. Press play. NUTS's band opens wide between the clusters: from " +
 				"step 1,000 its in-between ratio is 3 or more (7.8 to 18.8 from step 1,000 to 5,000 on seeds 1–5), near the team's " +
 				"Stan reference on this network (10.9). Mean-field's band stays narrower in the gap than on the data (ratio 0.16 to " +
 				"0.79 over the same steps). GIP's opens later: ratio 0.9 to 2.0 at step 1,000, 3.5 to 6.6 at step 2,000, 6.0 to " +
-				"14.7 from step 2,500 to 5,000. NUTS's R-hat for f_mid first falls below 1.01 between step 1,000 and 1,750 on " +
+				"14.7 from step 2,500 to 5,000. NUTS's R-hat for f at the gap's centre first falls below 1.01 between step 1,000 and 1,750 on " +
 				"seeds 1–5 (checked every 250 steps) and stays below it from step 2,500 to 5,000. " +
 				"Try the arch control (restarts the run): 50,50 is the GIP notebook's network, on which NUTS is far slower.",
 			Data:    "gap",
@@ -290,7 +290,7 @@ func Scenarios() []Scenario {
 			Slug:    "livi-paper-toy",
 			Name:    "The LIVI paper's toy",
 			Summary: "The LIVI paper's setting: its sinusoid with a gap (70 points, noise 0.3) on its 1 → 7 → 10 → 1 ELU network, LIVI next to mean-field and NUTS.",
-			Description: "The LIVI paper's toy (its section 6.2 and appendix E.3): 70 points of x + 0.8 sin 2πx + 0.8 sin 4πx with a " +
+			Description: "From the LIVI paper's section 6.2 and appendix E.3: 70 points of x + 0.8 sin 2πx + 0.8 sin 4πx with a " +
 				"gap, noise 0.3, on its 1 → 7 → 10 → 1 ELU network (105 weights, the \"LIVI paper toy\" preset), LIVI with its " +
 				"80-dimensional generator input, next to mean-field VI and NUTS on the same network. The prior is this playground's, " +
 				"std 2/√(fan-in + 1), not the paper's N(0, 1). In the paper LIVI's band opens in the gap, close to HMC's, and " +
@@ -298,7 +298,7 @@ func Scenarios() []Scenario {
 				"transitions) opens the gap, its in-between ratio 2.2 to 4.9 from step 600 to 3,000 on seeds 1–5, at least 2.5 " +
 				"times mean-field's (0.6 to 1.1). LIVI's stays near mean-field's, not clearly above it: 0.58 to 1.31 over the same " +
 				"steps, above mean-field's at 24 of the 45 (seed, step) pairs and never by more than 1.8 times; 0.64 to 1.13 after " +
-				"the paper's 5,000 steps. Both both overestimate the noise: by step 5,000 LIVI's is 0.49 to " +
+				"the paper's 5,000 steps. Both overestimate the noise: by step 5,000 LIVI's is 0.49 to " +
 				"0.79 and mean-field's 1.1 to 1.3 against the data's 0.3. NUTS's noise is about 0.7 too: under this prior the " +
 				"network does not follow the sine's fast wiggles.",
 			Data:    "sinusoid-gap",
