@@ -49,8 +49,8 @@ func TestBrowserClaimHeadline(t *testing.T) {
 		t.Errorf("the page's claim line %q lacks the claim %q", got, s.Claim.Text)
 	}
 	// The status line says the step and the numbers the claim bounds.
-	want := fmt.Sprintf("Claim holds at step %s: Global inducing points' in-between ratio ", thousands(step))
-	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector("#claim-status"); return e.dataset.holds === "true" && e.textContent.startsWith(%q) && e.textContent.includes("in-between ratio") && !e.textContent.includes("✗"); })()`, want), 5*time.Second)
+	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector("#claim-status"), v = document.querySelector("#claim-verdict");
+		return e.dataset.holds === "true" && v.textContent === %q && e.textContent.startsWith("Global inducing points' in-between ratio ") && !e.textContent.includes("✗"); })()`, "✓ holds at step "+thousands(step)), 5*time.Second)
 	b.shot("claim-headline")
 }
 
@@ -70,6 +70,7 @@ func thousands(n int64) string {
 // in a real browser.
 func TestBrowserClaimsEveryScenario(t *testing.T) {
 	b := startBrowserTest(t)
+	b.do(chromedp.EmulateViewport(1280, 720))
 	for _, s := range handlers.Scenarios() {
 		if s.Claim == nil || s.Slug == "mfvi-vs-gip-gap" { // the headline has its own test
 			continue
@@ -87,5 +88,25 @@ func TestBrowserClaimsEveryScenario(t *testing.T) {
 		}
 		t.Logf("%s: %s", s.Slug, b.eval(`document.querySelector("#claim-status").textContent`))
 		b.shot("claim-" + s.Slug)
+		b.verdictInView(s.Slug)
+		if s.Slug == "vi-vs-mcmc" { // the longest claim: on a phone too
+			b.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+			b.verdictInView(s.Slug + " at 390 px")
+			b.do(chromedp.EmulateViewport(1280, 720))
+		}
+	}
+}
+
+// verdictInView checks that the claim's verdict says it holds and is whole
+// on screen, however long the claim's text (a projector shows the claim on
+// one line, a phone on at most four).
+func (b *browser) verdictInView(what string) {
+	b.t.Helper()
+	want := "✓ holds at step "
+	js := fmt.Sprintf(`(() => { const v = document.querySelector("#claim-verdict"), c = v.closest(".claim").getBoundingClientRect(), r = v.getBoundingClientRect();
+		return v.textContent.startsWith(%q) && r.width > 0 && r.right <= c.right + 0.5 && r.bottom <= c.bottom + 0.5 && r.bottom <= innerHeight; })()`, want)
+	if !b.settle(js, 5*time.Second) {
+		b.t.Errorf("%s: the claim's verdict is %q at %s, want %q whole in view", what,
+			b.eval(`document.querySelector("#claim-verdict").textContent`), b.eval(`JSON.stringify(document.querySelector("#claim-verdict").getBoundingClientRect())`), want)
 	}
 }

@@ -274,7 +274,7 @@ func TestBrowserLecturerShots(t *testing.T) {
 				b.settle(`document.querySelector("#claim-status")?.dataset.holds !== undefined`, 5*time.Second)
 				b.settle(drawnJS, 5*time.Second)
 				// The claim line is rewritten four times a second (claim.js).
-				b.settle(`document.querySelector("#claim-status").textContent.includes("step " + Math.min(...playground.panels.map(p => p.step)).toLocaleString("en-US"))`, 5*time.Second)
+				b.settle(`document.querySelector("#claim-verdict").textContent.includes("step " + Math.min(...playground.panels.map(p => p.step)).toLocaleString("en-US"))`, 5*time.Second)
 				b.settled()
 				b.viewShot(name("claim"))
 				t.Logf("%s at %d: claim %s", s.Slug, w, b.eval(`document.querySelector("#claim-status")?.textContent ?? ""`))

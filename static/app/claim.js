@@ -98,18 +98,27 @@ export function watchClaim(claim, panels, config, el, edited = () => false) {
   if (!claim || !el) return null;
   const steps = (n) => n.toLocaleString("en-US");
   const labels = Object.fromEntries(panels.map((p) => [p.method, p.spec?.label ?? p.method]));
+  // The verdict goes before the claim's text too, where neither a projector's
+  // one line nor a phone's four cut it off.
+  const verdict = el.closest(".claim")?.querySelector(".claim-verdict");
+  const say = (holds, short) => {
+    if (!verdict) return;
+    verdict.dataset.holds = holds;
+    verdict.textContent = short;
+  };
   const tick = () => {
     if (edited()) {
       el.dataset.holds = "edited";
       el.textContent = "Not checked: the claim is about the scenario's data, and these are edited (Reset data to check it).";
+      say("edited", "not checked: data edited");
       return;
     }
     const r = claimHolds(claim, panels, config);
     el.dataset.holds = String(r.holds);
+    say(String(r.holds), r.holds ? `✓ holds at step ${steps(r.step)}` : `not yet, step ${steps(r.step)} of ${steps(claim.step)}`);
     const now = claimNumbers(claim, panels, config, labels);
-    el.textContent = r.holds
-      ? `Claim holds at step ${steps(r.step)}: ${now}.`
-      : `Not yet at step ${steps(r.step)} (${now}); with the scenario's defaults it holds from step ${steps(claim.step)}.`;
+    // The verdict says holds or not and the step; this says the numbers.
+    el.textContent = r.holds ? `${now}.` : `${now}; with the scenario's defaults it holds from step ${steps(claim.step)}.`;
     const line = el.closest(".claim");
     if (line) line.title = line.textContent; // the whole line, where it is cut short
   };
