@@ -1,6 +1,7 @@
 package fbnn
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -99,52 +100,62 @@ func exactGP(t testing.TB, d *sim.Dataset, k gp.Kernel, noise float64) (mean, st
 	return mean, std
 }
 
-// TestBandAgainstExactGP trains fBNN at its defaults for 3000 steps on
-// `gap` (rbf prior) and `periodic` (periodic prior), seed 1, and compares
-// its predictive band on the grid with gp-exact's under the fitted kernel
-// and noise (issue 18). It pins what the method achieves, which is short
-// of the issue's target (std within a factor of 2 at ≥ 80% of the grid,
-// mean within 2 GP sd, on both data sets and seeds 1–5): over seeds 1–5 at
-// these settings (README, "Functional VI") the std is within a factor of 2
-// at 69–86% of the grid on `gap` and 60–100% on `periodic`, the band
-// still narrower than the GP's (median ratio 0.54–0.84), and on `periodic`
-// the mean is within 2 GP sd at only 21–53% of the grid: there the GP's
-// posterior sd is small everywhere (its periodic kernel pins the function
-// from one period of data) and the 2×50 network's extrapolation is not
-// that exact. The mean is therefore asserted on `gap` only.
+// bandSteps is the step at which TestBandAgainstExactGP compares fBNN with
+// gp-exact: the band and mean settle by 6000–8000 steps at lr 3e-3
+// (package documentation).
+const bandSteps = 8000
+
+// TestBandAgainstExactGP is issue 18's target: trained at its defaults for
+// bandSteps steps on `gap` (rbf prior) and `periodic` (periodic prior),
+// seeds 1–5, fBNN's predictive std on the grid is within a factor of 2 of
+// gp-exact's (same kernel hyperparameters and noise, those fBNN fitted) at
+// ≥ 80% of the grid points, and its mean within 2 GP posterior sd of the
+// GP's mean at ≥ 80% of them, for every seed. The 80% is the issue's;
+// reading the mean criterion with the same 80% is ours (the issue states
+// no fraction, and "everywhere" would be decided by single grid points at
+// the edge of a 7-period extrapolation). The median std ratio must lie in
+// [½, 2] as well, so that a band right at only 80% of the points cannot
+// pass while systematically too narrow or too wide.
 //
-// Tolerances: the std from 400 draws has a relative Monte Carlo error of
-// 1/√800 ≈ 3.5%, which moves only grid points whose ratio lies within
-// 3.5% of ½ or 2 across the bounds; the bounds sit 0.05–0.1 below the
-// measured seed-1 values (gap 0.81 within, 0.99 mean; periodic 0.67
-// within, median ratio 0.54). The SSGE estimator the method used before
-// fails them by far (seed 1, 6000 steps: within 0.07 on gap and 0.00 on
-// periodic, median ratios 0.30 and 0.20).
+// Tolerances: the fractions are the issue's targets, not fitted ones. The
+// std from 400 draws has a relative Monte Carlo error of 1/√800 ≈ 3.5%,
+// and the mean an error of 0.05 fBNN sd ≈ 0.05 GP sd; either moves only
+// grid points within that distance of a criterion's edge. Where the ratio
+// runs close to ½ over a stretch of the grid that is more than a few
+// points: `gap` seed 5's trained network gave 0.93 here and 0.98 with
+// another 400 draws, so the fractions carry a Monte Carlo error up to about
+// 0.05, and the measured values (README, "fBNN's band against the exact
+// GP") should clear 0.8 by more than that: the closest is `periodic` seed
+// 3's mean at 0.88; every other fraction is ≥ 0.92, and the median ratios
+// lie in 0.85–1.18. The training itself is
+// deterministic (fixed seeds), so the test is not flaky; it is a
+// regression check at the seeds the issue names.
 func TestBandAgainstExactGP(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains two networks for 3000 steps (about 40 s of CPU)")
+		t.Skip("trains ten networks for 8000 steps (about 5 minutes of CPU)")
 	}
-	for _, tc := range []struct {
-		data, kernel     string
-		within, medRatio float64
-		meanOK           float64 // 0: not asserted
-	}{
-		{"gap", KernelRBF, 0.75, 0.6, 0.95},
-		{"periodic", KernelPeriodic, 0.6, 0.45, 0},
+	for _, tc := range []struct{ data, kernel string }{
+		{"gap", KernelRBF},
+		{"periodic", KernelPeriodic},
 	} {
-		d := loadData(t, tc.data, 1)
-		m := newMethod(t, d, sim.Controls{"kernel": sim.Choice(tc.kernel)}, 1)
-		s := compareToGP(t, m, d, 3000, 400)
-		t.Logf("%s: std within ×2 of gp-exact at %.2f of the grid, mean within 2 GP sd at %.2f, median std ratio %.3f [%.3f, %.3f]",
-			tc.data, s.within2, s.meanOK, s.medRatio, s.minR, s.maxR)
-		if s.within2 < tc.within {
-			t.Errorf("%s: std within a factor of 2 at %.2f of the grid, want ≥ %.2f", tc.data, s.within2, tc.within)
-		}
-		if s.medRatio < tc.medRatio || s.medRatio > 2 {
-			t.Errorf("%s: median std ratio %.3f, want in [%.2f, 2]", tc.data, s.medRatio, tc.medRatio)
-		}
-		if s.meanOK < tc.meanOK {
-			t.Errorf("%s: mean within 2 GP sd at %.2f of the grid, want ≥ %.2f", tc.data, s.meanOK, tc.meanOK)
+		for seed := uint64(1); seed <= 5; seed++ {
+			t.Run(fmt.Sprintf("%s/seed%d", tc.data, seed), func(t *testing.T) {
+				t.Parallel()
+				d := loadData(t, tc.data, seed)
+				m := newMethod(t, d, sim.Controls{"kernel": sim.Choice(tc.kernel)}, seed)
+				s := compareToGP(t, m, d, bandSteps, 400)
+				t.Logf("std within ×2 of gp-exact at %.2f of the grid, mean within 2 GP sd at %.2f, median std ratio %.3f [%.3f, %.3f], RMSE to the truth outside the data %.2f",
+					s.within2, s.meanOK, s.medRatio, s.minR, s.maxR, s.rmseOut)
+				if s.within2 < 0.8 {
+					t.Errorf("std within a factor of 2 at %.2f of the grid, want ≥ 0.80", s.within2)
+				}
+				if s.meanOK < 0.8 {
+					t.Errorf("mean within 2 GP sd at %.2f of the grid, want ≥ 0.80", s.meanOK)
+				}
+				if s.medRatio < 0.5 || s.medRatio > 2 {
+					t.Errorf("median std ratio %.3f, want in [0.5, 2]", s.medRatio)
+				}
+			})
 		}
 	}
 }

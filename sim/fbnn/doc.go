@@ -1,6 +1,7 @@
 // Package fbnn is functional variational inference for Bayesian neural
-// networks (fBNN; Sun, Zhang, Shi & Grosse 2019): a mean-field Gaussian
-// distribution over the weights of the shared network (model.DefaultArch),
+// networks (fBNN; Sun, Zhang, Shi & Grosse 2019): a Gaussian distribution
+// over the weights of the shared network (model.DefaultArch), mean-field
+// except for the output layer's weights, which have a full covariance,
 // trained not on the weight-space ELBO but on the functional one,
 //
 //	Σ_n E_q log p(y_n | f(x_n)) − KL[q(f^X) ‖ p(f^X)],
@@ -53,9 +54,51 @@
 // its in-sample bias is small: 0.86 of the truth at k = 20, 0.95 at k = 50,
 // 0.98 at k = 100 on the same test. The default is k = 50 particles (the
 // reference's 100 doubles the cost for 0.03 of the gradient). SSGE remains
-// in the package (scoreSSGE) for that comparison. The band is still
-// narrower than the exact GP's (a median 0.5–0.8 of its std after 3000
-// steps) and short of issue 18's target: see TestBandAgainstExactGP.
+// in the package (scoreSSGE) for that comparison.
+//
+// # The band: a full-covariance output layer
+//
+// With the Gaussian score alone the band was still too narrow where the
+// exact GP's is wide, and the cause is the mean-field family, not the
+// estimator. On `gap` (seed 2, 3000 steps) the std was right on the data
+// clusters and beyond them (0.5–1.05 of the GP's) but 0.013 across the
+// whole gap where the GP's rises to 0.34 (ratio 0.04–0.12): the classic
+// in-between failure of mean-field networks (Foong et al. 2019). A unit
+// active in the gap is active on a data cluster too, so variance in the gap
+// but not on the data needs weights whose variations cancel on the data,
+// which independent weights cannot do. On `periodic`, where one period of
+// data pins the GP's function everywhere (its sd 0.06–0.07), the band
+// shrank to a median 0.5 of the GP's and stayed there (seed 1: 0.54 at 3000
+// steps, 0.52 at 5000). Ruled out by measurement (seed 1, `periodic`): the
+// injected noise (σ_inj 0.1, 0.03, 0.01: median ratio 0.54, 0.52, 0.49 at
+// 3000 steps, and below 0.1 the mean collapses to a constant), the particle
+// count (k = 100: 0.52 at 5000 steps), the measurement box (the plotting
+// grid's range, so it covers every grid point) and the prior (the exact
+// GP is given fBNN's own fitted kernel and noise).
+//
+// The fix is in q's family, which fBNN leaves open (any process that can be
+// sampled): the output layer's weights, hidden units and bias, are
+// Gaussian with a full covariance LLᵀ (outcov.go); the hidden layers stay
+// mean-field. Given the hidden units h(x) the output is linear in those
+// weights, so q(f | h) can be any Gaussian on the span of the 51 features,
+// the exact GP's included, and combinations of units that cancel on the
+// data can carry variance in the gap. With it (at lr 1e-2), on `gap` seed
+// 2 the std is within ×2 at 0.78 of the grid after 3000 steps (0.69
+// before) and 0.93–0.99 after 6000–8000; on `periodic` seed 1 the median
+// ratio is 1.1–1.8 (0.5 before).
+//
+// The learning rate (3e-3; it was 1e-2) is the second choice: at 1e-2 Adam's
+// noise moved the band and the mean by more than the periodic GP's small sd
+// from one checkpoint to the next (seed 1, full covariance: median ratio
+// 1.83, 1.13, 1.79, 1.27 at 3000, 5000, 6000, 8000 steps; mean within 2 GP
+// sd at 0.37–0.83 of the grid); at 3e-3 it settles (ratio 0.96, 0.98, 1.03
+// and mean 0.94, 0.97, 0.97 at 6000, 8000, 10 000 steps). The band settles
+// from above, by 8000 steps on every seed; TestBandAgainstExactGP checks
+// issue 18's target there on both data sets, seeds 1–5. The learning rate
+// and step count alone do not meet it: mean-field at lr 3e-3 and 8000
+// steps is within ×2 at 0.75 and 0.50 of the grid on `gap` seeds 2 and 5
+// and 0.78 on `periodic` seed 2 (median ratio 0.64 and falling), against
+// 1.00, 0.93 and 1.00 with the full-covariance output layer.
 //
 // # Prior and noise
 //
@@ -72,7 +115,8 @@
 // # Differences from the reference
 //
 // The reference trains a 5×500 network for 50 000 epochs at lr 1e-3 with
-// 100 particles; here the shared 2×50 network, 50 particles and lr 1e-2.
+// 100 particles; here the shared 2×50 network with a full-covariance output
+// layer (above), 50 particles and lr 3e-3 for a few thousand steps.
 // The injected noise defaults to 0.1 (reference 0.01): against the periodic
 // kernel, whose spectrum beyond the first few harmonics lies far below
 // 0.01², the 2×50 ReLU network can only match the prior to within about

@@ -58,6 +58,12 @@ type Method struct {
 	std      []float64
 	dw       []float64
 
+	// The output layer's full covariance (outcov.go): the strictly lower
+	// part of its Cholesky factor, nOut×nOut, and its gradient.
+	outOff, nOut int
+	lo, glo      []float64
+	meanField    bool // tests only: keep L diagonal (the mean-field family)
+
 	params, grads []*mat.Dense
 	adam          *numeric.Adam
 

@@ -11,7 +11,8 @@ import (
 // The analytic gradient of a step (likelihood, entropy surrogate with the
 // SSGE score held fixed, cross-entropy, through the network and the
 // reparameterisation) against central differences of surrogateLoss, at 40
-// random means, 40 random log stds. h = 1e-6: rounding
+// random means, 40 random log stds and 40 random entries of the output
+// layer's Cholesky factor (nonzero after 50 steps). h = 1e-6: rounding
 // error ≈ 1e-16·|loss|/h ≈ 1e-9 for |loss| ≲ 10; truncation O(h²). A ReLU
 // kink inside ±h would break one comparison; with 30 particles × 60 inputs
 // that has probability of order h/(spread of pre-activations) per unit,
@@ -32,6 +33,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			}
 			gmu := append([]float64(nil), m.gmu...)
 			gls := append([]float64(nil), m.gls...)
+			glo := append([]float64(nil), m.glo...)
 			r := numeric.NewRand(99)
 			check := func(name string, p []float64, i int, analytic float64) {
 				const h = 1e-6
@@ -51,6 +53,9 @@ func TestGradientFiniteDifferences(t *testing.T) {
 				check("μ", m.mu, i, gmu[i])
 				j := r.IntN(len(m.ls))
 				check("ρ", m.ls, j, gls[j])
+				a := 1 + r.IntN(m.nOut-1) // an entry of L's strictly lower part
+				q := a*m.nOut + r.IntN(a)
+				check("L", m.lo, q, glo[q])
 			}
 		})
 	}

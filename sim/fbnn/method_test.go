@@ -13,7 +13,8 @@ import (
 
 // After the first step, Step allocates nothing: the score's k×k and the
 // cross-entropy's n×n Cholesky factors go through lapack64.Potrf on kept
-// buffers.
+// buffers, and the output layer's Cholesky factor and its gradient are
+// kept slabs.
 func TestStepAllocations(t *testing.T) {
 	for _, data := range []string{"periodic", "gap"} {
 		m := newMethod(t, loadData(t, data, 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic), "particles": sim.Num(8)}, 1)
@@ -26,8 +27,16 @@ func TestStepAllocations(t *testing.T) {
 
 // BenchmarkStep times one step at the defaults on `periodic` with the
 // periodic prior (k = 50 particles at 20 + 40 measurement points).
-func BenchmarkStep(b *testing.B) {
+func BenchmarkStep(b *testing.B) { benchmarkStep(b, false) }
+
+// BenchmarkStepMeanField is BenchmarkStep with the output layer's
+// covariance kept diagonal (the family before issue 18), for the cost of
+// the full covariance.
+func BenchmarkStepMeanField(b *testing.B) { benchmarkStep(b, true) }
+
+func benchmarkStep(b *testing.B, meanField bool) {
 	m := newMethod(b, loadData(b, "periodic", 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic)}, 1)
+	m.meanField = meanField
 	m.Step()
 	b.ReportAllocs()
 	c0 := cputime.Process()
@@ -62,7 +71,7 @@ func TestPredictDoesNotShiftTraining(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(a.mu, b.mu) || !slices.Equal(a.ls, b.ls) {
+	if !slices.Equal(a.mu, b.mu) || !slices.Equal(a.ls, b.ls) || !slices.Equal(a.lo, b.lo) {
 		t.Error("calling Predict changed the training trajectory")
 	}
 }

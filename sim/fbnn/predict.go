@@ -20,12 +20,13 @@ func (m *Method) Predict(xs []float64, samples int) sim.Predictive {
 	if m.pred == nil || !m.pred.SameInputs(xs) {
 		m.pred = model.NewNet(m.layers, xs, false)
 	}
+	for i, l := range m.ls {
+		m.std[i] = math.Exp(l)
+	}
 	p.Samples = make([][]float64, samples)
 	for s := range p.Samples {
 		numeric.FillNormal(m.pe, m.evalRng)
-		for i, mu := range m.mu {
-			m.pw[i] = mu + math.Exp(m.ls[i])*m.pe[i]
-		}
+		m.sampleWeights(m.pw, m.pe)
 		m.pred.Forward(m.layers, m.pw)
 		p.Samples[s] = slices.Clone(m.pred.Out)
 	}
