@@ -239,7 +239,7 @@ func Scenarios() []Scenario {
 			Name:    "Periodic extrapolation",
 			Summary: "Twenty points of a sine in two clusters: a functional prior carries the pattern past the data, a weight prior does not.",
 			Description: "Functional VI (fBNN) trains the network's weights so that its functions match a periodic GP prior at " +
-				"measurement points spread over the whole axis, with the entropy's gradient from a spectral Stein estimator; " +
+				"measurement points spread over the whole axis (the entropy's gradient from the Gaussian fitted to its function samples); " +
 				"mean-field VI has only a prior on the weights. Press play: for the first thousand steps both means miss the " +
 				"dotted truth beyond the data; by step 2,000 the fBNN panel's mean carries the oscillation past the " +
 				"training range, its error there at most 70% of the mean-field panel's, whose mean drifts off the pattern. " +
