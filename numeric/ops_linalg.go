@@ -77,6 +77,69 @@ func (t *Tape) matMulBackward(nd, a, b *node) {
 	}
 }
 
+// WeightedGram returns Φᵀ·diag(w)·Φ for an m×n Φ and an m×1 column w: the
+// same value as MatMul(phi, Mul(phi, w), true, false), bit for bit. Its
+// backward takes one product, Φ·(Ḡ + Ḡᵀ), where the two MatMul and Mul
+// nodes take two (GIP's precision ΦᵀΛΦ spends half its gradient's GEMMs
+// there).
+func (t *Tape) WeightedGram(phi, w Var) Var {
+	pn, wn := t.node(phi), t.node(w)
+	if wn.r != pn.r || wn.c != 1 {
+		panic(fmt.Sprintf("numeric: WeightedGram of %d×%d Φ and %d×%d w (want %d×1)", pn.r, pn.c, wn.r, wn.c, pn.r))
+	}
+	m, n := pn.r, pn.c
+	v, nd, pn, wn := t.push2(opWeightedGram, phi, w, n, n)
+	if m == 0 {
+		clear(nd.v)
+		return v
+	}
+	nd.aux = grow(nd.aux, n*n+m*n)
+	wphi := nd.aux[:m*n]
+	for i, wi := range wn.v {
+		row := pn.v[i*n : (i+1)*n]
+		for j, x := range row {
+			wphi[i*n+j] = x * wi
+		}
+	}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, general(m, n, pn.v), general(m, n, wphi), 0, general(n, n, nd.v))
+	return v
+}
+
+// weightedGramBackward for P = Φᵀ·diag(w)·Φ with upstream Ḡ: with
+// H = Φ·(Ḡ + Ḡᵀ), Φ̄ = diag(w)·H and w̄_i = ½ Σ_j H_ij Φ_ij.
+func (t *Tape) weightedGramBackward(nd, phi, w *node) {
+	pn, wn := t.nodes[nd.a], t.nodes[nd.b]
+	m, n := pn.r, pn.c
+	if m == 0 || n == 0 {
+		return
+	}
+	nd.aux = grow(nd.aux, n*n+m*n)
+	s, h := nd.aux[:n*n], nd.aux[n*n:n*n+m*n]
+	g := nd.g
+	for i := range n {
+		for j := range n {
+			s[i*n+j] = g[i*n+j] + g[j*n+i]
+		}
+	}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(m, n, pn.v), general(n, n, s), 0, general(m, n, h))
+	for i := range m {
+		hi, xi := h[i*n:(i+1)*n], pn.v[i*n:(i+1)*n]
+		if phi != nil {
+			wi, gi := wn.v[i], phi.g[i*n:(i+1)*n]
+			for j, x := range hi {
+				gi[j] += wi * x
+			}
+		}
+		if w != nil {
+			d := 0.0
+			for j, x := range hi {
+				d += x * xi[j]
+			}
+			w.g[i] += 0.5 * d
+		}
+	}
+}
+
 // lower wraps a contiguous n×n slice as a non-unit lower triangle.
 func lower(n int, data []float64) blas64.Triangular {
 	return blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: n, Stride: max(n, 1), Data: data}

@@ -140,3 +140,19 @@ func TestCholeskyFailure(t *testing.T) {
 		t.Errorf("Err() after a successful Cholesky = %v", tp.Err())
 	}
 }
+
+// TestWeightedGramValue checks WeightedGram against the MatMul and Mul it
+// replaces: the same products in the same order, so equal bit for bit.
+func TestWeightedGramValue(t *testing.T) {
+	rng := NewRand(12)
+	for _, s := range [][2]int{{1, 1}, {7, 3}, {100, 51}, {13, 2}} {
+		phi, w := randn(rng, s[0], s[1]), randn(rng, s[0], 1)
+		tp := NewTape()
+		p, wv := tp.Const(phi), tp.Const(w)
+		got := tp.Value(tp.WeightedGram(p, wv))
+		want := tp.Value(tp.MatMul(p, tp.Mul(p, wv), true, false))
+		if !mat.Equal(got, want) {
+			t.Errorf("%d×%d: WeightedGram differs from Φᵀ(w⊙Φ)", s[0], s[1])
+		}
+	}
+}

@@ -68,6 +68,7 @@ const (
 	opLogDetChol
 	opSumSquares
 	opReLUAppendOnes
+	opWeightedGram
 )
 
 // node is one recorded operation. v and g are contiguous row-major r×c
@@ -306,6 +307,8 @@ func (t *Tape) backward(nd *node) {
 		t.solveBackward(nd, a, b)
 	case opLogDetChol:
 		logDetBackward(nd, t.nodes[nd.a], a)
+	case opWeightedGram:
+		t.weightedGramBackward(nd, a, b)
 	default:
 		panic(fmt.Sprintf("numeric: no backward rule for op %d", nd.op))
 	}

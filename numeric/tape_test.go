@@ -294,6 +294,12 @@ func TestGradLinalg(t *testing.T) {
 				l := tp.Cholesky(x[0])
 				return tp.SolveLowerT(l, tp.SolveLower(l, x[1]))
 			}},
+		{name: "WeightedGram", in: []*mat.Dense{randn(rng, 7, n), randn(rng, 7, 1)},
+			f: func(tp *Tape, x []Var) Var { return tp.WeightedGram(x[0], x[1]) }},
+		{name: "Cholesky of AddDiag(WeightedGram)", in: []*mat.Dense{randn(rng, 7, n), randIn(rng, 7, 1, 0.5, 2)},
+			f: func(tp *Tape, x []Var) Var {
+				return tp.Cholesky(tp.AddDiag(tp.WeightedGram(x[0], x[1]), 0.5))
+			}},
 		{name: "Cholesky of AddDiag(AᵀA)", in: []*mat.Dense{randn(rng, 6, n)},
 			f: func(tp *Tape, x []Var) Var {
 				return tp.Cholesky(tp.AddDiag(tp.MatMul(x[0], x[0], true, false), 0.5))

@@ -107,8 +107,9 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 		} else {
 			phi, ft = t.AppendOnes(u), t.AppendOnes(f)
 		}
-		lphi := t.Mul(phi, t.Exp(vs.ll[l]))
-		chol := t.Cholesky(t.AddDiag(t.MatMul(phi, lphi, true, false), prec)) // P = σ⁻²I + ΦᵀΛΦ
+		lam := t.Exp(vs.ll[l])
+		lphi := t.Mul(phi, lam)
+		chol := t.Cholesky(t.AddDiag(t.WeightedGram(phi, lam), prec)) // P = σ⁻²I + ΦᵀΛΦ
 		half := t.SolveLower(chol, t.MatMul(lphi, vs.v[l], true, false))      // L⁻¹ΦᵀΛV
 		mean := t.SolveLowerT(chol, half)                                     // P⁻¹ΦᵀΛV
 		w := t.Add(mean, t.SolveLowerT(chol, t.Const(eps[l])))                // M + L⁻ᵀE
