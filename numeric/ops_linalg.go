@@ -269,17 +269,37 @@ func (t *Tape) solveBackward(nd, l, b *node) {
 	if l == nil {
 		return
 	}
-	X, Lbar := general(n, k, nd.v), general(n, n, lbar)
 	if nd.op == opSolveLower {
-		blas64.Gemm(blas.NoTrans, blas.Trans, -1, Bbar, X, 0, Lbar)
+		gemmLowerNT(n, k, bbar, nd.v, lbar)
 	} else {
-		blas64.Gemm(blas.NoTrans, blas.Trans, -1, X, Bbar, 0, Lbar)
+		gemmLowerNT(n, k, nd.v, bbar, lbar)
 	}
 	for i := 0; i < n; i++ {
 		gl := l.g[i*n : i*n+i+1]
 		for j, x := range lbar[i*n : i*n+i+1] {
 			gl[j] += x
 		}
+	}
+}
+
+// lowerBlock is the row block of gemmLowerNT: twice the kernel's six rows.
+const lowerBlock = 12
+
+// gemmLowerNT sets the lower triangle (and some entries above it) of the
+// n×n c to −a·bᵀ for n×k a and b. By row blocks, each only as wide as its
+// last row needs: on n = 51 that is 39% fewer multiply-adds than the whole
+// product, whose upper triangle a triangular gradient discards.
+func gemmLowerNT(n, k int, a, b, c []float64) {
+	if k < 8 || n <= 2*lowerBlock {
+		blas64.Gemm(blas.NoTrans, blas.Trans, -1, general(n, k, a), general(n, k, b), 0, general(n, n, c))
+		return
+	}
+	for i0 := 0; i0 < n; i0 += lowerBlock {
+		i1 := min(i0+lowerBlock, n)
+		blas64.Gemm(blas.NoTrans, blas.Trans, -1,
+			blas64.General{Rows: i1 - i0, Cols: k, Stride: k, Data: a[i0*k:]},
+			blas64.General{Rows: i1, Cols: k, Stride: k, Data: b},
+			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: c[i0*n:]})
 	}
 }
 
