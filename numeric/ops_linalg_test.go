@@ -156,3 +156,25 @@ func TestWeightedGramValue(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmLowerNT checks the blocked lower triangle against the whole
+// product: the same dot products in the same kernels, so within a few
+// roundings of k terms of size O(1) (1e-12 is ~50× that).
+func TestGemmLowerNT(t *testing.T) {
+	rng := NewRand(13)
+	for _, s := range [][2]int{{5, 3}, {25, 8}, {51, 50}, {51, 51}, {60, 9}, {100, 13}} {
+		n, k := s[0], s[1]
+		a, b := randn(rng, n, k), randn(rng, n, k)
+		var want mat.Dense
+		want.Mul(a, b.T())
+		got := make([]float64, n*n)
+		gemmLowerNT(n, k, a.RawMatrix().Data, b.RawMatrix().Data, got)
+		for i := range n {
+			for j := 0; j <= i; j++ {
+				if d := math.Abs(got[i*n+j] + want.At(i, j)); d > 1e-12 {
+					t.Fatalf("n=%d k=%d: C[%d,%d] = %v, want %v", n, k, i, j, got[i*n+j], -want.At(i, j))
+				}
+			}
+		}
+	}
+}
