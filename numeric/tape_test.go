@@ -296,6 +296,8 @@ func TestGradLinalg(t *testing.T) {
 			}},
 		{name: "WeightedGram", in: []*mat.Dense{randn(rng, 7, n), randn(rng, 7, 1)},
 			f: func(tp *Tape, x []Var) Var { return tp.WeightedGram(x[0], x[1]) }},
+		{name: "WeightedGram, blocked (n = 26)", in: []*mat.Dense{randn(rng, 9, 26), randn(rng, 9, 1)},
+			f: func(tp *Tape, x []Var) Var { return tp.WeightedGram(x[0], x[1]) }},
 		{name: "Cholesky of AddDiag(WeightedGram)", in: []*mat.Dense{randn(rng, 7, n), randIn(rng, 7, 1, 0.5, 2)},
 			f: func(tp *Tape, x []Var) Var {
 				return tp.Cholesky(tp.AddDiag(tp.WeightedGram(x[0], x[1]), 0.5))
