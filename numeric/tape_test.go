@@ -281,6 +281,8 @@ func TestGradLinalg(t *testing.T) {
 	cases := []gradCase{
 		{name: "Cholesky", in: []*mat.Dense{randSPD(rng, n)}, sym: sym1,
 			f: func(tp *Tape, x []Var) Var { return tp.Cholesky(x[0]) }},
+		{name: "Cholesky, blocked backward (n = 26)", in: []*mat.Dense{randSPD(rng, 26)}, sym: sym1,
+			f: func(tp *Tape, x []Var) Var { return tp.Cholesky(x[0]) }},
 		{name: "SolveLower", in: []*mat.Dense{randLower(rng, n), randn(rng, n, 3)},
 			f: func(tp *Tape, x []Var) Var { return tp.SolveLower(x[0], x[1]) }},
 		{name: "SolveLowerT", in: []*mat.Dense{randLower(rng, n), randn(rng, n, 3)},
