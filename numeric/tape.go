@@ -69,6 +69,7 @@ const (
 	opSumSquares
 	opReLUAppendOnes
 	opWeightedGram
+	opTraceInvChol
 )
 
 // node is one recorded operation. v and g are contiguous row-major r×c
@@ -309,6 +310,8 @@ func (t *Tape) backward(nd *node) {
 		logDetBackward(nd, t.nodes[nd.a], a)
 	case opWeightedGram:
 		t.weightedGramBackward(nd, a, b)
+	case opTraceInvChol:
+		traceInvCholBackward(nd, a)
 	default:
 		panic(fmt.Sprintf("numeric: no backward rule for op %d", nd.op))
 	}
