@@ -1,9 +1,6 @@
 package numeric
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Shape operations.
 
@@ -79,17 +76,6 @@ func (t *Tape) Transpose(a Var) Var {
 	return v
 }
 
-// positiveMask is all ones when x > 0 and zero otherwise (−0, negative,
-// NaN), computed without a branch: a float64 is above zero exactly when its
-// bits as an int64 lie in [1, bits of +Inf].
-func positiveMask(x float64) uint64 {
-	var m uint64
-	if uint64(int64(math.Float64bits(x))-1) < 0x7ff0000000000000 {
-		m = ^uint64(0)
-	}
-	return m
-}
-
 // shapeBackward routes each output entry's gradient back to its source;
 // a and b are the operands that need gradients (or nil).
 func (t *Tape) shapeBackward(nd, a, b *node) {
@@ -125,13 +111,10 @@ func (t *Tape) shapeBackward(nd, a, b *node) {
 			row := g[i*c : i*c+ca]
 			xr := x[i*ca : (i+1)*ca]
 			ga := a.g[i*ca : (i+1)*ca]
-			// A select, not a branch: the signs of a layer's
-			// pre-activations are close to random, and the mispredicted
-			// branch cost about 8% of a GIP step. Adding a zero leaves ga
-			// as it was (ga is never −0: gradients start at +0 and sums
-			// of finite values only reach −0 from −0 + −0).
 			for j, gj := range row {
-				ga[j] += math.Float64frombits(math.Float64bits(gj) & positiveMask(xr[j]))
+				if xr[j] > 0 {
+					ga[j] += gj
+				}
 			}
 		}
 	case opSlice:
