@@ -140,3 +140,71 @@ func TestCholeskyFailure(t *testing.T) {
 		t.Errorf("Err() after a successful Cholesky = %v", tp.Err())
 	}
 }
+
+// TestWeightedGramValue checks WeightedGram against the MatMul and Mul it
+// replaces: the lower triangle is the same dot products in the same order,
+// so equal bit for bit, and the upper triangle mirrors it.
+func TestWeightedGramValue(t *testing.T) {
+	rng := NewRand(12)
+	for _, s := range [][2]int{{1, 1}, {7, 3}, {100, 51}, {13, 2}, {30, 25}, {100, 60}} {
+		phi, w := randn(rng, s[0], s[1]), randn(rng, s[0], 1)
+		tp := NewTape()
+		p, wv := tp.Const(phi), tp.Const(w)
+		got := tp.Value(tp.WeightedGram(p, wv))
+		want := tp.Value(tp.MatMul(p, tp.Mul(p, wv), true, false))
+		n := s[1]
+		for i := range n {
+			for j := range n {
+				if g := got.At(i, j); j <= i && g != want.At(i, j) || j > i && g != got.At(j, i) {
+					t.Fatalf("%d×%d: WeightedGram[%d,%d] = %v, Φᵀ(w⊙Φ) has %v", s[0], n, i, j, g, want.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+// TestGemmLowerNT checks the blocked lower triangle against the whole
+// product: the same dot products in the same kernels, so within a few
+// roundings of k terms of size O(1) (1e-12 is ~50× that).
+func TestGemmLowerNT(t *testing.T) {
+	rng := NewRand(13)
+	for _, s := range [][2]int{{5, 3}, {25, 8}, {51, 50}, {51, 51}, {60, 9}, {100, 13}} {
+		n, k := s[0], s[1]
+		a, b := randn(rng, n, k), randn(rng, n, k)
+		var want mat.Dense
+		want.Mul(a, b.T())
+		got := make([]float64, n*n)
+		gemmLowerNT(n, k, a.RawMatrix().Data, b.RawMatrix().Data, got)
+		for i := range n {
+			for j := 0; j <= i; j++ {
+				if d := math.Abs(got[i*n+j] + want.At(i, j)); d > 1e-12 {
+					t.Fatalf("n=%d k=%d: C[%d,%d] = %v, want %v", n, k, i, j, got[i*n+j], -want.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+// TestTraceInvCholValue compares with the composition it replaces,
+// SumSquares(SolveLower(L, I)), for L the Cholesky factor of randSPD's
+// BBᵀ + nI (condition number about 5): both solve for the same L⁻¹ by
+// substitution, blocked differently, so the sums of n² positive terms agree
+// to a few roundings each, far below 1e-12 relative.
+func TestTraceInvCholValue(t *testing.T) {
+	rng := NewRand(16)
+	for _, n := range []int{1, 5, 24, 25, 26, 51, 60} {
+		tc := NewTape()
+		l := mat.DenseCopyOf(tc.Value(tc.Cholesky(tc.Const(randSPD(rng, n)))))
+		eye := mat.NewDense(n, n, nil)
+		for i := range n {
+			eye.Set(i, i, 1)
+		}
+		tp := NewTape()
+		lv := tp.Const(l)
+		got := tp.Scalar(tp.TraceInvChol(lv))
+		want := tp.Scalar(tp.SumSquares(tp.SolveLower(lv, tp.Const(eye))))
+		if math.Abs(got-want) > 1e-12*want {
+			t.Errorf("n=%d: TraceInvChol = %v, SumSquares(SolveLower(L, I)) = %v", n, got, want)
+		}
+	}
+}

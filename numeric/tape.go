@@ -68,6 +68,8 @@ const (
 	opLogDetChol
 	opSumSquares
 	opReLUAppendOnes
+	opWeightedGram
+	opTraceInvChol
 )
 
 // node is one recorded operation. v and g are contiguous row-major r×c
@@ -306,6 +308,10 @@ func (t *Tape) backward(nd *node) {
 		t.solveBackward(nd, a, b)
 	case opLogDetChol:
 		logDetBackward(nd, t.nodes[nd.a], a)
+	case opWeightedGram:
+		t.weightedGramBackward(nd, a, b)
+	case opTraceInvChol:
+		traceInvCholBackward(nd, a)
 	default:
 		panic(fmt.Sprintf("numeric: no backward rule for op %d", nd.op))
 	}

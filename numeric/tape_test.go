@@ -281,6 +281,14 @@ func TestGradLinalg(t *testing.T) {
 	cases := []gradCase{
 		{name: "Cholesky", in: []*mat.Dense{randSPD(rng, n)}, sym: sym1,
 			f: func(tp *Tape, x []Var) Var { return tp.Cholesky(x[0]) }},
+		{name: "Cholesky, blocked backward (n = 26)", in: []*mat.Dense{randSPD(rng, 26)}, sym: sym1,
+			f: func(tp *Tape, x []Var) Var { return tp.Cholesky(x[0]) }},
+		{name: "TraceInvChol", in: []*mat.Dense{randLower(rng, n)},
+			f: func(tp *Tape, x []Var) Var { return tp.TraceInvChol(x[0]) }},
+		{name: "TraceInvChol, blocked (n = 26)", in: []*mat.Dense{randLower(rng, 26)},
+			f: func(tp *Tape, x []Var) Var { return tp.TraceInvChol(x[0]) }},
+		{name: "TraceInvChol∘Cholesky", in: []*mat.Dense{randSPD(rng, n)}, sym: sym1,
+			f: func(tp *Tape, x []Var) Var { return tp.TraceInvChol(tp.Cholesky(x[0])) }},
 		{name: "SolveLower", in: []*mat.Dense{randLower(rng, n), randn(rng, n, 3)},
 			f: func(tp *Tape, x []Var) Var { return tp.SolveLower(x[0], x[1]) }},
 		{name: "SolveLowerT", in: []*mat.Dense{randLower(rng, n), randn(rng, n, 3)},
@@ -293,6 +301,14 @@ func TestGradLinalg(t *testing.T) {
 			f: func(tp *Tape, x []Var) Var {
 				l := tp.Cholesky(x[0])
 				return tp.SolveLowerT(l, tp.SolveLower(l, x[1]))
+			}},
+		{name: "WeightedGram", in: []*mat.Dense{randn(rng, 7, n), randn(rng, 7, 1)},
+			f: func(tp *Tape, x []Var) Var { return tp.WeightedGram(x[0], x[1]) }},
+		{name: "WeightedGram, blocked (n = 26)", in: []*mat.Dense{randn(rng, 9, 26), randn(rng, 9, 1)},
+			f: func(tp *Tape, x []Var) Var { return tp.WeightedGram(x[0], x[1]) }},
+		{name: "Cholesky of AddDiag(WeightedGram)", in: []*mat.Dense{randn(rng, 7, n), randIn(rng, 7, 1, 0.5, 2)},
+			f: func(tp *Tape, x []Var) Var {
+				return tp.Cholesky(tp.AddDiag(tp.WeightedGram(x[0], x[1]), 0.5))
 			}},
 		{name: "Cholesky of AddDiag(AᵀA)", in: []*mat.Dense{randn(rng, 6, n)},
 			f: func(tp *Tape, x []Var) Var {

@@ -109,6 +109,21 @@ func (im Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []floa
 			rb, cb, t = n, k, blas.NoTrans
 		}
 		im.Implementation.Dgemv(t, rb, cb, alpha, b, ldb, a, incA, beta, c, 1)
+	case k == 1 && m > 1 && n > 1 && alpha != 0:
+		// A rank-one update (a gradient of a one-column product): every
+		// tile of the kernel would load and store C for one FMA per
+		// element, so scale C (β = 0 writes zeros, ignoring NaN) and add
+		// α·a·bᵀ row by row.
+		incA := lda
+		if aT {
+			incA = 1
+		}
+		incB := 1
+		if bT {
+			incB = ldb
+		}
+		scale(m, n, beta, c, ldc)
+		im.Implementation.Dger(m, n, alpha, a, incA, b, incB, c, ldc)
 	default:
 		gemm(aT, bT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}

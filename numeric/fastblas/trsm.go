@@ -28,6 +28,23 @@ func (im Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	lower := (ul == blas.Lower) != trans
 	unit := d == blas.Unit
 	switch {
+	case s == blas.Left && n == 1, s == blas.Right && m == 1:
+		// One right-hand side: substitution by gonum's Dtrsv (dot products
+		// or axpys along A) is several times faster than a padded tile.
+		// X·op(A) = α·B with X one row is op(A)ᵀ·Xᵀ = α·Bᵀ.
+		inc, tv := ldb, tA
+		if s == blas.Right {
+			inc = 1
+			if trans {
+				tv = blas.NoTrans
+			} else {
+				tv = blas.Trans
+			}
+		}
+		if alpha != 1 {
+			im.Implementation.Dscal(k, alpha, b, inc)
+		}
+		im.Implementation.Dtrsv(ul, tv, d, k, a, lda, b, inc)
 	case k > maxSolve || (s == blas.Right && m*n > kc*nc):
 		im.trsmBlocked(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 	case s == blas.Left:

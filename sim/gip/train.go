@@ -15,7 +15,6 @@ import (
 type trainer struct {
 	t      *numeric.Tape
 	eps    [][]*mat.Dense // eps[s][l]: standard normal noise E, n_l×N_l
-	eye    []*mat.Dense   // n_l×n_l identity, for L⁻¹ in tr Σ
 	params []*mat.Dense
 	grads  []*mat.Dense
 	vbuf   []numeric.Var
@@ -29,14 +28,6 @@ func newTrainer(m *Method) *trainer {
 		tr.eps[s] = make([]*mat.Dense, L)
 		for l := range L {
 			tr.eps[s][l] = mat.NewDense(m.arch.InDim(l), m.arch.OutDim(l), nil)
-		}
-	}
-	tr.eye = make([]*mat.Dense, L)
-	for l := range L {
-		n := m.arch.InDim(l)
-		tr.eye[l] = mat.NewDense(n, n, nil)
-		for i := range n {
-			tr.eye[l].Set(i, i, 1)
 		}
 	}
 	tr.params = append(tr.params, m.u0)
@@ -107,15 +98,16 @@ func (m *Method) recordSample(tr *trainer, vs *vars, eps []*mat.Dense) (elbo, kl
 		} else {
 			phi, ft = t.AppendOnes(u), t.AppendOnes(f)
 		}
-		lphi := t.Mul(phi, t.Exp(vs.ll[l]))
-		chol := t.Cholesky(t.AddDiag(t.MatMul(phi, lphi, true, false), prec)) // P = σ⁻²I + ΦᵀΛΦ
-		half := t.SolveLower(chol, t.MatMul(lphi, vs.v[l], true, false))      // L⁻¹ΦᵀΛV
-		mean := t.SolveLowerT(chol, half)                                     // P⁻¹ΦᵀΛV
-		w := t.Add(mean, t.SolveLowerT(chol, t.Const(eps[l])))                // M + L⁻ᵀE
+		lam := t.Exp(vs.ll[l])
+		lphi := t.Mul(phi, lam)
+		chol := t.Cholesky(t.AddDiag(t.WeightedGram(phi, lam), prec))    // P = σ⁻²I + ΦᵀΛΦ
+		half := t.SolveLower(chol, t.MatMul(lphi, vs.v[l], true, false)) // L⁻¹ΦᵀΛV
+		mean := t.SolveLowerT(chol, half)                                // P⁻¹ΦᵀΛV
+		w := t.Add(mean, t.SolveLowerT(chol, t.Const(eps[l])))           // M + L⁻ᵀE
 		u, f = t.MatMul(phi, w, false, false), t.MatMul(ft, w, false, false)
 
 		// KL_l = ½[d(tr Σ/σ² − n + n log σ² + log|P|) + ‖M‖²/σ²], tr Σ = ‖L⁻¹‖².
-		trS := t.SumSquares(t.SolveLower(chol, t.Const(tr.eye[l])))
+		trS := t.TraceInvChol(chol)
 		k := t.Add(t.Scale(t.Add(t.Scale(trS, prec), t.LogDetChol(chol)), 0.5*float64(d)),
 			t.Scale(t.SumSquares(mean), 0.5*prec))
 		k = t.AddScalar(k, 0.5*float64(d*n)*(math.Log(sd*sd)-1))
