@@ -100,9 +100,9 @@ func TestBrowserCompare(t *testing.T) {
 	keys := func(method string) string {
 		return b.eval(`[...document.querySelectorAll("#panel-` + method + ` [data-plot=predictive] .plot-legend li")].map(li => li.dataset.key).join(",")`)
 	}
-	for _, m := range []string{"mfvi", "gip"} {
-		if k := keys(m); k != "data,truth,mean,band,samples" {
-			t.Errorf("%s's predictive legend lists %q, want data,truth,mean,band,samples", m, k)
+	for m, want := range map[string]string{"mfvi": "data,truth,mean,band,samples", "gip": "data,truth,mean,band,samples,inducing"} {
+		if k := keys(m); k != want {
+			t.Errorf("%s's predictive legend lists %q, want %s", m, k, want)
 		}
 	}
 	b.do(chromedp.Click(chromedp.CSS(`#panel-mfvi [data-op=snapshot]`)))
