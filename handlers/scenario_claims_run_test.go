@@ -13,6 +13,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/wire"
@@ -160,7 +161,7 @@ func BenchmarkScenarioSecondsToClaim(b *testing.B) {
 			for range b.N {
 				sr := startScenario(b, s, s.Seed)
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-				start, cpu0 := time.Now(), processCPU()
+				start, cpu0 := time.Now(), cputime.Process()
 				for _, r := range sr.runs {
 					if err := r.Play(ctx); err != nil {
 						b.Fatal(err)
@@ -183,7 +184,7 @@ func BenchmarkScenarioSecondsToClaim(b *testing.B) {
 				}
 				elapsed := time.Since(start)
 				total += elapsed
-				cpu += processCPU() - cpu0
+				cpu += cputime.Process() - cpu0
 				// Every panel ran from start to now: its rate is its latest
 				// frame's step over the time that frame was published at.
 				for i, r := range sr.runs {

@@ -23,9 +23,8 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 		o.trace = make(map[string]wire.Series, len(traceNames))
 		o.sent = make(map[string]*wire.Extra)
 	}
-	w := wire.Frame{Type: "frame", Full: cur.Full, Epoch: f.Epoch, Step: f.Step, Status: string(f.Status), Message: f.Message,
-		Budget: f.Budget, Controls: f.Controls, Speed: f.Speed, Objective: cur.Objective, Trace: o.trace,
-		Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec}
+	w := stateFrame(f, cur.Full, f.Step)
+	w.Objective, w.Trace = cur.Objective, o.trace
 	for i, name := range traceNames {
 		w.Trace[name] = cur.Traces[i] // overwrites last frame's: the names are fixed
 	}
@@ -50,4 +49,11 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 	}
 	w.Extras = o.extras
 	return w
+}
+
+// stateFrame is the wire frame of f's state at step, without its points,
+// band, data or extras: what every frame to a viewer carries whole.
+func stateFrame(f *engine.Frame, full bool, step int64) wire.Frame {
+	return wire.Frame{Type: "frame", Full: full, Epoch: f.Epoch, Step: step, Status: string(f.Status), Message: f.Message,
+		Budget: f.Budget, Controls: f.Controls, Speed: f.Speed, Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec}
 }

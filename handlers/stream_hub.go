@@ -270,9 +270,8 @@ func (h *hub) catchUp(from, to *tick, write func([]byte) error) (ok bool, err er
 	if from != nil {
 		after = from.last
 	}
-	w := wire.Frame{Type: "frame", Full: from == nil, Epoch: to.epoch, Step: to.step, Status: string(to.f.Status), Message: to.f.Message,
-		Budget: to.f.Budget, Controls: to.f.Controls, Speed: to.f.Speed, Objective: between(c.cur.Objective, after, to.last), Trace: c.trace,
-		Marks: to.f.Marks, Diagnostics: to.f.Diagnostics, StepsPerSec: to.f.StepsPerSec}
+	w := stateFrame(to.f, from == nil, to.step)
+	w.Objective, w.Trace = between(c.cur.Objective, after, to.last), c.trace
 	for i, name := range h.run.TraceNames() {
 		c.trace[name] = between(c.cur.Traces[i], after, to.last)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/posterior-playground/playground/sim/cputime"
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -39,11 +40,11 @@ func BenchmarkDgemm(b *testing.B) {
 		g := newGemmCase(rng, s.tA, s.tB, s.m, s.n, s.k, 1, 0, 0)
 		for _, im := range benchImpls {
 			b.Run(name+"/"+im.name, func(b *testing.B) {
-				c0 := processCPU()
+				c0 := cputime.Process()
 				for b.Loop() {
 					im.impl.Dgemm(trans(g.tA), trans(g.tB), g.m, g.n, g.k, 1, g.a, g.lda, g.b, g.ldb, 0, g.c, g.ldc)
 				}
-				cpu := (processCPU() - c0).Seconds()
+				cpu := (cputime.Process() - c0).Seconds()
 				b.ReportMetric(2*float64(s.m*s.n*s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 				b.ReportMetric(cpu*1e9/float64(b.N), "cpu-ns/op")
 			})

@@ -249,17 +249,7 @@ func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []floa
 	}
 	var t [rows * w]float64
 	kernel12x4(k, ap, ars, aps, bp, bps, &t[0], w, alpha, 0)
-	for i := range rows {
-		row := c[i*ldc : i*ldc+cols]
-		tr := t[i*w : i*w+cols]
-		if beta == 0 {
-			copy(row, tr)
-			continue
-		}
-		for j := range row {
-			row[j] = beta*row[j] + tr[j]
-		}
-	}
+	mergeTile(c, ldc, t[:], w, rows, cols, beta)
 }
 
 // tile updates the rows×cols tile at c, through a stack tile when it is
@@ -271,9 +261,15 @@ func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, l
 	}
 	var t [mr * nr]float64
 	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, alpha, 0)
+	mergeTile(c, ldc, t[:], nr, rows, cols, beta)
+}
+
+// mergeTile sets the rows×cols tile at c to β·C + T, T a stack tile of
+// row stride tw that a kernel wrote with β = 0 (so β = 0 ignores NaN in C).
+func mergeTile(c []float64, ldc int, t []float64, tw, rows, cols int, beta float64) {
 	for i := range rows {
 		row := c[i*ldc : i*ldc+cols]
-		tr := t[i*nr : i*nr+cols]
+		tr := t[i*tw : i*tw+cols]
 		if beta == 0 {
 			copy(row, tr)
 			continue

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package handlers
-
-import "time"
-
-// processCPU is 0 where the process's CPU time is not read.
-func processCPU() time.Duration { return 0 }
