@@ -238,6 +238,7 @@ type Run struct {
 	rateStep   int64 // for steps per second
 	rateTime   time.Time
 	stepsPerS  float64
+	threads    int // what sim.Threaded was last told; 0: nothing yet
 	row        []float64
 	traceNames []string
 	traceScale []float64      // model → plot units of each trace (sim.TraceInfo.Unit)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -74,5 +75,38 @@ func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 	r.opt.Stepping = nil
 	if got := r.batchTime(); got != 10*time.Millisecond {
 		t.Errorf("no shared count: batch %v, want 10ms", got)
+	}
+}
+
+// threadedMethod records what the engine told it (sim.Threaded).
+type threadedMethod struct {
+	fakeMethod
+	told []int
+}
+
+func (m *threadedMethod) SetThreads(n int) { m.told = append(m.told, n) }
+
+// A method that steps in several goroutines is told the cores the other
+// stepping runs leave it, at least one, and only when that changes.
+func TestShareCoresTellsThreadedMethods(t *testing.T) {
+	var n atomic.Int64
+	m := &threadedMethod{}
+	r := &Run{m: m, opt: RunOptions{Stepping: &n}}
+	procs := runtime.GOMAXPROCS(0)
+	var want []int
+	for _, stepping := range []int{1, 1, 2, int(procs), int(procs) + 5} {
+		n.Store(int64(stepping)) // the run itself among them
+		r.shareCores()
+		if w := max(1, procs-stepping+1); len(want) == 0 || want[len(want)-1] != w {
+			want = append(want, w)
+		}
+	}
+	if !slices.Equal(m.told, want) {
+		t.Errorf("on %d cores told %v, want %v", procs, m.told, want)
+	}
+	r.opt.Stepping = nil
+	r.shareCores()
+	if len(m.told) != len(want) {
+		t.Errorf("no shared count: told %v more", m.told[len(want):])
 	}
 }

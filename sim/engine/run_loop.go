@@ -110,6 +110,21 @@ func (r *Run) batchTime() time.Duration {
 	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(procs)/time.Duration(n)))
 }
 
+// shareCores tells a method that steps in several goroutines
+// (sim.Threaded) how many it may use: the cores the other stepping runs
+// leave, at least one. Without a shared count it is left as it likes.
+func (r *Run) shareCores() {
+	t, ok := r.m.(sim.Threaded)
+	if !ok || r.opt.Stepping == nil {
+		return
+	}
+	n := max(1, int(int64(runtime.GOMAXPROCS(0))-r.opt.Stepping.Load()+1))
+	if n != r.threads {
+		r.threads = n
+		t.SetThreads(n)
+	}
+}
+
 // countStepping keeps the shared count of stepping runs (Stepping) up to
 // date with whether r steps now; on is what it last counted.
 func (r *Run) countStepping(on *bool) {
@@ -179,6 +194,7 @@ func (r *Run) batch(start time.Time) {
 	if r.budget > 0 {
 		limit = min(limit, r.budget-r.step)
 	}
+	r.shareCores()
 	deadline := start.Add(r.batchTime())
 	for i := int64(0); i < limit; i++ {
 		if !r.stepOnce() || !time.Now().Before(deadline) {
