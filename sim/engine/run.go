@@ -238,7 +238,8 @@ type Run struct {
 	rateStep   int64 // for steps per second
 	rateTime   time.Time
 	stepsPerS  float64
-	threads    int // what sim.Threaded was last told; 0: nothing yet
+	threads    int           // what sim.Threaded was last told; 0: nothing yet
+	overrun    time.Duration // how far the last batch ran past its budget, while runs take turns (batchBudget)
 	row        []float64
 	traceNames []string
 	traceScale []float64      // model → plot units of each trace (sim.TraceInfo.Unit)

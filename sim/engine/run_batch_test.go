@@ -110,3 +110,35 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 		t.Errorf("no shared count: told %v more", m.told[len(want):])
 	}
 }
+
+// While runs take turns, a batch that ran over its budget (a step is not
+// cut) is paid back by the next ones, so a run of long steps gets its
+// share of the turns' time and no more; a run that does not take turns
+// owes nothing.
+func TestBatchBudgetPaysBackOverruns(t *testing.T) {
+	var n atomic.Int64
+	r := &Run{opt: RunOptions{FrameRate: 25, BatchTime: 2 * time.Millisecond, Stepping: &n}}
+	procs := int64(runtime.GOMAXPROCS(0))
+	n.Store(procs + 1)
+	d := r.batchTime()
+	r.ranOver(d/2 + 2*d) // a step of 3.5 batch times: 2.5 owed
+	var got []time.Duration
+	for range 4 {
+		got = append(got, r.batchBudget())
+	}
+	if want := []time.Duration{0, 0, d / 2, d}; !slices.Equal(got, want) {
+		t.Errorf("after an overrun of 2.5 batch times (%v) the budgets are %v, want %v", d, got, want)
+	}
+	r.ranOver(time.Hour)
+	if r.overrun != maxOverrun {
+		t.Errorf("an hour's overrun is owed as %v, want %v", r.overrun, maxOverrun)
+	}
+	n.Store(procs) // no longer taking turns: the debt is forgiven
+	if b := r.batchBudget(); b != r.batchTime() || r.overrun != 0 {
+		t.Errorf("not crowded: budget %v (want %v), owing %v", b, r.batchTime(), r.overrun)
+	}
+	r.ranOver(time.Second)
+	if r.overrun != 0 {
+		t.Errorf("not crowded: an overrun is owed (%v)", r.overrun)
+	}
+}

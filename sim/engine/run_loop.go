@@ -100,14 +100,53 @@ const minBatchTime = time.Millisecond
 // it (a run publishes only between batches).
 func (r *Run) batchTime() time.Duration {
 	d := min(r.opt.BatchTime, r.frameInterval())
-	if r.opt.Stepping == nil {
-		return d
-	}
-	n, procs := r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))
-	if n <= procs {
+	n, procs, crowded := r.crowded()
+	if !crowded {
 		return d
 	}
 	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(procs)/time.Duration(n)))
+}
+
+// crowded reports whether more runs step than there are cores (n of them
+// on procs), so that they take turns.
+func (r *Run) crowded() (n, procs int64, crowded bool) {
+	if r.opt.Stepping == nil {
+		return 0, 0, false
+	}
+	n, procs = r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))
+	return n, procs, n > procs
+}
+
+// maxOverrun caps what one batch's overrun is paid back with: a step
+// longer than that (an exact GP on hundreds of points) is not made up for
+// past a second of turns.
+const maxOverrun = time.Second
+
+// batchBudget is how long this batch may step: when runs take turns, the
+// batch time less what earlier batches ran over it (a step is not cut, so
+// a run whose steps outlast the batch time — HMC's four chains, 4 ms, with
+// 2-ms batches — would otherwise take two or three times its share of
+// the cores); 0 skips this turn. Runs that do not take turns owe nothing.
+func (r *Run) batchBudget() time.Duration {
+	d := r.batchTime()
+	if _, _, crowded := r.crowded(); !crowded {
+		r.overrun = 0
+		return d
+	}
+	if r.overrun >= d {
+		r.overrun -= d
+		return 0
+	}
+	d, r.overrun = d-r.overrun, 0
+	return d
+}
+
+// ranOver records by how much a batch ran past its deadline, to be paid
+// back by the next ones when runs take turns.
+func (r *Run) ranOver(over time.Duration) {
+	if _, _, crowded := r.crowded(); crowded && over > 0 {
+		r.overrun = min(over, maxOverrun)
+	}
 }
 
 // shareCores tells a method that steps in several goroutines
@@ -195,9 +234,17 @@ func (r *Run) batch(start time.Time) {
 		limit = min(limit, r.budget-r.step)
 	}
 	r.shareCores()
-	deadline := start.Add(r.batchTime())
+	budget := r.batchBudget()
+	if budget == 0 {
+		return // this turn pays for the last batch's overrun
+	}
+	deadline := start.Add(budget)
 	for i := int64(0); i < limit; i++ {
-		if !r.stepOnce() || !time.Now().Before(deadline) {
+		if !r.stepOnce() {
+			break
+		}
+		if now := time.Now(); !now.Before(deadline) {
+			r.ranOver(now.Sub(deadline))
 			break
 		}
 	}
