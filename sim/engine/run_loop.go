@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/wire"
 
 	"github.com/posterior-playground/playground/sim"
@@ -123,7 +124,7 @@ func (r *Run) crowded() (n, procs int64, crowded bool) {
 const maxOverrun = time.Second
 
 // batchBudget is how long this batch may step: when runs take turns, the
-// batch time less what earlier batches ran over it (a step is not cut, so
+// batch time less the CPU time earlier batches used over theirs (a step is not cut, so
 // a run whose steps outlast the batch time — HMC's four chains, 4 ms, with
 // 2-ms batches — would otherwise take two or three times its share of
 // the cores); 0 skips this turn. Runs that do not take turns owe nothing.
@@ -141,8 +142,8 @@ func (r *Run) batchBudget() time.Duration {
 	return d
 }
 
-// ranOver records by how much a batch ran past its deadline, to be paid
-// back by the next ones when runs take turns.
+// ranOver records how much CPU time a batch used past its budget, to be
+// paid back by the next ones when runs take turns.
 func (r *Run) ranOver(over time.Duration) {
 	if _, _, crowded := r.crowded(); crowded && over > 0 {
 		r.overrun = min(over, maxOverrun)
@@ -238,14 +239,25 @@ func (r *Run) batch(start time.Time) {
 	if budget == 0 {
 		return // this turn pays for the last batch's overrun
 	}
+	// The overrun is counted in the thread's CPU time, not the wall's: on a
+	// loaded machine the OS may hold the thread off its core mid-batch, and
+	// that is no share of the cores the run took.
+	var cpu0 time.Duration
+	measured := false
+	if _, _, crowded := r.crowded(); crowded {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpu0, measured = cputime.Thread()
+	}
 	deadline := start.Add(budget)
 	for i := int64(0); i < limit; i++ {
-		if !r.stepOnce() {
+		if !r.stepOnce() || !time.Now().Before(deadline) {
 			break
 		}
-		if now := time.Now(); !now.Before(deadline) {
-			r.ranOver(now.Sub(deadline))
-			break
+	}
+	if measured {
+		if cpu1, ok := cputime.Thread(); ok {
+			r.ranOver(cpu1 - cpu0 - budget)
 		}
 	}
 	r.dirty = true
