@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
@@ -48,6 +49,12 @@ func DefaultAdam(lr float64) AdamConfig {
 type Adam struct {
 	cfg   AdamConfig
 	state []adamState
+
+	// StepProductLowRank's factors for the duration of its call, and the
+	// column block it forms the gradient in.
+	low        bool
+	lowA, lowB blas64.General
+	scratch    []float64
 }
 
 type adamState struct {
@@ -101,8 +108,11 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 	for k, p := range params {
 		g := grads[k]
 		r, c := p.Dims()
-		if gr, gc := g.Dims(); gr != r || gc != c {
-			panic("numeric: Adam.Step gradient shape differs from parameter")
+		lowRank := a.low && k == i
+		if !lowRank {
+			if gr, gc := g.Dims(); gr != r || gc != c {
+				panic("numeric: Adam.Step gradient shape differs from parameter")
+			}
 		}
 		var wr blas64.General
 		if k == i {
@@ -121,7 +131,12 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 		s.t++
 		t := float64(s.t)
 		alpha := a.cfg.LR * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
-		pr, gr := p.RawMatrix(), g.RawMatrix()
+		pr := p.RawMatrix()
+		if lowRank {
+			a.stepLowRank(pr, wr, s, u, alpha)
+			continue
+		}
+		gr := g.RawMatrix()
 		for row := range r {
 			pd := pr.Data[row*pr.Stride : row*pr.Stride+c]
 			gd := gr.Data[row*gr.Stride : row*gr.Stride+c]
@@ -131,6 +146,62 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 				continue
 			}
 			fastblas.AdamUpdate(pd, gd, m, v, b1, b2, alpha, eps)
+		}
+	}
+}
+
+// StepProductLowRank forms its gradient in blocks of lowRankRows×lowRankCols:
+// 96 KiB, which stays in L2 beside the blocks of V, its moments and W that
+// consume it, and fewer than four of gonum's 64×64 GEMM blocks, below which
+// its Dgemm (the purego fallback) runs serially and allocates nothing.
+const (
+	lowRankRows = 64
+	lowRankCols = 192
+)
+
+// StepProductLowRank is StepProduct for a parameter params[i] whose gradient
+// with respect to W is the product fa·fb of an r×k and a k×c matrix, k small,
+// instead of a stored matrix (grads[i] is not read and may be nil). The
+// product is formed block by block into scratch and each block is consumed
+// by the update at once, so the step makes one pass over V, its moments and
+// W and none over a stored r×c gradient. The update is StepProduct's for the
+// gradient fa·fb, whose entries round as the BLAS's GEMM rounds them.
+func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, fa, fb blas64.General) {
+	if i < 0 || i >= len(params) {
+		panic("numeric: Adam.StepProductLowRank index out of range")
+	}
+	r, c := params[i].Dims()
+	if fa.Rows != r || fb.Cols != c || fa.Cols != fb.Rows {
+		panic("numeric: Adam.StepProductLowRank factor shapes differ from the parameter")
+	}
+	a.low, a.lowA, a.lowB = true, fa, fb
+	a.StepProduct(params, grads, i, u, w)
+	a.low, a.lowA, a.lowB = false, blas64.General{}, blas64.General{}
+}
+
+// stepLowRank updates the r×c parameter p (state s, step size alpha) with
+// gradient (lowA·lowB) ⊙ u, setting w = p ⊙ u, one block at a time.
+func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha float64) {
+	r, c := p.Rows, p.Cols
+	if cap(a.scratch) < lowRankRows*lowRankCols {
+		a.scratch = make([]float64, lowRankRows*lowRankCols)
+	}
+	b1, b2, eps := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps
+	fa, fb := a.lowA, a.lowB
+	for r0 := 0; r0 < r; r0 += lowRankRows {
+		rb := min(lowRankRows, r-r0)
+		A := blas64.General{Rows: rb, Cols: fa.Cols, Stride: fa.Stride, Data: fa.Data[r0*fa.Stride:]}
+		for c0 := 0; c0 < c; c0 += lowRankCols {
+			nb := min(lowRankCols, c-c0)
+			g := blas64.General{Rows: rb, Cols: nb, Stride: nb, Data: a.scratch[:rb*nb]}
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, A, blas64.General{Rows: fb.Rows, Cols: nb, Stride: fb.Stride, Data: fb.Data[c0:]}, 0, g)
+			for i := range rb {
+				row := r0 + i
+				pd := p.Data[row*p.Stride+c0 : row*p.Stride+c0+nb]
+				wd := w.Data[row*w.Stride+c0 : row*w.Stride+c0+nb]
+				o := row*c + c0
+				fastblas.AdamUpdateScaled(pd, g.Data[i*nb:i*nb+nb], s.m[o:o+nb], s.v[o:o+nb], u[c0:c0+nb], wd, b1, b2, alpha, eps)
+			}
 		}
 	}
 }

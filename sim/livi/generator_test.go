@@ -53,13 +53,13 @@ func TestLinearGeneratorEntropyIsExact(t *testing.T) {
 		sigma float64
 	}{{3, 2, 0.1}, {9, 4, 0.01}, {40, 7, 1e-3}, {2, 5, 0.3}, {60, 20, 0.05}} {
 		g, w := randGen(r, c.d, 3, c.D)
-		numeric.FillNormal(w.jt, r) // J = A
+		numeric.FillNormal(w.jt[:c.d*c.D], r) // J = A
 		term, ok := g.entropyTerm(w, c.sigma*c.sigma, objJacobian, 0)
 		if !ok {
 			t.Fatal("factorisation failed")
 		}
 		got := entropyConst(c.D, c.d, c.sigma) + term
-		want := exactGaussianEntropy(t, w.jt, c.D, c.d, c.sigma)
+		want := exactGaussianEntropy(t, w.jt[:c.d*c.D], c.D, c.d, c.sigma)
 		if math.Abs(got-want) > 1e-10*math.Abs(want) {
 			t.Errorf("D=%d d=%d σ=%g: linearised %.12g, exact %.12g", c.D, c.d, c.sigma, got, want)
 		}
@@ -106,7 +106,7 @@ func TestJacobianFiniteDifferences(t *testing.T) {
 	z := append([]float64(nil), w.z...)
 	g.forward(w, make([]float64, D))
 	g.jacobian(w)
-	jac := append([]float64(nil), w.jt...) // Jᵀ: entry (i, k) at k·D + i
+	jac := append([]float64(nil), w.jt[:d*D]...) // Jᵀ: entry (i, k) at k·D + i
 	up, down := make([]float64, D), make([]float64, D)
 	const step = 1e-5
 	for k := range d {
@@ -145,14 +145,14 @@ func TestEntropyGradientFiniteDifferences(t *testing.T) {
 			const d, h, D, sigma2 = 4, 6, 11, 0.01
 			g, w := randGen(r, d, h, D)
 			gr := newGenGrad(d, h, D)
-			g.forward(w, make([]float64, D))
-			g.jacobian(w)
-			if _, ok := g.entropyTerm(w, sigma2, objective, 1); !ok {
-				t.Fatal("factorisation failed")
+			// The training path with dθ = 0: only the entropy term's
+			// gradient, W₂ᵀ's as backward's factors.
+			g.forwardTrain(w, make([]float64, D))
+			want := entropyAt(g, w, sigma2, objective)
+			if term := g.backward(w, make([]float64, D), sigma2, objective, 1, gr); math.Abs(term-want) > 1e-12*math.Abs(want) {
+				t.Fatalf("backward's term %.17g, entropyTerm's %.17g", term, want)
 			}
-			clear(w.ga)
-			g.backJ(w, gr)
-			g.backA(w, gr)
+			g.addW2t(gr.w2t, w)
 			for _, p := range []struct {
 				name  string
 				param []float64
