@@ -52,8 +52,8 @@ type Method struct {
 	w2       *mat.Dense // gen.w2t, which Adam's step writes as V ⊙ u
 	adam     *numeric.Adam
 
-	work               *genWork // evaluation: ELBO, Predict, WeightSamples
-	tw                 *genWork // training
+	work               *genWork  // evaluation: ELBO, Predict, WeightSamples
+	tw                 *genWork  // training
 	eps, theta, dtheta []float64 // length D
 	train, pred        *model.Net
 
