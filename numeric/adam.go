@@ -165,7 +165,9 @@ const (
 // product is formed block by block into scratch and each block is consumed
 // by the update at once, so the step makes one pass over V, its moments and
 // W and none over a stored r×c gradient. The update is StepProduct's for the
-// gradient fa·fb, whose entries round as the BLAS's GEMM rounds them.
+// gradient fa·fb, whose entries round as the BLAS's GEMM rounds them, or
+// for k ≤ 2 as fa[r,0]·fb[0,c] + fa[r,1]·fb[1,c] (fastblas.AdamUpdateRank2,
+// which forms them in its own pass).
 func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, fa, fb blas64.General) {
 	if i < 0 || i >= len(params) {
 		panic("numeric: Adam.StepProductLowRank index out of range")
@@ -183,11 +185,27 @@ func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64
 // gradient (lowA·lowB) ⊙ u, setting w = p ⊙ u, one block at a time.
 func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha float64) {
 	r, c := p.Rows, p.Cols
+	b1, b2, eps := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps
+	fa, fb := a.lowA, a.lowB
+	if fa.Cols <= 2 {
+		// Rank one or two: the update forms a0·x + a1·y itself.
+		x, y := fb.Data[:c], fb.Data[:c]
+		if fa.Cols == 2 {
+			y = fb.Data[fb.Stride : fb.Stride+c]
+		}
+		for row := range r {
+			a0, a1 := fa.Data[row*fa.Stride], 0.0
+			if fa.Cols == 2 {
+				a1 = fa.Data[row*fa.Stride+1]
+			}
+			o := row * c
+			fastblas.AdamUpdateRank2(p.Data[row*p.Stride:row*p.Stride+c], x, y, a0, a1, s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
+		}
+		return
+	}
 	if cap(a.scratch) < lowRankRows*lowRankCols {
 		a.scratch = make([]float64, lowRankRows*lowRankCols)
 	}
-	b1, b2, eps := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps
-	fa, fb := a.lowA, a.lowB
 	for r0 := 0; r0 < r; r0 += lowRankRows {
 		rb := min(lowRankRows, r-r0)
 		A := blas64.General{Rows: rb, Cols: fa.Cols, Stride: fa.Stride, Data: fa.Data[r0*fa.Stride:]}
