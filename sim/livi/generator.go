@@ -299,19 +299,10 @@ func (g *generator) backward(w *genWork, dtheta []float64, sigma2 float64, objec
 		copy(w.jt[d*D:(d+1)*D], dtheta)
 		w.fb, w.k = w.jt[:(d+1)*D], d+1
 		mulDot(w.pq, g.w2t, w.fb, h, d+1, D)
-		// JᵀJ = Mᵀ·(W₂ᵀJ): lower triangle, then symmetrised.
-		k := w.kw.a
-		for i := range d {
-			mi := w.mt[i*h : (i+1)*h]
-			for j := 0; j <= i; j++ {
-				var s float64
-				for l, x := range mi {
-					s += x * w.pq[l*(d+1)+j]
-				}
-				k[i*d+j] = s
-			}
-		}
-		symmetrize(k, d, sigma2)
+		// JᵀJ = Mᵀ·(W₂ᵀJ), then symmetrised from its lower triangle.
+		mt := blas64.General{Rows: d, Cols: h, Stride: h, Data: w.mt}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, mt, blas64.General{Rows: h, Cols: d, Stride: d + 1, Data: w.pq}, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: w.kw.a})
+		symmetrize(w.kw.a, d, sigma2)
 		term, ok = g.entropyOfGram(w, objective, coef)
 		if !ok { // only the θ path: fb = dθ
 			w.fb, w.k = w.jt[d*D:(d+1)*D], 1
@@ -339,20 +330,11 @@ func (g *generator) backward(w *genWork, dtheta []float64, sigma2 float64, objec
 				}
 			}
 		} else {
-			// R = M·B into fa's first d columns (B is symmetric) and
-			// ∇M = (W₂ᵀJ)·B, both h×d·d×d.
-			for i := range h {
-				for c := range d {
-					var r, q float64
-					for l := range d {
-						b := w.b[l*d+c]
-						r += w.mt[l*h+i] * b
-						q += w.pq[i*k+l] * b
-					}
-					fa[i*k+c] = r
-					w.p[i*d+c] = q
-				}
-			}
+			// R = M·B = (Mᵀ)ᵀB into fa's first d columns and ∇M =
+			// (W₂ᵀJ)·B, both h×d·d×d.
+			B := blas64.General{Rows: d, Cols: d, Stride: d, Data: w.b}
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: d, Cols: h, Stride: h, Data: w.mt}, B, 0, blas64.General{Rows: h, Cols: d, Stride: k, Data: fa})
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: h, Cols: d, Stride: k, Data: w.pq}, B, 0, blas64.General{Rows: h, Cols: d, Stride: d, Data: w.p})
 		}
 		for i := range h {
 			si := w.s[i]
