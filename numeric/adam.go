@@ -164,11 +164,10 @@ const (
 // instead of a stored matrix (grads[i] is not read and may be nil). The
 // product is formed block by block into scratch and each block is consumed
 // by the update at once, so the step makes one pass over V, its moments and
-// W and none over a stored r×c gradient. The gradient's entries round as the
-// BLAS's GEMM rounds them, or for k ≤ 2 as fa[r,0]·fb[0,c] + fa[r,1]·fb[1,c]
-// (formed in the update's own pass). The update is fastblas.AdamUpdateRank2:
-// StepProduct's, except that its step may differ from StepProduct's
-// quotient by a few ulp (a Newton reciprocal instead of the division).
+// W and none over a stored r×c gradient. The update is StepProduct's for the
+// gradient fa·fb, whose entries round as the BLAS's GEMM rounds them, or
+// for k ≤ 2 as fa[r,0]·fb[0,c] + fa[r,1]·fb[1,c] (fastblas.AdamUpdateRank2,
+// which forms them in its own pass).
 func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, fa, fb blas64.General) {
 	if i < 0 || i >= len(params) {
 		panic("numeric: Adam.StepProductLowRank index out of range")
@@ -219,8 +218,7 @@ func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha
 				pd := p.Data[row*p.Stride+c0 : row*p.Stride+c0+nb]
 				wd := w.Data[row*w.Stride+c0 : row*w.Stride+c0+nb]
 				o := row*c + c0
-				gd := g.Data[i*nb : i*nb+nb]
-				fastblas.AdamUpdateRank2(pd, gd, gd, 1, 0, s.m[o:o+nb], s.v[o:o+nb], u[c0:c0+nb], wd, b1, b2, alpha, eps)
+				fastblas.AdamUpdateScaled(pd, g.Data[i*nb:i*nb+nb], s.m[o:o+nb], s.v[o:o+nb], u[c0:c0+nb], wd, b1, b2, alpha, eps)
 			}
 		}
 	}

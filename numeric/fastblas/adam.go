@@ -55,11 +55,7 @@ func AdamUpdateScaled(p, g, m, v, u, w []float64, b1, b2, alpha, eps float64) {
 // AdamUpdateRank2 is AdamUpdateScaled with the gradient (with respect to
 // w) a0·x + a1·y formed in the pass: a row of a parameter whose gradient has
 // rank two (numeric.Adam.StepProductLowRank), so no stored gradient is read.
-// The gradient, m and v round as written (no FMA). On the AVX2 kernel the
-// step alpha·m/(√v + eps) is alpha·m times a Newton-refined reciprocal of
-// √v + eps, which frees the divider for the square root and differs from
-// the quotient by a few ulp; blocks where √v + eps is outside [2⁻¹⁰⁰,
-// 2¹⁰⁰] or NaN, and the scalar tail, divide.
+// Each product and the sum round as written (no FMA).
 func AdamUpdateRank2(p, x, y []float64, a0, a1 float64, m, v, u, w []float64, b1, b2, alpha, eps float64) {
 	n := len(p)
 	x, y, m, v, u, w = x[:n], y[:n], m[:n], v[:n], u[:n], w[:n]

@@ -1473,22 +1473,8 @@ exp_done:
 	VZEROUPPER
 	RET
 
-DATA adamr2const<>+0(SB)/8, $0x39b0000000000000
-DATA adamr2const<>+8(SB)/8, $0x39b0000000000000
-DATA adamr2const<>+16(SB)/8, $0x39b0000000000000
-DATA adamr2const<>+24(SB)/8, $0x39b0000000000000
-DATA adamr2const<>+32(SB)/8, $0x4630000000000000
-DATA adamr2const<>+40(SB)/8, $0x4630000000000000
-DATA adamr2const<>+48(SB)/8, $0x4630000000000000
-DATA adamr2const<>+56(SB)/8, $0x4630000000000000
-DATA adamr2const<>+64(SB)/8, $0x3ff0000000000000
-DATA adamr2const<>+72(SB)/8, $0x3ff0000000000000
-DATA adamr2const<>+80(SB)/8, $0x3ff0000000000000
-DATA adamr2const<>+88(SB)/8, $0x3ff0000000000000
-GLOBL adamr2const<>(SB), RODATA|NOPTR, $96
-
 // func adamRank2_4(n int, p *float64, x *float64, y *float64, m *float64, v *float64, u *float64, w *float64, a0 float64, a1 float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, AVX2, SSE2
 TEXT ·adamRank2_4(SB), NOSPLIT, $0-128
 	MOVQ         n+0(FP), AX
 	MOVQ         p+8(FP), CX
@@ -1518,52 +1504,27 @@ TEXT ·adamRank2_4(SB), NOSPLIT, $0-128
 	JZ           adamr2_done
 
 adamr2_loop:
-	VMOVUPD      (DX), Y0
-	VMULPD       Y14, Y0, Y0
-	VMOVUPD      (BX), Y2
-	VMULPD       Y15, Y2, Y2
-	VADDPD       Y2, Y0, Y0
-	VMULPD       (R8), Y0, Y0
-	VMOVUPD      (SI), Y1
-	VMULPD       Y8, Y1, Y1
-	VMULPD       Y9, Y0, Y2
-	VADDPD       Y2, Y1, Y1
-	VMOVUPD      Y1, (SI)
-	VMOVUPD      (DI), Y3
-	VMULPD       Y10, Y3, Y3
-	VMULPD       Y11, Y0, Y4
-	VMULPD       Y0, Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	VMOVUPD      Y3, (DI)
-	VSQRTPD      Y3, Y5
-	VADDPD       Y13, Y5, Y5
-	VMULPD       Y12, Y1, Y6
-	VCMPPD       $0x1d, adamr2const<>+0(SB), Y5, Y2
-	VCMPPD       $0x12, adamr2const<>+32(SB), Y5, Y4
-	VANDPD       Y4, Y2, Y2
-	VMOVMSKPD    Y2, R10
-	CMPL         R10, $0x0f
-	JNE          adamr2_divide
-	VCVTPD2PSY   Y5, X0
-	VRCPPS       X0, X0
-	VCVTPS2PD    X0, Y0
-	VBROADCASTSD adamr2const<>+64(SB), Y7
-	VMOVAPD      Y7, Y4
-	VFNMADD231PD Y0, Y5, Y4
-	VFMADD231PD  Y4, Y0, Y0
-	VMOVAPD      Y7, Y4
-	VFNMADD231PD Y0, Y5, Y4
-	VFMADD231PD  Y4, Y0, Y0
-	VMOVAPD      Y7, Y4
-	VFNMADD231PD Y0, Y5, Y4
-	VFMADD231PD  Y4, Y0, Y0
-	VMULPD       Y0, Y6, Y6
-	JMP          adamr2_step
-
-adamr2_divide:
-	VDIVPD Y5, Y6, Y6
-
-adamr2_step:
+	VMOVUPD (DX), Y0
+	VMULPD  Y14, Y0, Y0
+	VMOVUPD (BX), Y2
+	VMULPD  Y15, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	VMULPD  (R8), Y0, Y0
+	VMOVUPD (SI), Y1
+	VMULPD  Y8, Y1, Y1
+	VMULPD  Y9, Y0, Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (SI)
+	VMOVUPD (DI), Y3
+	VMULPD  Y10, Y3, Y3
+	VMULPD  Y11, Y0, Y4
+	VMULPD  Y0, Y4, Y4
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (DI)
+	VSQRTPD Y3, Y5
+	VADDPD  Y13, Y5, Y5
+	VMULPD  Y12, Y1, Y6
+	VDIVPD  Y5, Y6, Y6
 	VMOVUPD (CX), Y7
 	VSUBPD  Y6, Y7, Y7
 	VMOVUPD Y7, (CX)

@@ -426,35 +426,14 @@ func adamBody(scaled bool) {
 // adamRank2Kernel writes adamRank2_4: adamScaled4 for a row of a parameter
 // whose gradient has rank two, a0·x + a1·y, formed in the pass instead of
 // read from a stored gradient (numeric.Adam.StepProductLowRank). Six
-// broadcast constants and a0, a1 take eight registers; u and the constants
-// below are read from memory, leaving eight temporaries.
-//
-// The division by √v + eps, which with the square root is what bounds
-// adam4 (both run on the one divider), is a multiplication by a reciprocal
-// instead: rcpps's 12-bit estimate, refined by three Newton steps
-// r ← r + r·(1 − d·r) in FMA (error squared each step: 2⁻¹¹ → 2⁻²² →
-// 2⁻⁴⁴ → the rounding floor, about 1 ulp), so the step differs from the
-// division by at most a few ulp. A block with a lane of d outside
-// [2⁻¹⁰⁰, 2¹⁰⁰] (where the float32 estimate could leave the normal range)
-// or NaN divides as adamScaled4 does.
+// broadcast constants and a0, a1 take eight registers; u is read from
+// memory by the two products that use it, leaving eight temporaries.
 func adamRank2Kernel() {
-	const lanes = 4
-	c := GLOBL("adamr2const", RODATA|NOPTR)
-	for i, v := range []float64{0x1p-100, 0x1p100, 1} {
-		for l := range lanes {
-			DATA(8*(lanes*i+l), U64(math.Float64bits(v)))
-		}
-	}
-	lo, hi, one := c.Offset(0), c.Offset(8*lanes), c.Offset(16*lanes)
-
 	TEXT("adamRank2_4", NOSPLIT, "func(n int, p, x, y, m, v, u, w *float64, a0, a1, b1, c1, b2, c2, alpha, eps float64)")
 	Pragma("noescape")
 	Doc(
 		"adamRank2_4 is adamScaled4 with gradient (a0·x[j] + a1·y[j])·u[j]",
-		"(n a multiple of 4), the gradient, m and v rounded as the scalar loop",
-		"(no FMA), and the step alpha·m/(√v + eps) as alpha·m times a Newton",
-		"reciprocal of √v + eps, within a few ulp of the quotient (the",
-		"quotient itself where √v + eps is outside [2⁻¹⁰⁰, 2¹⁰⁰] or NaN).",
+		"(n a multiple of 4), rounded as the scalar loop (no FMA).",
 	)
 	n := Load(Param("n"), GP64())
 	p := Load(Param("p"), GP64())
@@ -464,7 +443,6 @@ func adamRank2Kernel() {
 	v := Load(Param("v"), GP64())
 	u := Load(Param("u"), GP64())
 	w := Load(Param("w"), GP64())
-	mask := GP32()
 	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
 	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps", "a0", "a1"} {
 		r := consts[i].AsX()
@@ -480,7 +458,7 @@ func adamRank2Kernel() {
 	VMOVUPD(Mem{Base: y}, Y2)
 	VMULPD(a1, Y2, Y2) // a1·y
 	VADDPD(Y2, Y0, Y0)
-	VMULPD(Mem{Base: u}, Y0, Y0) // g = (a0·x + a1·y)·u
+	VMULPD(Mem{Base: u}, Y0, Y0) // (a0·x + a1·y)·u
 	VMOVUPD(Mem{Base: m}, Y1)
 	VMULPD(b1, Y1, Y1) // b1·m
 	VMULPD(c1, Y0, Y2) // c1·g
@@ -493,29 +471,9 @@ func adamRank2Kernel() {
 	VADDPD(Y4, Y3, Y3) // v
 	VMOVUPD(Y3, Mem{Base: v})
 	VSQRTPD(Y3, Y5)
-	VADDPD(eps, Y5, Y5)   // d = √v + eps
+	VADDPD(eps, Y5, Y5)   // √v + eps
 	VMULPD(alpha, Y1, Y6) // alpha·m
-	// All four lanes of d in [lo, hi] (false for NaN)?
-	VCMPPD(U8(0x1d), lo, Y5, Y2) // d ≥ lo, ordered
-	VCMPPD(U8(0x12), hi, Y5, Y4) // d ≤ hi, ordered
-	VANDPD(Y4, Y2, Y2)
-	VMOVMSKPD(Y2, mask)
-	CMPL(mask, U8(15))
-	JNE(LabelRef("adamr2_divide"))
-	VCVTPD2PSY(Y5, X0)
-	VRCPPS(X0, X0)
-	VCVTPS2PD(X0, Y0) // r ≈ 1/d to 12 bits
-	VBROADCASTSD(one, Y7)
-	for range 3 {
-		VMOVAPD(Y7, Y4)
-		VFNMADD231PD(Y0, Y5, Y4) // e = 1 − d·r
-		VFMADD231PD(Y4, Y0, Y0)  // r = r + r·e
-	}
-	VMULPD(Y0, Y6, Y6) // alpha·m·r
-	JMP(LabelRef("adamr2_step"))
-	Label("adamr2_divide")
-	VDIVPD(Y5, Y6, Y6) // (alpha·m)/d
-	Label("adamr2_step")
+	VDIVPD(Y5, Y6, Y6)    // (alpha·m)/(√v + eps)
 	VMOVUPD(Mem{Base: p}, Y7)
 	VSUBPD(Y6, Y7, Y7)
 	VMOVUPD(Y7, Mem{Base: p})
