@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/posterior-playground/playground/sim/cputime"
 )
 
 // adamRef is the scalar update as numeric.Adam wrote it before the kernel.
@@ -158,5 +160,43 @@ func BenchmarkAdamUpdate(b *testing.B) {
 			adamRef(p, g, m, v, 0.9, 0.999, 0.01, 1e-7)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/param")
+	})
+}
+
+// BenchmarkAdamUpdateRank2 times one update of LIVI's V (64 rows of D =
+// 2701: 1.4 MB per array, beyond L2) by AdamUpdateScaled with a stored
+// gradient (the division) and by AdamUpdateRank2 (rank-two gradient formed
+// in the pass, Newton reciprocal), reporting CPU ns per parameter (the
+// machine is shared).
+func BenchmarkAdamUpdateRank2(b *testing.B) {
+	const rows, D = 64, 2701
+	rng := rand.New(rand.NewPCG(8, 8))
+	p, g, m, v, w := make([]float64, rows*D), make([]float64, rows*D), make([]float64, rows*D), make([]float64, rows*D), make([]float64, rows*D)
+	x, y, u := make([]float64, D), make([]float64, D), make([]float64, D)
+	for i := range g {
+		g[i] = rng.NormFloat64()
+	}
+	for i := range x {
+		x[i], y[i], u[i] = rng.NormFloat64(), rng.NormFloat64(), 1+rng.Float64()
+	}
+	b.Run("scaled", func(b *testing.B) {
+		c0 := cputime.Process()
+		for b.Loop() {
+			for r := range rows {
+				o := r * D
+				AdamUpdateScaled(p[o:o+D], g[o:o+D], m[o:o+D], v[o:o+D], u, w[o:o+D], 0.9, 0.999, 0.01, 1e-7)
+			}
+		}
+		b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N)/(rows*D), "cpu-ns/param")
+	})
+	b.Run("rank2", func(b *testing.B) {
+		c0 := cputime.Process()
+		for b.Loop() {
+			for r := range rows {
+				o := r * D
+				AdamUpdateRank2(p[o:o+D], x, y, 0.5, -0.25, m[o:o+D], v[o:o+D], u, w[o:o+D], 0.9, 0.999, 0.01, 1e-7)
+			}
+		}
+		b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N)/(rows*D), "cpu-ns/param")
 	})
 }
