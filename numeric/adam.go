@@ -150,12 +150,14 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 	}
 }
 
-// StepProductLowRank forms its gradient in blocks of lowRankRows×lowRankCols:
-// 96 KiB, which stays in L2 beside the blocks of V, its moments and W that
-// consume it, and fewer than four of gonum's 64×64 GEMM blocks, below which
-// its Dgemm (the purego fallback) runs serially and allocates nothing.
+// StepProductLowRank forms its gradient lowRankRows rows at a time, by GEMMs
+// of lowRankCols columns each (fewer than four of gonum's 64×64 blocks, below
+// which its Dgemm, the purego fallback, runs serially and allocates
+// nothing), and then updates those rows whole: long contiguous runs of V,
+// its moments and W, which the hardware prefetcher follows, where blocks of
+// many short row pieces left the update waiting on memory.
 const (
-	lowRankRows = 64
+	lowRankRows = 12
 	lowRankCols = 192
 )
 
@@ -203,23 +205,20 @@ func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha
 		}
 		return
 	}
-	if cap(a.scratch) < lowRankRows*lowRankCols {
-		a.scratch = make([]float64, lowRankRows*lowRankCols)
+	if cap(a.scratch) < lowRankRows*c {
+		a.scratch = make([]float64, lowRankRows*c)
 	}
 	for r0 := 0; r0 < r; r0 += lowRankRows {
 		rb := min(lowRankRows, r-r0)
 		A := blas64.General{Rows: rb, Cols: fa.Cols, Stride: fa.Stride, Data: fa.Data[r0*fa.Stride:]}
 		for c0 := 0; c0 < c; c0 += lowRankCols {
 			nb := min(lowRankCols, c-c0)
-			g := blas64.General{Rows: rb, Cols: nb, Stride: nb, Data: a.scratch[:rb*nb]}
+			g := blas64.General{Rows: rb, Cols: nb, Stride: c, Data: a.scratch[c0:]}
 			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, A, blas64.General{Rows: fb.Rows, Cols: nb, Stride: fb.Stride, Data: fb.Data[c0:]}, 0, g)
-			for i := range rb {
-				row := r0 + i
-				pd := p.Data[row*p.Stride+c0 : row*p.Stride+c0+nb]
-				wd := w.Data[row*w.Stride+c0 : row*w.Stride+c0+nb]
-				o := row*c + c0
-				fastblas.AdamUpdateScaled(pd, g.Data[i*nb:i*nb+nb], s.m[o:o+nb], s.v[o:o+nb], u[c0:c0+nb], wd, b1, b2, alpha, eps)
-			}
+		}
+		for i := range rb {
+			row, o := r0+i, (r0+i)*c
+			fastblas.AdamUpdateScaled(p.Data[row*p.Stride:row*p.Stride+c], a.scratch[i*c:i*c+c], s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
 		}
 	}
 }
