@@ -124,6 +124,32 @@ func TestJacobianFiniteDifferences(t *testing.T) {
 	}
 }
 
+// forwardTrain (one GEMM for Jᵀ and W₂h) gives forward's θ and jacobian's
+// Jᵀ up to the order of their sums: h = 7 terms of size O(1), so rounding is
+// ≲ 7·2⁻⁵³·O(3) ≈ 2e-15; 1e-12 is a wide margin that a wrong row, column or
+// offset misses by O(1).
+func TestForwardTrainMatchesForwardAndJacobian(t *testing.T) {
+	r := numeric.NewRand(5)
+	const d, h, D = 5, 7, 13
+	g, w := randGen(r, d, h, D)
+	theta, thetaTrain := make([]float64, D), make([]float64, D)
+	g.forward(w, theta)
+	g.jacobian(w)
+	jt := append([]float64(nil), w.jt[:d*D]...)
+	clear(w.jt)
+	g.forwardTrain(w, thetaTrain)
+	for i := range theta {
+		if math.Abs(thetaTrain[i]-theta[i]) > 1e-12*(1+math.Abs(theta[i])) {
+			t.Errorf("θ[%d] = %.17g, forward %.17g", i, thetaTrain[i], theta[i])
+		}
+	}
+	for i, v := range jt {
+		if math.Abs(w.jt[i]-v) > 1e-12*(1+math.Abs(v)) {
+			t.Errorf("Jᵀ[%d] = %.17g, jacobian %.17g", i, w.jt[i], v)
+		}
+	}
+}
+
 // entropyAt recomputes the entropy term at the generator's current weights
 // and w.z, without gradients.
 func entropyAt(g *generator, w *genWork, sigma2 float64, objective string) float64 {
