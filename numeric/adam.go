@@ -47,14 +47,9 @@ func DefaultAdam(lr float64) AdamConfig {
 // Step allocates nothing once every parameter has been seen at its current
 // shape. An Adam is not safe for concurrent use.
 type Adam struct {
-	cfg   AdamConfig
-	state []adamState
-
-	// StepProductLowRank's factors for the duration of its call, and the
-	// column block it forms the gradient in.
-	low        bool
-	lowA, lowB blas64.General
-	scratch    []float64
+	cfg     AdamConfig
+	state   []adamState
+	scratch []float64 // StepProductLowRank's rows of the gradient
 }
 
 type adamState struct {
@@ -97,6 +92,12 @@ func (a *Adam) Step(params, grads []*mat.Dense) {
 // forming V ⊙ u, bit for bit, in one pass over V instead of three (LIVI's
 // output layer, the largest parameter of its step). With i < 0 it is Step.
 func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense) {
+	a.step(params, grads, i, u, w, false, blas64.General{}, blas64.General{})
+}
+
+// step is StepProduct, taking the gradient of params[i] as fa·fb when
+// lowRank.
+func (a *Adam) step(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, lowRank bool, fa, fb blas64.General) {
 	if len(params) != len(grads) {
 		panic("numeric: Adam.Step params and grads differ in length")
 	}
@@ -108,8 +109,7 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 	for k, p := range params {
 		g := grads[k]
 		r, c := p.Dims()
-		lowRank := a.low && k == i
-		if !lowRank {
+		if !lowRank || k != i {
 			if gr, gc := g.Dims(); gr != r || gc != c {
 				panic("numeric: Adam.Step gradient shape differs from parameter")
 			}
@@ -132,8 +132,8 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 		t := float64(s.t)
 		alpha := a.cfg.LR * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
 		pr := p.RawMatrix()
-		if lowRank {
-			a.stepLowRank(pr, wr, s, u, alpha)
+		if lowRank && k == i {
+			a.stepLowRank(pr, wr, s, u, alpha, fa, fb)
 			continue
 		}
 		gr := g.RawMatrix()
@@ -178,17 +178,14 @@ func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64
 	if fa.Rows != r || fb.Cols != c || fa.Cols != fb.Rows {
 		panic("numeric: Adam.StepProductLowRank factor shapes differ from the parameter")
 	}
-	a.low, a.lowA, a.lowB = true, fa, fb
-	a.StepProduct(params, grads, i, u, w)
-	a.low, a.lowA, a.lowB = false, blas64.General{}, blas64.General{}
+	a.step(params, grads, i, u, w, true, fa, fb)
 }
 
 // stepLowRank updates the r×c parameter p (state s, step size alpha) with
-// gradient (lowA·lowB) ⊙ u, setting w = p ⊙ u, one block at a time.
-func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha float64) {
+// gradient (fa·fb) ⊙ u, setting w = p ⊙ u.
+func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha float64, fa, fb blas64.General) {
 	r, c := p.Rows, p.Cols
 	b1, b2, eps := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps
-	fa, fb := a.lowA, a.lowB
 	if fa.Cols <= 2 {
 		// Rank one or two: the update forms a0·x + a1·y itself.
 		x, y := fb.Data[:c], fb.Data[:c]
