@@ -60,3 +60,7 @@ func sumDotsAdd4(n int, u, w, a, b, dst *float64) (su, sw float64) {
 func exp4(n int, x, y *float64) int {
 	panic("fastblas: exp4 called without kernels")
 }
+
+func adamRank2_4(n int, p, x, y, m, v, u, w *float64, a0, a1, b1, c1, b2, c2, alpha, eps float64) {
+	panic("fastblas: adamRank2_4 called without kernels")
+}

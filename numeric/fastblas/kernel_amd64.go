@@ -113,3 +113,9 @@ func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *flo
 //
 //go:noescape
 func exp4(n int, x *float64, y *float64) int
+
+// adamRank2_4 is adamScaled4 with gradient (a0·x[j] + a1·y[j])·u[j]
+// (n a multiple of 4), rounded as the scalar loop (no FMA).
+//
+//go:noescape
+func adamRank2_4(n int, p *float64, x *float64, y *float64, m *float64, v *float64, u *float64, w *float64, a0 float64, a1 float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
