@@ -33,6 +33,7 @@ type Net struct {
 	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), activation then ones
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
+	sp  *spans      // the first layer on sorted inputs (UseSpans), or nil
 }
 
 // NewNet returns the buffers for inputs xs; withGrad adds those of Backward.
@@ -104,6 +105,9 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 			continue
 		}
 		h := t.h[l]
+		if l == 0 && t.sp != nil {
+			continue // forward01 takes the first two layers
+		}
 		if l == 0 && ly.Rows == 2 {
 			fastblas.ReLUAffine(t.n, t.in, 2, w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c], h, c+1)
 			continue
@@ -111,7 +115,11 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 		// Write the pre-activation into the first c columns of h, then
 		// apply the ReLU in place (or leave it to the output's loop); the
 		// ones column is untouched.
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		if l == 1 && t.sp != nil {
+			t.forward01(layers, w, h)
+		} else {
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		}
 		if l+1 == last && layers[last].Cols == 1 {
 			continue
 		}
@@ -168,6 +176,10 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			clear(d0)
 			clear(d1)
 			fastblas.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
+			return
+		}
+		if l == 1 && t.sp != nil {
+			t.backward01(layers, gl, dw)
 			return
 		}
 		g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
@@ -239,6 +251,9 @@ func (t *Net) OutGrad() []float64 { return t.g[len(t.g)-1] }
 func (t *Net) SetInputs(xs []float64) {
 	for i, x := range xs[:t.n] {
 		t.in[2*i] = x
+	}
+	if t.sp != nil && !t.sortedInputs() {
+		t.sp = nil // spans need sorted inputs: back to the dense path
 	}
 }
 

@@ -1,0 +1,183 @@
+package model
+
+import (
+	"math"
+
+	"github.com/posterior-playground/playground/numeric/fastblas"
+)
+
+// spans is the first hidden layer of a ReLU net on one sorted input, laid
+// out so that the products of the layer above skip its zeros. Unit j's
+// pre-activation x·a_j + b_j is monotone in x (each product and sum is
+// rounded monotonically), so on sorted inputs the unit is active on a
+// prefix of the rows (a_j < 0), a suffix (a_j > 0), all or none. Forward
+// orders the units as [prefix units by breakpoint −b/a][ones][suffix units
+// by breakpoint], so that each row's active units are one run of columns
+// around the ones column, and reads each column's exact active rows off
+// the activations it wrote (fastblas.GemmSpanNN and friends then skip the
+// zero ends of every tile's sum, and whole zero tiles). With about half
+// the activations zero that is about a third of the net's arithmetic.
+//
+// The order only decides how much is skipped: the spans come from the
+// activations themselves, so the products are those of the dense path up
+// to the order of their sums.
+type spans struct {
+	perm   []int     // perm[c]: the unit in column c; the bias row (ones) is unit c1
+	key    []float64 // unit u's breakpoint, or ±Inf
+	grp    []int8    // 0: prefix units (and always-on or dead ones), 1: ones, 2: suffix units
+	h      []float64 // n × m activations in column order
+	lo, hi []int     // column c of h is zero outside rows [lo[c], hi[c])
+	w0, w1 []float64 // the first layer's weights in column order
+	w2     []float64 // the second layer's weight rows in column order (m × c2)
+	dw2    []float64 // their gradient, in column order
+	dh     []float64 // n × m: d loss / d h, exact on the spans
+	d0, d1 []float64 // the first layer's weight gradient in column order
+}
+
+// UseSpans makes Forward and Backward skip the zeros of the first hidden
+// layer when the net fits (ReLU, one input, at least two hidden layers)
+// and its inputs are sorted ascending, and reports whether they will.
+// Results change only in the order of sums.
+func (t *Net) UseSpans(layers []Layer) bool {
+	t.sp = nil
+	if len(layers) < 3 || layers[0].Act != ReLU || layers[0].Rows != 2 || layers[1].Cols < 2 || len(t.g) == 0 || !t.sortedInputs() {
+		return false
+	}
+	c1, c2 := layers[0].Cols, layers[1].Cols
+	m := c1 + 1
+	sp := &spans{
+		perm: make([]int, m), key: make([]float64, m), grp: make([]int8, m),
+		h: make([]float64, t.n*m), lo: make([]int, m), hi: make([]int, m),
+		w0: make([]float64, m), w1: make([]float64, m),
+		w2: make([]float64, m*c2), dw2: make([]float64, m*c2),
+		dh: make([]float64, t.n*m), d0: make([]float64, m), d1: make([]float64, m),
+	}
+	for c := range sp.perm {
+		sp.perm[c] = c
+	}
+	t.sp = sp
+	return true
+}
+
+func (t *Net) sortedInputs() bool {
+	for i := 1; i < t.n; i++ {
+		if !(t.in[2*(i-1)] <= t.in[2*i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// forward01 is Forward's first two layers on spans: the first layer's
+// activations into sp.h, the second's pre-activations into h (n rows of
+// stride c2+1).
+func (t *Net) forward01(layers []Layer, w []float64, h []float64) {
+	sp := t.sp
+	l0, l1 := layers[0], layers[1]
+	c1, c2 := l0.Cols, l1.Cols
+	m := c1 + 1
+	a, b := w[l0.Off:l0.Off+c1], w[l0.Off+c1:l0.Off+2*c1]
+	for u := range c1 {
+		au, bu := a[u], b[u]
+		switch {
+		case math.IsInf(au, 0) || math.IsNaN(au) || math.IsInf(bu, 0) || math.IsNaN(bu):
+			sp.grp[u], sp.key[u] = 0, math.Inf(1) // a full span, beside the ones
+		case au < 0:
+			sp.grp[u], sp.key[u] = 0, -bu/au
+		case au > 0:
+			sp.grp[u], sp.key[u] = 2, -bu/au
+		case bu > 0: // a = 0: on everywhere or nowhere
+			sp.grp[u], sp.key[u] = 0, math.Inf(1)
+		default:
+			sp.grp[u], sp.key[u] = 0, math.Inf(-1)
+		}
+	}
+	sp.grp[c1], sp.key[c1] = 1, 0
+	// Insertion sort from the last call's order: between leapfrog steps
+	// few breakpoints cross.
+	less := func(u, v int) bool {
+		if sp.grp[u] != sp.grp[v] {
+			return sp.grp[u] < sp.grp[v]
+		}
+		return sp.key[u] < sp.key[v]
+	}
+	perm := sp.perm
+	for c := 1; c < m; c++ {
+		u := perm[c]
+		d := c
+		for d > 0 && less(u, perm[d-1]) {
+			perm[d] = perm[d-1]
+			d--
+		}
+		perm[d] = u
+	}
+	w2 := w[l1.Off : l1.Off+l1.Rows*c2]
+	for c, u := range perm {
+		if u == c1 {
+			sp.w0[c], sp.w1[c] = 0, 1
+		} else {
+			sp.w0[c], sp.w1[c] = a[u], b[u]
+		}
+		copy(sp.w2[c*c2:c*c2+c2], w2[u*c2:u*c2+c2])
+	}
+	fastblas.ReLUAffine(t.n, t.in, 2, sp.w0, sp.w1, sp.h, m)
+	n := t.n
+	for c, u := range perm {
+		var au, bu float64
+		if u < c1 {
+			au, bu = a[u], b[u]
+		}
+		switch {
+		case u == c1 || sp.key[u] == math.Inf(1) || math.IsNaN(au):
+			sp.lo[c], sp.hi[c] = 0, n
+		case au > 0: // active from the first row with h > 0
+			sp.lo[c], sp.hi[c] = firstRow(n, func(i int) bool { return sp.h[i*m+c] > 0 }), n
+		case au < 0: // active up to the first row with h ≤ 0
+			sp.lo[c], sp.hi[c] = 0, firstRow(n, func(i int) bool { return !(sp.h[i*m+c] > 0) })
+		default:
+			sp.lo[c], sp.hi[c] = 0, 0
+			if sp.h[c] > 0 || bu > 0 {
+				sp.hi[c] = n
+			}
+		}
+	}
+	fastblas.GemmSpanNN(n, c2, m, sp.h, m, sp.lo, sp.hi, sp.w2, c2, h, c2+1)
+}
+
+// firstRow returns the first i < n with f(i), or n, for f false then true.
+func firstRow(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if f(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// backward01 is Backward's first two layers on spans, g the gradient at
+// the second layer's pre-activations (n × c2).
+func (t *Net) backward01(layers []Layer, g, dw []float64) {
+	sp := t.sp
+	l0, l1 := layers[0], layers[1]
+	c1, c2 := l0.Cols, l1.Cols
+	m, n := c1+1, t.n
+	fastblas.GemmSpanTN(n, c2, m, sp.h, m, sp.lo, sp.hi, g, c2, sp.dw2, c2)
+	d2 := dw[l1.Off : l1.Off+l1.Rows*c2]
+	for c, u := range sp.perm {
+		copy(d2[u*c2:u*c2+c2], sp.dw2[c*c2:c*c2+c2])
+	}
+	fastblas.GemmSpanMaskNT(n, c2, m, g, c2, sp.w2, c2, sp.lo, sp.hi, sp.dh, m)
+	clear(sp.d0)
+	clear(sp.d1)
+	fastblas.ReLUInputBackward(n, t.in, 2, sp.h, m, sp.dh, m, sp.d0, sp.d1)
+	d0, d1 := dw[l0.Off:l0.Off+c1], dw[l0.Off+c1:l0.Off+2*c1]
+	for c, u := range sp.perm {
+		if u < c1 {
+			d0[u], d1[u] = sp.d0[c], sp.d1[c]
+		}
+	}
+}
