@@ -120,49 +120,45 @@ func GemmSpanTN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 	}
 }
 
-// GemmSpanMaskNT sets C = G·Bᵀ on the nonzero pattern of A: G is m×n, B
-// k×n and C m×k (strides ldg, ldb, ldc), and element (i, p) of C is
-// computed where lo[p] ≤ i < hi[p]. Elements outside the spans are
-// unspecified: some are computed with the rest of their tile, the others
-// left as they were.
-func GemmSpanMaskNT(m, n, k int, g []float64, ldg int, b []float64, ldb int, lo, hi []int, c []float64, ldc int) {
-	if m <= 0 || k <= 0 {
+// ColumnSums adds Σ_i x[i·xs]·g[i·gs + j] into s0[j] and Σ_i g[i·gs + j]
+// into s1[j] for rows i < n in order and columns j < len(s0). Each product
+// and sum is rounded as written (no FMA).
+func ColumnSums(n int, x []float64, xs int, g []float64, gs int, s0, s1 []float64) {
+	c := len(s0)
+	if n <= 0 || c == 0 {
 		return
 	}
-	lo, hi = lo[:k], hi[:k]
-	if !hasKernels || n == 0 {
-		Impl{}.Implementation.Dgemm(blas.NoTrans, blas.Trans, m, k, n, 1, g, ldg, b, ldb, 0, c, ldc)
+	checkRows("ColumnSums", n, 1, x, xs)
+	checkRows("ColumnSums", n, c, g, gs)
+	s1 = s1[:c]
+	c4 := 0
+	if hasKernels {
+		// reluInBack4 with every activation 1 (a row of ones read with
+		// stride 0) masks nothing.
+		c4 = c &^ 3
+		for j := 0; j < c4; j += len(onesRow) {
+			w := min(len(onesRow), c4-j)
+			reluInBack4(n, w, &x[0], xs, &onesRow[0], 0, &g[j], gs, &s0[j], &s1[j])
+		}
+	}
+	if c4 == c {
 		return
 	}
-	checkRows("GemmSpanMaskNT", m, n, g, ldg)
-	checkRows("GemmSpanMaskNT", k, n, b, ldb)
-	checkRows("GemmSpanMaskNT", m, k, c, ldc)
-	buf := getBuffers()
-	defer putBuffers(buf)
-	buf.size(mr*n, roundUp(k, nr)*n, 0)
-	packB(buf.b, true, b, ldb, 0, 0, n, k)
-	for ir := 0; ir < m; ir += mr {
-		rows := min(mr, m-ir)
-		ap, ars, aps := &g[ir*ldg], ldg, 1
-		packed := rows == mr
-		for jr := 0; jr < k; jr += nr {
-			cols := min(nr, k-jr)
-			need := false
-			for p := jr; p < jr+cols; p++ {
-				if lo[p] < ir+rows && hi[p] > ir && lo[p] < hi[p] {
-					need = true
-					break
-				}
-			}
-			if !need {
-				continue
-			}
-			if !packed {
-				packA(buf.a, false, g, ldg, ir, 0, rows, n)
-				ap, ars, aps = &buf.a[0], 1, mr
-				packed = true
-			}
-			tile(n, ap, ars, aps, &buf.b[jr*n], nr, c[ir*ldc+jr:], ldc, rows, cols, 1, 0)
+	for i := range n {
+		xi := x[i*xs]
+		gr := g[i*gs+c4 : i*gs+c]
+		e0, e1 := s0[c4:], s1[c4:]
+		for j, v := range gr {
+			e0[j] += xi * v
+			e1[j] += v
 		}
 	}
 }
+
+// onesRow is read, never written: ColumnSums' mask.
+var onesRow = func() (r [64]float64) {
+	for i := range r {
+		r[i] = 1
+	}
+	return
+}()

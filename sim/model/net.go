@@ -89,6 +89,7 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 		t.forwardSmooth(layers, w)
 		return
 	}
+	useSpans := t.spansFit(layers, w)
 	for l, ly := range layers {
 		c := ly.Cols
 		if l == last && c == 1 {
@@ -105,7 +106,7 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 			continue
 		}
 		h := t.h[l]
-		if l == 0 && t.sp != nil {
+		if l == 0 && useSpans {
 			continue // forward01 takes the first two layers
 		}
 		if l == 0 && ly.Rows == 2 {
@@ -115,7 +116,7 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 		// Write the pre-activation into the first c columns of h, then
 		// apply the ReLU in place (or leave it to the output's loop); the
 		// ones column is untouched.
-		if l == 1 && t.sp != nil {
+		if l == 1 && useSpans {
 			t.forward01(layers, w, h)
 		} else {
 			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
@@ -178,7 +179,7 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			fastblas.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
 			return
 		}
-		if l == 1 && t.sp != nil {
+		if l == 1 && t.sp != nil && t.sp.on {
 			t.backward01(layers, gl, dw)
 			return
 		}
