@@ -34,6 +34,7 @@ type Net struct {
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
 	sp  *spans      // the first layer on sorted inputs (UseSpans), or nil
+	tmp []float64   // ELU's e^x, as long as the largest h
 }
 
 // NewNet returns the buffers for inputs xs; withGrad adds those of Backward.
@@ -50,6 +51,9 @@ func NewNet(layers []Layer, xs []float64, withGrad bool) *Net {
 			h[i*c+c-1] = 1
 		}
 		t.h = append(t.h, h)
+		if layers[l].Act == ELU && len(h) > len(t.tmp) {
+			t.tmp = make([]float64, len(h))
+		}
 	}
 	if withGrad {
 		for _, ly := range layers {
