@@ -55,6 +55,9 @@ func (t *Net) forwardSmooth(layers []Layer, w []float64) {
 // (relative accuracy is lost only where |x| < 10⁻³, for a value that
 // small): below the rounding of the next layer's sums of such values.
 func (t *Net) elu(h []float64) {
+	if len(t.tmp) < len(h) { // NewNet sizes it; layers given later may differ
+		t.tmp = make([]float64, len(h))
+	}
 	e := t.tmp[:len(h)]
 	fastblas.ExpTo(e, h)
 	// max(x, 0) + min(e^x − 1, 0) without a branch (the signs are
