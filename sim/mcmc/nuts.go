@@ -206,14 +206,27 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		// The kinetic energy in four partial sums: one chain of
 		// dependent additions bounded this loop.
 		var kin [4]float64
-		for i, pi := range p {
-			pi += half * g[i]
-			p[i] = pi
-			s := minv[i] * pi
-			sb[i], se[i] = s, s
-			kin[i&3] += pi * s
-			r[i] = pi
-			pb[i], pe[i] = pi, pi
+		if &se[0] == &sb[0] && &pe[0] == &pb[0] && &r[0] == &pb[0] {
+			// A leaf of a depth-1 subtree: its ends and ρ are one
+			// momentum (see below), stored once.
+			for i, pi := range p {
+				pi += half * g[i]
+				p[i] = pi
+				s := minv[i] * pi
+				sb[i] = s
+				kin[i&3] += pi * s
+				pb[i] = pi
+			}
+		} else {
+			for i, pi := range p {
+				pi += half * g[i]
+				p[i] = pi
+				s := minv[i] * pi
+				sb[i], se[i] = s, s
+				kin[i&3] += pi * s
+				r[i] = pi
+				pb[i], pe[i] = pi, pi
+			}
 		}
 		h := -c.logp + 0.5*((kin[0]+kin[1])+(kin[2]+kin[3]))
 		if math.IsNaN(h) {
@@ -234,12 +247,22 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		return !k.divergent
 	}
 	L := &k.levels[depth]
+	// The halves' inner ends and momentum sums. Below a depth-1 subtree
+	// each half is one leapfrog step whose two ends and ρ are its
+	// momentum: they alias the subtree's own ends, which hold the same
+	// values, so the leaves store each vector once.
+	pSharpInitEnd, pInitEnd, rhoInit := L.pSharpInitEnd, L.pInitEnd, L.rhoInit
+	pSharpFinalBeg, pFinalBeg, rhoFinal := L.pSharpFinalBeg, L.pFinalBeg, L.rhoFinal
+	if depth == 1 {
+		pSharpInitEnd, pInitEnd, rhoInit = pSharpBeg, pBeg, pBeg
+		pSharpFinalBeg, pFinalBeg, rhoFinal = pSharpEnd, pEnd, pEnd
+	}
 	lswInit := math.Inf(-1)
-	if !k.build(c, depth-1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign, &lswInit) {
+	if !k.build(c, depth-1, propose, pSharpBeg, pSharpInitEnd, rhoInit, pBeg, pInitEnd, sign, &lswInit) {
 		return false
 	}
 	lswFinal := math.Inf(-1)
-	if !k.build(c, depth-1, &L.proposeFinal, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign, &lswFinal) {
+	if !k.build(c, depth-1, &L.proposeFinal, pSharpFinalBeg, pSharpEnd, rhoFinal, pFinalBeg, pEnd, sign, &lswFinal) {
 		return false
 	}
 	lswSub := logAddExp(lswInit, lswFinal)
@@ -247,8 +270,8 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 	if lswFinal > lswSub || c.rng.Float64() < math.Exp(lswFinal-lswSub) {
 		takePoint(propose, &L.proposeFinal)
 	}
-	persist := sumCriterion(pSharpBeg, pSharpEnd, L.rhoInit, L.rhoFinal, rho, nil)
-	persist = persist && sumCriterion(pSharpBeg, L.pSharpFinalBeg, L.rhoInit, L.pFinalBeg, nil, nil)
-	persist = persist && sumCriterion(L.pSharpInitEnd, pSharpEnd, L.rhoFinal, L.pInitEnd, nil, nil)
+	persist := sumCriterion(pSharpBeg, pSharpEnd, rhoInit, rhoFinal, rho, nil)
+	persist = persist && sumCriterion(pSharpBeg, pSharpFinalBeg, rhoInit, pFinalBeg, nil, nil)
+	persist = persist && sumCriterion(pSharpInitEnd, pSharpEnd, rhoFinal, pInitEnd, nil, nil)
 	return persist
 }
