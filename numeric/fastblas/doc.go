@@ -40,7 +40,11 @@
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
 // layers (model.Net's). Each is rounded exactly as the scalar loop it
-// replaces (no FMA, sums in the same order). Two are not: [SumDots] (NUTS's
+// replaces (no FMA, sums in the same order). [GemmSpanNN] and [GemmSpanTN]
+// are products with a matrix whose columns are zero outside given row
+// spans (a ReLU layer on one sorted input): the same 6×8 kernel over the
+// hull of the spans each tile meets, skipping zero tiles; [ColumnSums] is
+// the running row sums that replace a product there. Two are not: [SumDots] (NUTS's
 // U-turn criterion) sums in eight partial sums with FMA, and [ExpTo] is
 // within 2 ulp of math.Exp.
 //
