@@ -11,8 +11,10 @@ package fbnn
 // sampleWeights sets w = μ + std∘e and then adds the strictly lower part of
 // L times e's output block (unless m.meanField). m.std must hold exp ρ.
 func (m *Method) sampleWeights(w, e []float64) {
-	for q, mu := range m.mu {
-		w[q] = mu + m.std[q]*e[q]
+	mu := m.mu
+	w, e, std := w[:len(mu)], e[:len(mu)], m.std[:len(mu)]
+	for q, v := range mu {
+		w[q] = v + std[q]*e[q]
 	}
 	if m.meanField {
 		return

@@ -281,10 +281,7 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	for i := range k {
 		e, w := st.eps[i*p:(i+1)*p], st.w[i*p:(i+1)*p]
 		st.net.backward(m.layers, i, w, st.df[i*n:(i+1)*n], m.dw)
-		for q, d := range m.dw {
-			m.gmu[q] += d
-			m.gls[q] += d * e[q] * m.std[q] // dw/dρ = std·ε
-		}
+		accumulate(m.gmu, m.gls, m.dw, e, m.std)
 		m.addOutCovGrad(m.dw, e)
 	}
 	m.lastKL, m.lastLL, m.lastJ = ce-sh, ll, st.ssge.NumEigen()
@@ -292,6 +289,19 @@ func (m *Method) gradient(st *stepBufs) float64 {
 		m.lastJ = min(k-1, n) // the rank of the particles' covariance
 	}
 	return ll - m.lastKL
+}
+
+// accumulate adds one particle's weight gradient dw to the gradients of the
+// means and log stds: gmu += dw, gls += dw·e·std (dw/dρ = std·ε). All five
+// slices have dw's length; the reslicing lets the compiler drop the bounds
+// checks of the loop, which runs over k·P values a step.
+func accumulate(gmu, gls, dw, e, std []float64) {
+	n := len(dw)
+	gmu, gls, e, std = gmu[:n], gls[:n], e[:n], std[:n]
+	for q, d := range dw {
+		gmu[q] += d
+		gls[q] += d * e[q] * std[q]
+	}
 }
 
 // forward sets every particle's weights w_i = μ + std·ε_i (m.std must hold
