@@ -60,3 +60,11 @@ func sumDotsAdd4(n int, u, w, a, b, dst *float64) (su, sw float64) {
 func exp4(n int, x, y *float64) int {
 	panic("fastblas: exp4 called without kernels")
 }
+
+func axpyElem4(n int, dst, mu, s, e *float64) {
+	panic("fastblas: axpyElem4 called without kernels")
+}
+
+func gradReparam4(n int, gmu, gls, d, e, s *float64) {
+	panic("fastblas: gradReparam4 called without kernels")
+}

@@ -40,7 +40,8 @@
 // step), and [AdamUpdateScaled] the same for parameters of a product
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
-// layers (model.Net's). Each is rounded exactly as the scalar loop it
+// layers (model.Net's); [AxpyElem] and [GradReparam] are the weight draws
+// and gradient sums of a reparameterised Gaussian (fBNN's k·P a step). Each is rounded exactly as the scalar loop it
 // replaces (no FMA, sums in the same order). Two are not: [SumDots] (NUTS's
 // U-turn criterion) sums in eight partial sums with FMA, and [ExpTo] is
 // within 2 ulp of math.Exp.

@@ -113,3 +113,15 @@ func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *flo
 //
 //go:noescape
 func exp4(n int, x *float64, y *float64) int
+
+// axpyElem4 sets dst[j] = mu[j] + s[j]·e[j] for j < n (n a multiple of 4),
+// rounded as the scalar loop.
+//
+//go:noescape
+func axpyElem4(n int, dst *float64, mu *float64, s *float64, e *float64)
+
+// gradReparam4 adds, for j < n (n a multiple of 4), gmu[j] += d[j] and
+// gls[j] += (d[j]·e[j])·s[j], rounded as the scalar loop.
+//
+//go:noescape
+func gradReparam4(n int, gmu *float64, gls *float64, d *float64, e *float64, s *float64)

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/model"
@@ -281,7 +282,7 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	for i := range k {
 		e, w := st.eps[i*p:(i+1)*p], st.w[i*p:(i+1)*p]
 		st.net.backward(m.layers, i, w, st.df[i*n:(i+1)*n], m.dw)
-		accumulate(m.gmu, m.gls, m.dw, e, m.std)
+		fastblas.GradReparam(m.gmu, m.gls, m.dw, e, m.std) // dw/dρ = std·ε
 		m.addOutCovGrad(m.dw, e)
 	}
 	m.lastKL, m.lastLL, m.lastJ = ce-sh, ll, st.ssge.NumEigen()
@@ -289,19 +290,6 @@ func (m *Method) gradient(st *stepBufs) float64 {
 		m.lastJ = min(k-1, n) // the rank of the particles' covariance
 	}
 	return ll - m.lastKL
-}
-
-// accumulate adds one particle's weight gradient dw to the gradients of the
-// means and log stds: gmu += dw, gls += dw·e·std (dw/dρ = std·ε). All five
-// slices have dw's length; the reslicing lets the compiler drop the bounds
-// checks of the loop, which runs over k·P values a step.
-func accumulate(gmu, gls, dw, e, std []float64) {
-	n := len(dw)
-	gmu, gls, e, std = gmu[:n], gls[:n], e[:n], std[:n]
-	for q, d := range dw {
-		gmu[q] += d
-		gls[q] += d * e[q] * std[q]
-	}
 }
 
 // forward sets every particle's weights w_i = μ + std·ε_i (m.std must hold
