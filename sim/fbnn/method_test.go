@@ -2,6 +2,7 @@ package fbnn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -39,8 +40,26 @@ func BenchmarkStepGap(b *testing.B) { benchmarkStep(b, "gap", KernelRBF, false) 
 // the full covariance.
 func BenchmarkStepMeanField(b *testing.B) { benchmarkStep(b, "periodic", KernelPeriodic, true) }
 
+// BenchmarkStepParticles times a step with fewer particles than the
+// default 50: the speed side of the trade-off in the package
+// documentation ("Cost of a step"), where k = 20 and 30 fail
+// TestBandAgainstExactGP's criteria on 3 and 4 of its 10 cases.
+func BenchmarkStepParticles(b *testing.B) {
+	for _, data := range []struct{ name, kernel string }{{"periodic", KernelPeriodic}, {"gap", KernelRBF}} {
+		for _, k := range []int{20, 30, 50} {
+			b.Run(fmt.Sprintf("%s/k=%d", data.name, k), func(b *testing.B) {
+				benchmarkStepControls(b, data.name, sim.Controls{"kernel": sim.Choice(data.kernel), "particles": sim.Num(float64(k))}, false)
+			})
+		}
+	}
+}
+
 func benchmarkStep(b *testing.B, data, kernel string, meanField bool) {
-	m := newMethod(b, loadData(b, data, 1), sim.Controls{"kernel": sim.Choice(kernel)}, 1)
+	benchmarkStepControls(b, data, sim.Controls{"kernel": sim.Choice(kernel)}, meanField)
+}
+
+func benchmarkStepControls(b *testing.B, data string, c sim.Controls, meanField bool) {
+	m := newMethod(b, loadData(b, data, 1), c, 1)
 	m.meanField = meanField
 	m.Step()
 	b.ReportAllocs()
