@@ -153,10 +153,13 @@
 // ms on `gap`: 1,000 steps/s is out of reach at k = 50 on `gap`, and on
 // `periodic` would need the GEMMs at peak with nothing else.
 //
-// Measured (BenchmarkStep, BenchmarkStepGap; one core, least CPU time of
-// five runs alternated with the code before, on a shared machine at load
-// 4.5–5.3): 2.46 ms (407 steps/s) on `periodic` and 5.82 ms (172 steps/s)
-// on `gap`, from 2.98 and 6.62 ms. The GEMMs are half of it, at about 33
+// Measured (BenchmarkStep, BenchmarkStepGap; one core, CPU time, 38 runs
+// each alternated with the code before, on a shared machine at load
+// 3.8–11): least 2.46 ms (407 steps/s) on `periodic` against 2.77 ms
+// before, medians of the five sets 2.8–3.4 ms against 3.0–4.1; on `gap`
+// least 5.82 ms (172 steps/s) against 5.72 ms, medians 6.6–6.9 ms against
+// 6.5–8.0 (lower in four sets of five): under that load gains below about
+// 10% are not resolved. The GEMMs are half of the step, at about 33
 // GFLOP/s (edge tiles of the 50- and 51-wide shapes, and packing the
 // transposed operand); the normals a quarter: FillNormal's words come
 // through the run's *rand.Rand, and a candidate that drew them from a
