@@ -153,7 +153,7 @@
 // ms on `gap`: 1,000 steps/s is out of reach at k = 50 on `gap`, and on
 // `periodic` would need the GEMMs at peak with nothing else.
 //
-// Measured (BenchmarkStep, BenchmarkStepGap; one core, CPU time, 38 runs
+// Measured (BenchmarkStep, BenchmarkStepGap; one core, CPU time, 33 runs
 // each alternated with the code before, on a shared machine at load
 // 3.8–11): least 2.46 ms (407 steps/s) on `periodic` against 2.77 ms
 // before, medians of the five sets 2.8–3.4 ms against 3.0–4.1; on `gap`
