@@ -12,8 +12,9 @@
 //     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
 //     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
 //     micro-kernel accumulates each tile of C in YMM registers with FMA.
-//     A product that fits one cache block (m ≤ 120, k ≤ 256, n ≤ 512, all
-//     of the project's) skips the packing of whole panels: the kernel reads
+//     A product that fits one cache block (m·k ≤ 120·256, k ≤ 256,
+//     n ≤ 512, all of the project's) skips the packing of whole panels: the
+//     kernel reads
 //     op(A), and B unless transposed, where they lie; a last column panel
 //     of at most four columns takes a 12×4 kernel (twelve rows of one YMM)
 //     instead of 6×8 tiles padded from 2–4 columns. Edge tiles are
@@ -39,8 +40,10 @@
 // step), and [AdamUpdateScaled] the same for parameters of a product
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
-// layers (model.Net's). Each is rounded exactly as the scalar loop it
-// replaces (no FMA, sums in the same order). [GemmSpanNN] and [GemmSpanTN]
+// layers (model.Net's); [AxpyElem] and [GradReparam] are the weight draws
+// and gradient sums of a reparameterised Gaussian (fBNN's k·P a step). Each
+// is rounded exactly as the scalar loop it replaces (no FMA, sums in the
+// same order). [GemmSpanNN] and [GemmSpanTN]
 // are products with a matrix whose columns are zero outside given row
 // spans (a ReLU layer on one sorted input): the same 6×8 kernel over the
 // hull of the spans each tile meets, skipping zero tiles; [ColumnSums] is

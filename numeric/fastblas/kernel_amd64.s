@@ -1543,3 +1543,62 @@ adamr2_loop:
 adamr2_done:
 	VZEROUPPER
 	RET
+
+// func axpyElem4(n int, dst *float64, mu *float64, s *float64, e *float64)
+// Requires: AVX
+TEXT ·axpyElem4(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), AX
+	MOVQ dst+8(FP), CX
+	MOVQ mu+16(FP), DX
+	MOVQ s+24(FP), BX
+	MOVQ e+32(FP), SI
+	SHRQ $0x02, AX
+	JZ   axpye_done
+
+axpye_loop:
+	VMOVUPD (BX), Y0
+	VMULPD  (SI), Y0, Y0
+	VADDPD  (DX), Y0, Y0
+	VMOVUPD Y0, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	DECQ    AX
+	JNZ     axpye_loop
+
+axpye_done:
+	VZEROUPPER
+	RET
+
+// func gradReparam4(n int, gmu *float64, gls *float64, d *float64, e *float64, s *float64)
+// Requires: AVX
+TEXT ·gradReparam4(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), AX
+	MOVQ gmu+8(FP), CX
+	MOVQ gls+16(FP), DX
+	MOVQ d+24(FP), BX
+	MOVQ e+32(FP), SI
+	MOVQ s+40(FP), DI
+	SHRQ $0x02, AX
+	JZ   gradrp_done
+
+gradrp_loop:
+	VMOVUPD (BX), Y0
+	VADDPD  (CX), Y0, Y1
+	VMOVUPD Y1, (CX)
+	VMULPD  (SI), Y0, Y2
+	VMULPD  (DI), Y2, Y2
+	VADDPD  (DX), Y2, Y2
+	VMOVUPD Y2, (DX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	ADDQ    $0x20, DI
+	DECQ    AX
+	JNZ     gradrp_loop
+
+gradrp_done:
+	VZEROUPPER
+	RET

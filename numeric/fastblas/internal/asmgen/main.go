@@ -44,6 +44,7 @@ func main() {
 	sumDotsKernel("sumDotsAdd4", sumDotsAdd)
 	expKernel()
 	adamRank2Kernel()
+	reparamKernels()
 	Generate()
 }
 
@@ -1007,4 +1008,71 @@ func expKernel() {
 	Store(done, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// reparamKernels writes axpyElem4 and gradReparam4, the elementwise passes
+// of a reparameterised Gaussian's step (fBNN's k·P weight draws and
+// gradient sums), in the scalar loops' operation order without FMA, so
+// each lane rounds as the Go loop does.
+func reparamKernels() {
+	TEXT("axpyElem4", NOSPLIT, "func(n int, dst, mu, s, e *float64)")
+	Pragma("noescape")
+	Doc("axpyElem4 sets dst[j] = mu[j] + s[j]·e[j] for j < n (n a multiple of 4),",
+		"rounded as the scalar loop.")
+	{
+		n := Load(Param("n"), GP64())
+		dst := Load(Param("dst"), GP64())
+		mu := Load(Param("mu"), GP64())
+		sp := Load(Param("s"), GP64())
+		e := Load(Param("e"), GP64())
+		SHRQ(U8(2), n)
+		JZ(LabelRef("axpye_done"))
+		Label("axpye_loop")
+		VMOVUPD(Mem{Base: sp}, Y0)
+		VMULPD(Mem{Base: e}, Y0, Y0)  // s·e
+		VADDPD(Mem{Base: mu}, Y0, Y0) // mu + s·e
+		VMOVUPD(Y0, Mem{Base: dst})
+		ADDQ(U8(32), dst)
+		ADDQ(U8(32), mu)
+		ADDQ(U8(32), sp)
+		ADDQ(U8(32), e)
+		DECQ(n)
+		JNZ(LabelRef("axpye_loop"))
+		Label("axpye_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	TEXT("gradReparam4", NOSPLIT, "func(n int, gmu, gls, d, e, s *float64)")
+	Pragma("noescape")
+	Doc("gradReparam4 adds, for j < n (n a multiple of 4), gmu[j] += d[j] and",
+		"gls[j] += (d[j]·e[j])·s[j], rounded as the scalar loop.")
+	{
+		n := Load(Param("n"), GP64())
+		gmu := Load(Param("gmu"), GP64())
+		gls := Load(Param("gls"), GP64())
+		d := Load(Param("d"), GP64())
+		e := Load(Param("e"), GP64())
+		sp := Load(Param("s"), GP64())
+		SHRQ(U8(2), n)
+		JZ(LabelRef("gradrp_done"))
+		Label("gradrp_loop")
+		VMOVUPD(Mem{Base: d}, Y0)
+		VADDPD(Mem{Base: gmu}, Y0, Y1) // gmu + d
+		VMOVUPD(Y1, Mem{Base: gmu})
+		VMULPD(Mem{Base: e}, Y0, Y2)   // d·e
+		VMULPD(Mem{Base: sp}, Y2, Y2)  // (d·e)·s
+		VADDPD(Mem{Base: gls}, Y2, Y2) // gls + (d·e)·s
+		VMOVUPD(Y2, Mem{Base: gls})
+		ADDQ(U8(32), gmu)
+		ADDQ(U8(32), gls)
+		ADDQ(U8(32), d)
+		ADDQ(U8(32), e)
+		ADDQ(U8(32), sp)
+		DECQ(n)
+		JNZ(LabelRef("gradrp_loop"))
+		Label("gradrp_done")
+		VZEROUPPER()
+		RET()
+	}
 }
