@@ -295,8 +295,8 @@ func Scenarios() []Scenario {
 				"80-dimensional generator input, next to mean-field VI and NUTS on the same network. The prior is this playground's, " +
 				"std 2/√(fan-in + 1), not the paper's N(0, 1). In the paper LIVI's band opens in the gap, close to HMC's, and " +
 				"mean-field's does not. Here only the second half holds. Press play: NUTS (tree depth at most 6, 300 warm-up " +
-				"transitions) opens the gap, its in-between ratio 2.2 to 4.9 from step 600 to 3,000 on seeds 1–5, at least 2.5 " +
-				"times mean-field's (0.6 to 1.1). LIVI's stays near mean-field's, not clearly above it: 0.58 to 1.31 over the same " +
+				"transitions) opens the gap, its in-between ratio 2.3 to 5.8 from step 600 to 3,000 on seeds 1–5, at least 2.9 " +
+				"times mean-field's (0.59 to 1.12). LIVI's stays near mean-field's, not clearly above it: 0.58 to 1.31 over the same " +
 				"steps, above mean-field's at 24 of the 45 (seed, step) pairs and never by more than 1.8 times; 0.64 to 1.13 after " +
 				"the paper's 5,000 steps. Both overestimate the noise: by step 5,000 LIVI's is 0.49 to " +
 				"0.79 and mean-field's 1.1 to 1.3 against the data's 0.3. NUTS's noise is about 0.7 too: under this prior the " +
