@@ -9,7 +9,7 @@ func kernel6x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64,
 	panic("fastblas: kernel6x8 called without kernels")
 }
 
-func trsm6x8(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64) {
+func trsm6x8(k int, a *float64, ars, aps int, b, x *float64, ldx int, alpha float64, d, xp *float64) {
 	panic("fastblas: trsm6x8 called without kernels")
 }
 
@@ -59,4 +59,12 @@ func sumDotsAdd4(n int, u, w, a, b, dst *float64) (su, sw float64) {
 
 func exp4(n int, x, y *float64) int {
 	panic("fastblas: exp4 called without kernels")
+}
+
+func reluRows4(n, c int, x *float64, xs int, y *float64, ys int) {
+	panic("fastblas: reluRows4 called without kernels")
+}
+
+func reluMaskAdd4(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int) {
+	panic("fastblas: reluMaskAdd4 called without kernels")
 }

@@ -25,7 +25,8 @@
 //     a tile padded to 6×8 (and than gonum's Dgemm).
 //   - Dtrsm, every side, triangle, transpose and diagonal. Rows of X are
 //     solved six at a time in 6×8 tiles by a fused kernel: the product of
-//     the already-solved rows (kept packed as they are solved) and then
+//     the triangle, read in place in solving order, and the already-solved
+//     rows (kept packed as they are solved), and then
 //     substitution on the 6×6 diagonal block, all in registers. Side Right
 //     is solved as side Left on the transpose of B. Systems of order above
 //     5120, and side Right with B above 131,072 elements, are solved by
@@ -39,10 +40,11 @@
 // step), and [AdamUpdateScaled] the same for parameters of a product
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
-// layers (model.Net's). Each is rounded exactly as the scalar loop it
-// replaces (no FMA, sums in the same order). Two are not: [SumDots] (NUTS's
-// U-turn criterion) sums in eight partial sums with FMA, and [ExpTo] is
-// within 2 ulp of math.Exp.
+// layers (model.Net's); [ReLURows] and [ReLUMaskAdd] are the forward and
+// backward passes of the tape's fused ReLU node. Each is rounded exactly as
+// the scalar loop it replaces (no FMA, sums in the same order). Two are
+// not: [SumDots] (NUTS's U-turn criterion) sums in eight partial sums with
+// FMA, and [ExpTo] is within 2 ulp of math.Exp.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's

@@ -16,13 +16,16 @@ func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *floa
 
 // trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.
 // It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements
-// apart, ldx may be negative), Ã is 6×k packed at a and B̃ is k×8 packed at
-// b (k may be zero); then, for s = 0..5, T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s]
-// (d holds the diagonal block in solving order with reciprocals on its
-// diagonal). The result is stored into the tile at x and, packed, at xp.
+// apart, ldx may be negative), element (s, q) of the 6×k matrix Ã is at
+// a[s·ars + q·aps] (strides may be negative: the triangle read in place in
+// solving order, or ars = 1, aps = 6 for a packed panel) and B̃ is k×8
+// packed at b (k may be zero); then, for s = 0..5,
+// T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s] (d holds the diagonal block in
+// solving order with reciprocals on its diagonal). The result is stored
+// into the tile at x and, packed, at xp.
 //
 //go:noescape
-func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
+func trsm6x8(k int, a *float64, ars int, aps int, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
 
 // transpose4 writes the transpose of the 4×4n strip at src (rows lds
 // elements apart) into the 4n×4 strip at dst (rows ldd elements apart),
@@ -113,3 +116,15 @@ func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *flo
 //
 //go:noescape
 func exp4(n int, x *float64, y *float64) int
+
+// reluRows4 sets y[i·ys + j] = max(x[i·xs + j], 0) for i < n, j < c (c a
+// multiple of 4), as Go's max: NaN kept, −0 made +0.
+//
+//go:noescape
+func reluRows4(n int, c int, x *float64, xs int, y *float64, ys int)
+
+// reluMaskAdd4 sets dst[i·ds + j] += grad[i·gs + j] where x[i·xs + j] > 0,
+// for i < n, j < c (c a multiple of 4), leaving dst as it was elsewhere.
+//
+//go:noescape
+func reluMaskAdd4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)

@@ -7,6 +7,7 @@ package fastblas
 //
 // Rows of X are solved six at a time, eight columns per tile: the
 // micro-kernel computes −op(A)[rows, solved]·X[solved, cols] for the tile,
+// reading op(A) where it lies (through signed strides, in solving order),
 // α·B is added, and the 6×6 diagonal block is solved on the tile. Solved
 // rows are appended to a packed copy of X, in the order they are solved
 // (bottom-up for backward substitution), so each tile's product reads a
@@ -41,9 +42,27 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 				}
 				return i1 - 1 - s
 			}
-			// Pack op(A)[rows, solved columns] in solving order.
-			ap := buf.a[:mr*k]
-			packSolved(ap, a, lda, trans, lowerOp, m, k, row(0), r)
+			// op(A)[row(s), c_q] (c_q the q-th column solved) is at
+			// a[a0 + s·ars + q·aps]: a full block reads the triangle in
+			// place, an edge block a zero-padded packed copy.
+			a0, ars, aps := i0*lda, lda, 1 // forward, op(A) = A
+			switch {
+			case lowerOp && trans:
+				a0, ars, aps = i0, 1, lda
+			case !lowerOp && !trans:
+				a0, ars, aps = (i1-1)*lda+m-1, -lda, -1
+			case !lowerOp && trans:
+				a0, ars, aps = (m-1)*lda+i1-1, -1, -lda
+			}
+			ap0 := &a[a0]
+			if r < mr {
+				ap := buf.a[:mr*k]
+				packSolved(ap, a, lda, trans, lowerOp, m, k, row(0), r)
+				ars, aps = 1, mr
+				if k > 0 {
+					ap0 = &ap[0]
+				}
+			}
 			// The diagonal block in solving order, with reciprocals of the
 			// diagonal as gonum's Dtrsm scales by them.
 			var diag [mr * mr]float64
@@ -69,11 +88,7 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 					if !lowerOp {
 						x, ldx = (i1-1)*ldb+jc+jr, -ldb
 					}
-					var ap0 *float64
-					if k > 0 {
-						ap0 = &ap[0]
-					}
-					trsm6x8(k, ap0, &panel[0], &b[x], ldx, alpha, &diag[0], &panel[blk*nr])
+					trsm6x8(k, ap0, ars, aps, &panel[0], &b[x], ldx, alpha, &diag[0], &panel[blk*nr])
 					continue
 				}
 				// Edge tile: the same kernel on a zero-padded stack copy. Padded
@@ -83,11 +98,7 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 				for s := range r {
 					copy(t[s*nr:s*nr+cols], b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols])
 				}
-				var ap0 *float64
-				if k > 0 {
-					ap0 = &ap[0]
-				}
-				trsm6x8(k, ap0, &panel[0], &t[0], nr, alpha, &diag[0], &panel[blk*nr])
+				trsm6x8(k, ap0, ars, aps, &panel[0], &t[0], nr, alpha, &diag[0], &panel[blk*nr])
 				for s := range r {
 					copy(b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols], t[s*nr:s*nr+cols])
 				}
