@@ -315,16 +315,23 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 		d := dst[ir*kb : ir*kb+mr*kb]
 		rows := min(mr, mb-ir)
 		if trans { // op(A)[i][p] = a[p*lda+i]
+			if rows < mr { // as packB's edge panel
+				clear(d)
+				for p := range kb {
+					src := a[(p0+p)*lda+i0+ir:]
+					src = src[:rows]
+					dp := d[p*mr : p*mr+rows]
+					for i, v := range src {
+						dp[i] = v
+					}
+				}
+				continue
+			}
 			for p := range kb {
 				src := a[(p0+p)*lda+i0+ir:]
 				dp := d[p*mr : p*mr+mr : p*mr+mr]
-				if rows == mr {
-					src = src[:mr:mr]
-					dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
-					continue
-				}
-				copy(dp, src[:rows])
-				clear(dp[rows:])
+				src = src[:mr:mr]
+				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
 			}
 			continue
 		}
@@ -360,17 +367,26 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 		d := dst[jr*kb : jr*kb+nr*kb]
 		cols := min(nr, nb-jr)
 		if !trans { // op(B)[p][j] = b[p*ldb+j]
+			if cols < nr {
+				// An edge panel (n = 50 leaves two columns): one clear and
+				// element copies, not a copy and a clear call per step.
+				clear(d)
+				for p := range kb {
+					src := b[(p0+p)*ldb+j0+jr:]
+					src = src[:cols]
+					dp := d[p*nr : p*nr+cols]
+					for j, v := range src {
+						dp[j] = v
+					}
+				}
+				continue
+			}
 			for p := range kb {
 				src := b[(p0+p)*ldb+j0+jr:]
 				dp := d[p*nr : p*nr+nr : p*nr+nr]
-				if cols == nr {
-					src = src[:nr:nr]
-					dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
-					dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
-					continue
-				}
-				copy(dp, src[:cols])
-				clear(dp[cols:])
+				src = src[:nr:nr]
+				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
+				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
 			}
 			continue
 		}
