@@ -195,8 +195,8 @@ func (t *Tape) solveBackward(nd, l, b *node) {
 	if (l == nil && b == nil) || n == 0 || k == 0 {
 		return
 	}
-	nd.aux = grow(nd.aux, n*k+n*n)
-	bbar, lbar := nd.aux[:n*k], nd.aux[n*k:]
+	nd.aux = grow(nd.aux, 2*n*k+n*n)
+	bbar, lbar, bt := nd.aux[:n*k], nd.aux[n*k:n*k+n*n], nd.aux[n*k+n*n:]
 	copy(bbar, nd.g)
 	Bbar := general(n, k, bbar)
 	blas64.Trsm(blas.Left, trans(nd.op == opSolveLower), 1, lower(n, ln.v), Bbar)
@@ -209,9 +209,9 @@ func (t *Tape) solveBackward(nd, l, b *node) {
 		return
 	}
 	if nd.op == opSolveLower {
-		gemmLowerNT(n, k, bbar, nd.v, lbar)
+		gemmLowerNT(n, k, bbar, nd.v, lbar, bt)
 	} else {
-		gemmLowerNT(n, k, nd.v, bbar, lbar)
+		gemmLowerNT(n, k, nd.v, bbar, lbar, bt)
 	}
 	for i := 0; i < n; i++ {
 		gl := l.g[i*n : i*n+i+1]

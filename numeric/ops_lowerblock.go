@@ -3,6 +3,7 @@ package numeric
 import (
 	"fmt"
 
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -27,17 +28,21 @@ func lowerBlockEnd(i0, n int) int {
 // gemmLowerNT sets the lower triangle (and some entries above it) of the
 // n×n c to −a·bᵀ for n×k a and b. By row blocks, each only as wide as its
 // last row needs: on n = 51 that is 39% fewer multiply-adds than the whole
-// product, whose upper triangle a triangular gradient discards.
-func gemmLowerNT(n, k int, a, b, c []float64) {
+// product, whose upper triangle a triangular gradient discards. bᵀ is
+// written once into bt (k·n values) and read in place by every block,
+// where a transposed operand would be packed again for each (the same
+// products in the same kernel, so the same values).
+func gemmLowerNT(n, k int, a, b, c, bt []float64) {
 	if k < 8 || n <= 2*lowerBlock {
 		blas64.Gemm(blas.NoTrans, blas.Trans, -1, general(n, k, a), general(n, k, b), 0, general(n, n, c))
 		return
 	}
+	fastblas.Transpose(bt, n, b, k, n, k)
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
-		blas64.Gemm(blas.NoTrans, blas.Trans, -1,
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, -1,
 			blas64.General{Rows: i1 - i0, Cols: k, Stride: k, Data: a[i0*k:]},
-			blas64.General{Rows: i1, Cols: k, Stride: k, Data: b},
+			blas64.General{Rows: k, Cols: i1, Stride: n, Data: bt},
 			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: c[i0*n:]})
 	}
 }
@@ -149,7 +154,7 @@ func (t *Tape) TraceInvChol(l Var) Var {
 	}
 	n := ln.r
 	v, nd, ln := t.push1(opTraceInvChol, l, 1, 1)
-	nd.aux = grow(nd.aux, 3*n*n)
+	nd.aux = grow(nd.aux, 4*n*n) // X, and the backward pass's Y, Z and Xᵀ
 	x := nd.aux[:n*n]
 	clear(x)
 	for i := range n {
@@ -196,7 +201,7 @@ func traceInvCholBackward(nd, l *node) {
 	if n == 0 {
 		return
 	}
-	x, y, z := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:3*n*n]
+	x, y, z, xt := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:3*n*n], nd.aux[3*n*n:]
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1,
@@ -209,11 +214,13 @@ func traceInvCholBackward(nd, l *node) {
 			y[i*n+j] = y[j*n+i]
 		}
 	}
+	// Xᵀ once, read in place by every block (as in gemmLowerNT).
+	fastblas.Transpose(xt, n, x, n, n, n)
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
 			blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: y[i0*n:]},
-			blas64.General{Rows: i1, Cols: i1, Stride: n, Data: x},
+			blas64.General{Rows: i1, Cols: i1, Stride: n, Data: xt},
 			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: z[i0*n:]})
 	}
 	c := -2 * nd.g[0]
