@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -127,8 +128,8 @@ func choleskyBackward(nd, a *node) {
 		return
 	}
 	n := nd.r
-	nd.aux = grow(nd.aux, 2*n*n)
-	lb, w, g := nd.aux[:n*n], nd.aux[n*n:], nd.g
+	nd.aux = grow(nd.aux, 3*n*n)
+	lb, w, st, g := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:], nd.g
 	for i := 0; i < n; i++ {
 		copy(lb[i*n:i*n+i+1], g[i*n:i*n+i+1])
 		clear(lb[i*n+i+1 : (i+1)*n])
@@ -150,13 +151,17 @@ func choleskyBackward(nd, a *node) {
 		w[i*n+i] *= 0.5
 		clear(w[i*n+i+1 : (i+1)*n])
 	}
-	blas64.Trsm(blas.Left, blas.Trans, 1, L, W)    // W = L⁻ᵀ·P
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, L, W) // W = L⁻ᵀ·P·L⁻¹
+	blas64.Trsm(blas.Left, blas.Trans, 1, L, W) // W = L⁻ᵀ·P
+	// Sᵀ = L⁻ᵀ·Wᵀ: the side-Right solve W·L⁻¹ as fastblas runs it (a
+	// left solve on the transpose), without transposing the result back:
+	// Ā needs only S + Sᵀ.
+	fastblas.Transpose(st, n, w, n, n, n)
+	blas64.Trsm(blas.Left, blas.Trans, 1, L, general(n, n, st))
 	ga := a.g
 	for i := 0; i < n; i++ {
-		ga[i*n+i] += w[i*n+i]
+		ga[i*n+i] += st[i*n+i]
 		for j := 0; j < i; j++ {
-			s := 0.5 * (w[i*n+j] + w[j*n+i])
+			s := 0.5 * (st[i*n+j] + st[j*n+i])
 			ga[i*n+j] += s
 			ga[j*n+i] += s
 		}
