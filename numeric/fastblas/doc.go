@@ -57,7 +57,7 @@
 // concurrent calls share no scratch, and once
 // warm a call allocates nothing. Scratch grows to the largest call it has
 // served, bounded by the cache blocking (about 1.3 MiB for Dgemm, and for
-// Dtrsm a 6×m panel, a kc·nc-value packed solution and an m·n transpose).
+// Dtrsm a kc·nc-value packed solution and an m·n transpose).
 //
 // # CPU detection and fallback
 //
