@@ -14,15 +14,25 @@ import (
 // lowerBlock is the row block of gemmLowerNT: twice the kernel's six rows.
 const lowerBlock = 12
 
-// lowerBlockEnd is the end of the row block from i0: a last block of one
-// row joins the one before, since Dgemm would take a single row as a
-// matrix–vector product and round it differently from the kernels.
+// lowerBlockEnd is the end of the row block from i0. The n mod 12 rows
+// left over form the first block, where the triangle leaves them only as
+// many columns as rows (on n = 51, a 3×3 block; last, they were a 3×51
+// product padded to the kernel's six rows, in a call of its own), so every
+// later block is two whole tiles tall. One row left over joins the next
+// block, since Dgemm would take a single row as a matrix–vector product
+// and round it differently from the kernels.
 func lowerBlockEnd(i0, n int) int {
-	i1 := min(i0+lowerBlock, n)
-	if n-i1 == 1 {
-		i1 = n
+	if i0 > 0 {
+		return min(i0+lowerBlock, n)
 	}
-	return i1
+	r := n % lowerBlock
+	switch r {
+	case 0:
+		r = lowerBlock
+	case 1:
+		r += lowerBlock
+	}
+	return min(r, n)
 }
 
 // gemmLowerNT sets the lower triangle (and some entries above it) of the
