@@ -75,7 +75,7 @@ func (t *Tape) WeightedGram(phi, w Var) Var {
 		clear(nd.v)
 		return v
 	}
-	nd.aux = grow(nd.aux, n*n+m*n)
+	nd.aux = grow(nd.aux, n*n+m*n+5*m) // room for the backward pass's buffers
 	wphi := nd.aux[:m*n]
 	for i, wi := range wn.v {
 		row := pn.v[i*n : (i+1)*n]
@@ -114,7 +114,7 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 	if m == 0 || n == 0 {
 		return
 	}
-	nd.aux = grow(nd.aux, n*n+m*n)
+	nd.aux = grow(nd.aux, n*n+m*n+5*m) // S, H, and RowScaleDot's dot and lanes
 	s, h := nd.aux[:n*n], nd.aux[n*n:n*n+m*n]
 	g := nd.g
 	for i := range n {
@@ -123,6 +123,16 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 		}
 	}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(m, n, pn.v), general(n, n, s), 0, general(m, n, h))
+	if phi != nil && w != nil {
+		// Both in one pass, four columns at a time (the loops below, as
+		// rounded).
+		dot, lanes := nd.aux[n*n+m*n:n*n+m*n+m], nd.aux[n*n+m*n+m:]
+		fastblas.RowScaleDot(m, n, h, n, pn.v, n, wn.v, 1, phi.g, n, dot, lanes)
+		for i, d := range dot {
+			w.g[i] += 0.5 * d
+		}
+		return
+	}
 	for i := range m {
 		hi, xi := h[i*n:(i+1)*n], pn.v[i*n:(i+1)*n]
 		if phi != nil {

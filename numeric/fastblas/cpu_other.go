@@ -68,3 +68,7 @@ func reluRows4(n, c int, x *float64, xs int, y *float64, ys int) {
 func reluMaskAdd4(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int) {
 	panic("fastblas: reluMaskAdd4 called without kernels")
 }
+
+func rowScaleDot4(m, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64) {
+	panic("fastblas: rowScaleDot4 called without kernels")
+}

@@ -128,3 +128,11 @@ func reluRows4(n int, c int, x *float64, xs int, y *float64, ys int)
 //
 //go:noescape
 func reluMaskAdd4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+
+// rowScaleDot4 sets, for rows i < m and j < c (c a multiple of 4),
+// ga[i·gas + j] += grad[i·gs + j]·z[i·zs], and lanes[4i + l] to the sum
+// over j ≡ l (mod 4) of grad[i·gs + j]·a[i·as + j], from +0 in column
+// order.
+//
+//go:noescape
+func rowScaleDot4(m int, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)

@@ -1572,3 +1572,58 @@ rm_col:
 rm_done:
 	VZEROUPPER
 	RET
+
+// func rowScaleDot4(m int, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)
+// Requires: AVX
+TEXT ·rowScaleDot4(SB), NOSPLIT, $0-88
+	MOVQ  m+0(FP), AX
+	MOVQ  c+8(FP), CX
+	MOVQ  grad+16(FP), DX
+	MOVQ  gs+24(FP), BX
+	MOVQ  a+32(FP), SI
+	MOVQ  as+40(FP), DI
+	MOVQ  z+48(FP), R8
+	MOVQ  zs+56(FP), R9
+	MOVQ  ga+64(FP), R10
+	MOVQ  gas+72(FP), R11
+	MOVQ  lanes+80(FP), R12
+	SHLQ  $0x03, BX
+	SHLQ  $0x03, DI
+	SHLQ  $0x03, R9
+	SHLQ  $0x03, R11
+	SHRQ  $0x02, CX
+	TESTQ AX, AX
+	JZ    rs_done
+
+rs_row:
+	VBROADCASTSD (R8), Y0
+	VXORPD       Y1, Y1, Y1
+	XORQ         R13, R13
+	MOVQ         CX, R14
+	TESTQ        R14, R14
+	JZ           rs_store
+
+rs_col:
+	VMOVUPD (DX)(R13*8), Y2
+	VMULPD  Y0, Y2, Y3
+	VADDPD  (R10)(R13*8), Y3, Y3
+	VMOVUPD Y3, (R10)(R13*8)
+	VMULPD  (SI)(R13*8), Y2, Y4
+	VADDPD  Y4, Y1, Y1
+	ADDQ    $0x04, R13
+	DECQ    R14
+	JNZ     rs_col
+
+rs_store:
+	VMOVUPD Y1, (R12)
+	ADDQ    $0x20, R12
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     rs_row
+
+rs_done:
+	VZEROUPPER
+	RET

@@ -44,6 +44,7 @@ func main() {
 	sumDotsKernel("sumDotsAdd4", sumDotsAdd)
 	expKernel()
 	reluTapeKernels()
+	rowScaleDotKernel()
 	Generate()
 }
 
@@ -1006,4 +1007,68 @@ func reluTapeKernels() {
 		VZEROUPPER()
 		RET()
 	}
+}
+
+// rowScaleDotKernel writes rowScaleDot4, the row loop of two backward
+// passes on a matrix scaled by a column (numeric's WeightedGram and the
+// product of a matrix and a column): an update ga += g·z_i and a dot
+// product g·a per row, four lanes at a time, each lane's operations in the
+// scalar loop's order without FMA.
+func rowScaleDotKernel() {
+	TEXT("rowScaleDot4", NOSPLIT, "func(m, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)")
+	Pragma("noescape")
+	Doc(
+		"rowScaleDot4 sets, for rows i < m and j < c (c a multiple of 4),",
+		"ga[i·gas + j] += grad[i·gs + j]·z[i·zs], and lanes[4i + l] to the sum",
+		"over j ≡ l (mod 4) of grad[i·gs + j]·a[i·as + j], from +0 in column",
+		"order.",
+	)
+	m := Load(Param("m"), GP64())
+	c := Load(Param("c"), GP64())
+	g := Load(Param("grad"), GP64())
+	gs := Load(Param("gs"), GP64())
+	a := Load(Param("a"), GP64())
+	as := Load(Param("as"), GP64())
+	z := Load(Param("z"), GP64())
+	zs := Load(Param("zs"), GP64())
+	ga := Load(Param("ga"), GP64())
+	gas := Load(Param("gas"), GP64())
+	lanes := Load(Param("lanes"), GP64())
+	for _, r := range []Register{gs, as, zs, gas} {
+		SHLQ(U8(3), r)
+	}
+	SHRQ(U8(2), c)
+	TESTQ(m, m)
+	JZ(LabelRef("rs_done"))
+	Label("rs_row")
+	VBROADCASTSD(Mem{Base: z}, Y0)
+	VXORPD(Y1, Y1, Y1)
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	TESTQ(k, k)
+	JZ(LabelRef("rs_store"))
+	Label("rs_col")
+	VMOVUPD(Mem{Base: g, Index: j, Scale: 8}, Y2)
+	VMULPD(Y0, Y2, Y3) // grad·z
+	VADDPD(Mem{Base: ga, Index: j, Scale: 8}, Y3, Y3)
+	VMOVUPD(Y3, Mem{Base: ga, Index: j, Scale: 8})
+	VMULPD(Mem{Base: a, Index: j, Scale: 8}, Y2, Y4) // grad·a
+	VADDPD(Y4, Y1, Y1)
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef("rs_col"))
+	Label("rs_store")
+	VMOVUPD(Y1, Mem{Base: lanes})
+	ADDQ(U8(32), lanes)
+	ADDQ(gs, g)
+	ADDQ(as, a)
+	ADDQ(zs, z)
+	ADDQ(gas, ga)
+	DECQ(m)
+	JNZ(LabelRef("rs_row"))
+	Label("rs_done")
+	VZEROUPPER()
+	RET()
 }
