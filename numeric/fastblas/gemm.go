@@ -321,6 +321,7 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 					src := a[(p0+p)*lda+i0+ir:]
 					src = src[:rows]
 					dp := d[p*mr : p*mr+rows]
+					//lint:ignore S1001 a copy call per step of 1-5 values costs more than the loop
 					for i, v := range src {
 						dp[i] = v
 					}
@@ -375,6 +376,7 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 					src := b[(p0+p)*ldb+j0+jr:]
 					src = src[:cols]
 					dp := d[p*nr : p*nr+cols]
+					//lint:ignore S1001 a copy call per step of 1-7 values costs more than the loop
 					for j, v := range src {
 						dp[j] = v
 					}
