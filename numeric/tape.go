@@ -248,19 +248,18 @@ func (t *Tape) Backward(out Var) {
 	if o.r != 1 || o.c != 1 {
 		panic(fmt.Sprintf("numeric: Backward of a %d×%d node", o.r, o.c))
 	}
-	// Only nodes that can carry a gradient get a buffer and are cleared;
-	// the rest are zeroed lazily by Grad if anyone asks.
+	// A node's gradient is cleared when the pass first reaches it (in), just
+	// before its first contribution is added, while the buffer is about to
+	// be written anyway; nodes never reached are zeroed lazily by Grad if
+	// anyone asks. Clearing every buffer up front evicted the values the
+	// pass was about to read.
 	for _, nd := range t.nodes[:t.n] {
-		nd.reached = false
-		if nd.needGrad {
-			nd.zeroGrad()
-		} else {
-			nd.gradOK = false
-		}
+		nd.reached, nd.gradOK = false, false
 	}
 	if !o.needGrad {
 		return
 	}
+	o.zeroGrad()
 	o.g[0] = 1
 	o.reached = true
 	for i := out.id; i >= 0; i-- {
@@ -282,7 +281,10 @@ func (t *Tape) in(i int32) *node {
 	if !x.needGrad {
 		return nil
 	}
-	x.reached = true
+	if !x.reached {
+		x.reached = true
+		x.zeroGrad()
+	}
 	return x
 }
 
