@@ -5,7 +5,7 @@ package fastblas
 // hasKernels is false: without the amd64 kernels every call is gonum's.
 const hasKernels = false
 
-func kernel6x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+func kernel6x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, rows int, alpha, beta float64) {
 	panic("fastblas: kernel6x8 called without kernels")
 }
 

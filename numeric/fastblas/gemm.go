@@ -252,15 +252,15 @@ func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []floa
 	mergeTile(c, ldc, t[:], w, rows, cols, beta)
 }
 
-// tile updates the rows×cols tile at c, through a stack tile when it is
-// smaller than the register tile.
+// tile updates the rows×cols tile at c: the kernel stores whole rows of
+// eight in place, fewer columns go through a stack tile.
 func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
-	if rows == mr && cols == nr {
-		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, alpha, beta)
+	if cols == nr {
+		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, rows, alpha, beta)
 		return
 	}
 	var t [mr * nr]float64
-	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, alpha, 0)
+	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, mr, alpha, 0)
 	mergeTile(c, ldc, t[:], nr, rows, cols, beta)
 }
 

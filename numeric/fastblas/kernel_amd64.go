@@ -4,15 +4,16 @@
 
 package fastblas
 
-// kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to
-// alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the
+// kernel6x8 sets the first rows (1 to 6) rows of the 6×8 tile at c (row
+// stride ldc elements) to alpha·Ã·B̃ + beta·c over k steps (k may be
+// zero); rows below are neither read nor written. Element (i, p) of the
 // 6×k matrix Ã is at a[i·ars + p·aps]: ars = 1, aps = 6 for a packed
 // panel, or the strides of op(A) read in place. Row p of the k×8 matrix
 // B̃ is the 8 values at b[p·bps]. When beta is zero, c is written
 // without being read, so NaN in c is ignored.
 //
 //go:noescape
-func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
 
 // trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.
 // It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+// func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
 // Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·kernel6x8(SB), NOSPLIT, $0-80
+TEXT ·kernel6x8(SB), NOSPLIT, $0-88
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   ars+16(FP), DX
@@ -164,7 +164,7 @@ gemm_tailloop:
 	JNZ          gemm_tailloop
 
 gemm_done:
-	MOVSD        alpha+64(FP), X14
+	MOVSD        alpha+72(FP), X14
 	VBROADCASTSD X14, Y14
 	VMULPD       Y14, Y0, Y0
 	VMULPD       Y14, Y1, Y1
@@ -180,8 +180,9 @@ gemm_done:
 	VMULPD       Y14, Y11, Y11
 	MOVQ         c+48(FP), AX
 	MOVQ         ldc+56(FP), CX
+	MOVQ         rows+64(FP), DX
 	SHLQ         $0x03, CX
-	MOVSD        beta+72(FP), X15
+	MOVSD        beta+80(FP), X15
 	VXORPD       X14, X14, X14
 	UCOMISD      X14, X15
 	JNE          accumulate
@@ -191,20 +192,32 @@ gemm_done:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x01
+	JLE     gemm_ret
 	VMOVUPD Y2, (AX)
 	VMOVUPD Y3, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x02
+	JLE     gemm_ret
 	VMOVUPD Y4, (AX)
 	VMOVUPD Y5, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x03
+	JLE     gemm_ret
 	VMOVUPD Y6, (AX)
 	VMOVUPD Y7, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x04
+	JLE     gemm_ret
 	VMOVUPD Y8, (AX)
 	VMOVUPD Y9, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x05
+	JLE     gemm_ret
 	VMOVUPD Y10, (AX)
 	VMOVUPD Y11, 32(AX)
+
+gemm_ret:
 	VZEROUPPER
 	RET
 
@@ -215,26 +228,36 @@ accumulate:
 	VMOVUPD      Y0, (AX)
 	VMOVUPD      Y1, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x01
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y2
 	VFMADD231PD  32(AX), Y15, Y3
 	VMOVUPD      Y2, (AX)
 	VMOVUPD      Y3, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x02
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y4
 	VFMADD231PD  32(AX), Y15, Y5
 	VMOVUPD      Y4, (AX)
 	VMOVUPD      Y5, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x03
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y6
 	VFMADD231PD  32(AX), Y15, Y7
 	VMOVUPD      Y6, (AX)
 	VMOVUPD      Y7, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x04
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y8
 	VFMADD231PD  32(AX), Y15, Y9
 	VMOVUPD      Y8, (AX)
 	VMOVUPD      Y9, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x05
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y10
 	VFMADD231PD  32(AX), Y15, Y11
 	VMOVUPD      Y10, (AX)

@@ -49,11 +49,12 @@ func main() {
 }
 
 func gemmKernel() {
-	TEXT("kernel6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	TEXT("kernel6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, rows int, alpha, beta float64)")
 	Pragma("noescape")
 	Doc(
-		"kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to",
-		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
+		"kernel6x8 sets the first rows (1 to 6) rows of the 6×8 tile at c (row",
+		"stride ldc elements) to alpha·Ã·B̃ + beta·c over k steps (k may be",
+		"zero); rows below are neither read nor written. Element (i, p) of the",
 		"6×k matrix Ã is at a[i·ars + p·aps]: ars = 1, aps = 6 for a packed",
 		"panel, or the strides of op(A) read in place. Row p of the k×8 matrix",
 		"B̃ is the 8 values at b[p·bps]. When beta is zero, c is written",
@@ -81,6 +82,7 @@ func gemmKernel() {
 	}
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
+	rows := Load(Param("rows"), GP64())
 	SHLQ(U8(3), ldc)
 	Load(Param("beta"), X15)
 	VXORPD(X14, X14, X14)
@@ -88,20 +90,31 @@ func gemmKernel() {
 	JNE(LabelRef("accumulate"))
 	JP(LabelRef("accumulate")) // beta is NaN
 
+	// An edge tile of fewer rows stores only those: a compare per row,
+	// where a stack tile and a copy cost more.
 	Comment("beta == 0: overwrite c without reading it.")
 	for i := range acc {
+		if i > 0 {
+			CMPQ(rows, U8(i))
+			JLE(LabelRef("gemm_ret"))
+		}
 		VMOVUPD(acc[i][0], Mem{Base: c})
 		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
 		if i < mr-1 {
 			ADDQ(ldc, c)
 		}
 	}
+	Label("gemm_ret")
 	VZEROUPPER()
 	RET()
 
 	Label("accumulate")
 	VBROADCASTSD(X15, Y15)
 	for i := range acc {
+		if i > 0 {
+			CMPQ(rows, U8(i))
+			JLE(LabelRef("gemm_ret"))
+		}
 		VFMADD231PD(Mem{Base: c}, Y15, acc[i][0])
 		VFMADD231PD(Mem{Base: c, Disp: 32}, Y15, acc[i][1])
 		VMOVUPD(acc[i][0], Mem{Base: c})
