@@ -59,6 +59,10 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 	if an.r == r && an.c == c && bn.c == 1 {
 		// b a column (or a scalar), as in Λ scaling the rows of Φ: one
 		// value per row, the same arithmetic as the general loop.
+		if op == opMul {
+			fastblas.RowScale(r, c, av, c, bv, brs, y, c)
+			return v
+		}
 		for i := 0; i < r; i++ {
 			binaryRowScalar(op, y[i*c:(i+1)*c], av[i*c:(i+1)*c], bv[i*brs])
 		}

@@ -77,12 +77,7 @@ func (t *Tape) WeightedGram(phi, w Var) Var {
 	}
 	nd.aux = grow(nd.aux, n*n+m*n+5*m) // room for the backward pass's buffers
 	wphi := nd.aux[:m*n]
-	for i, wi := range wn.v {
-		row := pn.v[i*n : (i+1)*n]
-		for j, x := range row {
-			wphi[i*n+j] = x * wi
-		}
-	}
+	fastblas.RowScale(m, n, pn.v, n, wn.v, 1, wphi, n)
 	// The lower triangle by row blocks as in gemmLowerNT, then its mirror
 	// image above: 39% fewer multiply-adds on n = 51, and P is exactly
 	// symmetric.

@@ -72,3 +72,7 @@ func reluMaskAdd4(n, c int, grad *float64, gs int, x *float64, xs int, dst *floa
 func rowScaleDot4(m, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64) {
 	panic("fastblas: rowScaleDot4 called without kernels")
 }
+
+func rowScale4(m, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int) {
+	panic("fastblas: rowScale4 called without kernels")
+}

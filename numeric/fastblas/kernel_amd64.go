@@ -137,3 +137,9 @@ func reluMaskAdd4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *
 //
 //go:noescape
 func rowScaleDot4(m int, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)
+
+// rowScale4 sets y[i·ys + j] = x[i·xs + j]·z[i·zs] for i < m, j < c (c a
+// multiple of 4).
+//
+//go:noescape
+func rowScale4(m int, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)

@@ -1650,3 +1650,44 @@ rs_store:
 rs_done:
 	VZEROUPPER
 	RET
+
+// func rowScale4(m int, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)
+// Requires: AVX
+TEXT ·rowScale4(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  c+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  xs+24(FP), BX
+	MOVQ  z+32(FP), SI
+	MOVQ  zs+40(FP), DI
+	MOVQ  y+48(FP), R8
+	MOVQ  ys+56(FP), R9
+	SHLQ  $0x03, BX
+	SHLQ  $0x03, DI
+	SHLQ  $0x03, R9
+	SHRQ  $0x02, CX
+	TESTQ AX, AX
+	JZ    rsc_done
+	TESTQ CX, CX
+	JZ    rsc_done
+
+rsc_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+rsc_col:
+	VMULPD  (DX)(R10*8), Y0, Y1
+	VMOVUPD Y1, (R8)(R10*8)
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     rsc_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     rsc_row
+
+rsc_done:
+	VZEROUPPER
+	RET

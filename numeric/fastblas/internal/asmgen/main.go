@@ -45,6 +45,7 @@ func main() {
 	expKernel()
 	reluTapeKernels()
 	rowScaleDotKernel()
+	rowScaleKernel()
 	Generate()
 }
 
@@ -1082,6 +1083,53 @@ func rowScaleDotKernel() {
 	DECQ(m)
 	JNZ(LabelRef("rs_row"))
 	Label("rs_done")
+	VZEROUPPER()
+	RET()
+}
+
+// rowScaleKernel writes rowScale4, the forward pass of a matrix scaled by a
+// column (numeric's Mul by a column, WeightedGram's Φ·diag(w)).
+func rowScaleKernel() {
+	TEXT("rowScale4", NOSPLIT, "func(m, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)")
+	Pragma("noescape")
+	Doc(
+		"rowScale4 sets y[i·ys + j] = x[i·xs + j]·z[i·zs] for i < m, j < c (c a",
+		"multiple of 4).",
+	)
+	m := Load(Param("m"), GP64())
+	c := Load(Param("c"), GP64())
+	x := Load(Param("x"), GP64())
+	xs := Load(Param("xs"), GP64())
+	z := Load(Param("z"), GP64())
+	zs := Load(Param("zs"), GP64())
+	y := Load(Param("y"), GP64())
+	ys := Load(Param("ys"), GP64())
+	for _, r := range []Register{xs, zs, ys} {
+		SHLQ(U8(3), r)
+	}
+	SHRQ(U8(2), c)
+	TESTQ(m, m)
+	JZ(LabelRef("rsc_done"))
+	TESTQ(c, c)
+	JZ(LabelRef("rsc_done"))
+	Label("rsc_row")
+	VBROADCASTSD(Mem{Base: z}, Y0)
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	Label("rsc_col")
+	VMULPD(Mem{Base: x, Index: j, Scale: 8}, Y0, Y1)
+	VMOVUPD(Y1, Mem{Base: y, Index: j, Scale: 8})
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef("rsc_col"))
+	ADDQ(xs, x)
+	ADDQ(zs, z)
+	ADDQ(ys, y)
+	DECQ(m)
+	JNZ(LabelRef("rsc_row"))
+	Label("rsc_done")
 	VZEROUPPER()
 	RET()
 }
