@@ -169,7 +169,7 @@ func (t *Tape) TraceInvChol(l Var) Var {
 	}
 	n := ln.r
 	v, nd, ln := t.push1(opTraceInvChol, l, 1, 1)
-	nd.aux = grow(nd.aux, 4*n*n) // X, and the backward pass's Y, Z and Xᵀ
+	nd.aux = grow(nd.aux, 3*n*n) // X, and the backward pass's Y and Zᵀ
 	x := nd.aux[:n*n]
 	clear(x)
 	for i := range n {
@@ -207,7 +207,11 @@ func sumSquares4(x []float64) float64 {
 
 // traceInvCholBackward: Y = Xᵀ·X by row blocks of its lower triangle
 // (rows i0..i1 of Xᵀ vanish before column i0), mirrored; then the lower
-// triangle of Y·Xᵀ, where Xᵀ's columns up to i1 vanish below row i1.
+// triangle of Z = Y·Xᵀ as the upper triangle of Zᵀ = X·Y (Y symmetric),
+// by row blocks: rows i0..i1 of X vanish after column i1, and only columns
+// from i0 are kept. Both operands are read in place, with no transpose of
+// X, and the blocks take a third fewer multiply-adds than those of Y·Xᵀ's
+// lower triangle.
 func traceInvCholBackward(nd, l *node) {
 	if l == nil {
 		return
@@ -216,7 +220,7 @@ func traceInvCholBackward(nd, l *node) {
 	if n == 0 {
 		return
 	}
-	x, y, z, xt := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:3*n*n], nd.aux[3*n*n:]
+	x, y, zt := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:3*n*n]
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1,
@@ -229,20 +233,18 @@ func traceInvCholBackward(nd, l *node) {
 			y[i*n+j] = y[j*n+i]
 		}
 	}
-	// Xᵀ once, read in place by every block (as in gemmLowerNT).
-	fastblas.Transpose(xt, n, x, n, n, n)
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: y[i0*n:]},
-			blas64.General{Rows: i1, Cols: i1, Stride: n, Data: xt},
-			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: z[i0*n:]})
+			blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: x[i0*n:]},
+			blas64.General{Rows: i1, Cols: n - i0, Stride: n, Data: y[i0:]},
+			0, blas64.General{Rows: i1 - i0, Cols: n - i0, Stride: n, Data: zt[i0*n+i0:]})
 	}
 	c := -2 * nd.g[0]
 	for i := range n {
-		gl, zi := l.g[i*n:i*n+i+1], z[i*n:i*n+i+1]
-		for j, v := range zi {
-			gl[j] += c * v
+		gl := l.g[i*n : i*n+i+1]
+		for j := range gl {
+			gl[j] += c * zt[j*n+i]
 		}
 	}
 }
