@@ -271,7 +271,10 @@ func mergeTile(c []float64, ldc int, t []float64, tw, rows, cols int, beta float
 		row := c[i*ldc : i*ldc+cols]
 		tr := t[i*tw : i*tw+cols]
 		if beta == 0 {
-			copy(row, tr)
+			//lint:ignore S1001 a copy call per row of 1-7 values costs more than the loop
+			for j, v := range tr {
+				row[j] = v
+			}
 			continue
 		}
 		for j := range row {
