@@ -96,11 +96,19 @@ func leftSolve(buf *packBuffers, lowerOp, trans, unit bool, m, n int, alpha floa
 				// next block's rows overwrite a short first block's padding.
 				var t [mr * nr]float64
 				for s := range r {
-					copy(t[s*nr:s*nr+cols], b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols])
+					src := b[row(s)*ldb+jc+jr : row(s)*ldb+jc+jr+cols]
+					// By element: a copy call per row of 1-7 values costs more.
+					for j, v := range src {
+						t[s*nr+j] = v
+					}
 				}
 				trsm6x8(k, ap0, ars, aps, &panel[0], &t[0], nr, alpha, &diag[0], &panel[blk*nr])
 				for s := range r {
-					copy(b[row(s)*ldb+jc+jr:row(s)*ldb+jc+jr+cols], t[s*nr:s*nr+cols])
+					dst := b[row(s)*ldb+jc+jr : row(s)*ldb+jc+jr+cols]
+					// By element: a copy call per row of 1-7 values costs more.
+					for j := range dst {
+						dst[j] = t[s*nr+j]
+					}
 				}
 			}
 		}
