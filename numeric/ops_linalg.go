@@ -58,22 +58,33 @@ func (t *Tape) matMulBackward(nd, a, b *node) {
 	A, B := general(an.r, an.c, an.v), general(bn.r, bn.c, bn.v)
 	G := general(nd.r, nd.c, nd.g)
 	if (an.r == 0 || an.c == 0) || (bn.r == 0 || bn.c == 0) {
+		ready(a)
+		ready(b)
 		return
+	}
+	// An operand's first contribution is written over its gradient (β = 0,
+	// which also ignores what the buffer held); later ones are added.
+	beta := func(x *node) float64 {
+		if x.fresh {
+			x.fresh = false
+			return 0
+		}
+		return 1
 	}
 	if a != nil {
 		ga := general(a.r, a.c, a.g)
 		if !nd.tA {
-			blas64.Gemm(blas.NoTrans, trans(!nd.tB), 1, G, B, 1, ga)
+			blas64.Gemm(blas.NoTrans, trans(!nd.tB), 1, G, B, beta(a), ga)
 		} else {
-			blas64.Gemm(trans(nd.tB), blas.Trans, 1, B, G, 1, ga)
+			blas64.Gemm(trans(nd.tB), blas.Trans, 1, B, G, beta(a), ga)
 		}
 	}
 	if b != nil {
 		gb := general(b.r, b.c, b.g)
 		if !nd.tB {
-			blas64.Gemm(trans(!nd.tA), blas.NoTrans, 1, A, G, 1, gb)
+			blas64.Gemm(trans(!nd.tA), blas.NoTrans, 1, A, G, beta(b), gb)
 		} else {
-			blas64.Gemm(blas.Trans, trans(nd.tA), 1, G, A, 1, gb)
+			blas64.Gemm(blas.Trans, trans(nd.tA), 1, G, A, beta(b), gb)
 		}
 	}
 }
