@@ -108,6 +108,11 @@ func (t *Tape) shapeBackward(nd, a, b *node) {
 			return
 		}
 		ca := c - 1
+		if a.fresh { // the first contribution: written over, not added
+			fastblas.ReLUMaskSet(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
+			a.fresh = false
+			return
+		}
 		fastblas.ReLUMaskAdd(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
 	case opSlice:
 		if a == nil {

@@ -308,7 +308,7 @@ func (t *Tape) in(i int32) *node {
 // backward accumulates nd's gradient into its operands.
 func (t *Tape) backward(nd *node) {
 	a, b := t.in(nd.a), t.in(nd.b)
-	if nd.op != opMatMul { // matMulBackward writes over fresh operands
+	if nd.op != opMatMul && nd.op != opReLUAppendOnes { // these write over fresh operands
 		ready(a)
 		ready(b)
 	}

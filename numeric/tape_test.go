@@ -352,6 +352,11 @@ func TestGradFreshOperands(t *testing.T) {
 				w := tp.MatMul(x[0], x[0], true, false)
 				return tp.Add(tp.Add(tp.SumSquares(u), tp.SumSquares(v)), tp.SumSquares(w))
 			}},
+		{name: "x through ReLUAppendOnes and a product", in: []*mat.Dense{randAway(rng, 5, 3), randn(rng, 4, 2)},
+			f: func(tp *Tape, x []Var) Var {
+				h := tp.MatMul(tp.ReLUAppendOnes(x[0]), x[1], false, false)
+				return tp.Add(tp.SumSquares(h), tp.SumSquares(tp.ReLUAppendOnes(x[0])))
+			}},
 	}
 	for _, c := range cases {
 		checkGrad(t, rng, c)

@@ -76,3 +76,7 @@ func rowScaleDot4(m, c int, grad *float64, gs int, a *float64, as int, z *float6
 func rowScale4(m, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int) {
 	panic("fastblas: rowScale4 called without kernels")
 }
+
+func reluMaskSet4(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int) {
+	panic("fastblas: reluMaskSet4 called without kernels")
+}

@@ -130,6 +130,13 @@ func reluRows4(n int, c int, x *float64, xs int, y *float64, ys int)
 //go:noescape
 func reluMaskAdd4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
 
+// reluMaskSet4 sets dst[i·ds + j] = +0 + grad[i·gs + j] where
+// x[i·xs + j] > 0 and +0 elsewhere, for i < n, j < c (c a multiple of
+// 4), without reading dst.
+//
+//go:noescape
+func reluMaskSet4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+
 // rowScaleDot4 sets, for rows i < m and j < c (c a multiple of 4),
 // ga[i·gas + j] += grad[i·gs + j]·z[i·zs], and lanes[4i + l] to the sum
 // over j ≡ l (mod 4) of grad[i·gs + j]·a[i·as + j], from +0 in column

@@ -1596,6 +1596,49 @@ rm_done:
 	VZEROUPPER
 	RET
 
+// func reluMaskSet4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+// Requires: AVX
+TEXT ·reluMaskSet4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   gs+24(FP), BX
+	MOVQ   x+32(FP), SI
+	MOVQ   xs+40(FP), DI
+	MOVQ   dst+48(FP), R8
+	MOVQ   ds+56(FP), R9
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     rms_done
+	TESTQ  CX, CX
+	JZ     rms_done
+
+rms_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+rms_col:
+	VCMPPD  $0x01, (SI)(R10*8), Y15, Y0
+	VADDPD  (DX)(R10*8), Y15, Y2
+	VANDPD  Y0, Y2, Y1
+	VMOVUPD Y1, (R8)(R10*8)
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     rms_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     rms_row
+
+rms_done:
+	VZEROUPPER
+	RET
+
 // func rowScaleDot4(m int, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)
 // Requires: AVX
 TEXT ·rowScaleDot4(SB), NOSPLIT, $0-88

@@ -62,3 +62,35 @@ func ReLUMaskAdd(n, c int, g []float64, gs int, x []float64, xs int, d []float64
 		}
 	}
 }
+
+// ReLUMaskSet is ReLUMaskAdd on a d that holds nothing yet: it sets
+// d[i·ds + j] = +0 + g[i·gs + j] where x[i·xs + j] > 0 and +0 elsewhere,
+// the values ReLUMaskAdd leaves in a cleared d, without reading d.
+func ReLUMaskSet(n, c int, g []float64, gs int, x []float64, xs int, d []float64, ds int) {
+	if n <= 0 || c <= 0 {
+		return
+	}
+	checkRows("ReLUMaskSet", n, c, g, gs)
+	checkRows("ReLUMaskSet", n, c, x, xs)
+	checkRows("ReLUMaskSet", n, c, d, ds)
+	c4 := 0
+	if hasKernels {
+		c4 = c &^ 3
+		if c4 > 0 {
+			reluMaskSet4(n, c4, &g[0], gs, &x[0], xs, &d[0], ds)
+		}
+	}
+	if c4 == c {
+		return
+	}
+	for i := range n {
+		dr := d[i*ds+c4 : i*ds+c]
+		gr := g[i*gs+c4 : i*gs+c]
+		for j, v := range x[i*xs+c4 : i*xs+c] {
+			dr[j] = 0
+			if v > 0 {
+				dr[j] += gr[j]
+			}
+		}
+	}
+}

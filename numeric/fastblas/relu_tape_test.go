@@ -45,6 +45,20 @@ func TestReLUTapeKernelsMatchDefinitions(t *testing.T) {
 			if i := sameBits(d1, d2); i >= 0 {
 				t.Fatalf("ReLUMaskAdd c=%d n=%d: d[%d] = %v, want %v", c, n, i, d1[i], d2[i])
 			}
+
+			// ReLUMaskSet leaves what ReLUMaskAdd leaves in a cleared d
+			// (rows only; the padding between rows is kept).
+			d3, d4 := make([]float64, len(d1)), make([]float64, len(d1))
+			fill(r, d3, true)
+			copy(d4, d3)
+			for i := range n {
+				clear(d4[i*ds : i*ds+c])
+			}
+			ReLUMaskSet(n, c, g, gs, x, xs, d3, ds)
+			ReLUMaskAdd(n, c, g, gs, x, xs, d4, ds)
+			if i := sameBits(d3, d4); i >= 0 {
+				t.Fatalf("ReLUMaskSet c=%d n=%d: d[%d] = %v, want %v", c, n, i, d3[i], d4[i])
+			}
 		}
 	}
 }

@@ -974,53 +974,76 @@ func reluTapeKernels() {
 		RET()
 	}
 
-	TEXT("reluMaskAdd4", NOSPLIT, "func(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)")
-	Pragma("noescape")
-	Doc(
+	reluMaskKernel(false)
+	reluMaskKernel(true)
+}
+
+// reluMaskKernel writes reluMaskAdd4, or with set reluMaskSet4, which
+// writes over a gradient that holds nothing yet (numeric's fresh buffers):
+// +0 + grad where x > 0 and +0 elsewhere, the values reluMaskAdd4 leaves
+// in a cleared dst.
+func reluMaskKernel(set bool) {
+	zero := Y15
+	name, pre := "reluMaskAdd4", "rm_"
+	doc := []string{
 		"reluMaskAdd4 sets dst[i·ds + j] += grad[i·gs + j] where x[i·xs + j] > 0,",
 		"for i < n, j < c (c a multiple of 4), leaving dst as it was elsewhere.",
-	)
-	{
-		n := Load(Param("n"), GP64())
-		c := Load(Param("c"), GP64())
-		g := Load(Param("grad"), GP64())
-		gs := Load(Param("gs"), GP64())
-		x := Load(Param("x"), GP64())
-		xs := Load(Param("xs"), GP64())
-		d := Load(Param("dst"), GP64())
-		ds := Load(Param("ds"), GP64())
-		SHLQ(U8(3), gs)
-		SHLQ(U8(3), xs)
-		SHLQ(U8(3), ds)
-		SHRQ(U8(2), c)
-		VXORPD(zero, zero, zero)
-		TESTQ(n, n)
-		JZ(LabelRef("rm_done"))
-		TESTQ(c, c)
-		JZ(LabelRef("rm_done"))
-		Label("rm_row")
-		j := GP64()
-		XORQ(j, j)
-		k := GP64()
-		MOVQ(c, k)
-		Label("rm_col")
-		VCMPPD(U8(1), Mem{Base: x, Index: j, Scale: 8}, zero, Y0) // 0 < x (false for NaN)
+	}
+	if set {
+		name, pre = "reluMaskSet4", "rms_"
+		doc = []string{
+			"reluMaskSet4 sets dst[i·ds + j] = +0 + grad[i·gs + j] where",
+			"x[i·xs + j] > 0 and +0 elsewhere, for i < n, j < c (c a multiple of",
+			"4), without reading dst.",
+		}
+	}
+	TEXT(name, NOSPLIT, "func(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)")
+	Pragma("noescape")
+	Doc(doc...)
+	n := Load(Param("n"), GP64())
+	c := Load(Param("c"), GP64())
+	g := Load(Param("grad"), GP64())
+	gs := Load(Param("gs"), GP64())
+	x := Load(Param("x"), GP64())
+	xs := Load(Param("xs"), GP64())
+	d := Load(Param("dst"), GP64())
+	ds := Load(Param("ds"), GP64())
+	SHLQ(U8(3), gs)
+	SHLQ(U8(3), xs)
+	SHLQ(U8(3), ds)
+	SHRQ(U8(2), c)
+	VXORPD(zero, zero, zero)
+	TESTQ(n, n)
+	JZ(LabelRef(pre + "done"))
+	TESTQ(c, c)
+	JZ(LabelRef(pre + "done"))
+	Label(pre + "row")
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	Label(pre + "col")
+	VCMPPD(U8(1), Mem{Base: x, Index: j, Scale: 8}, zero, Y0) // 0 < x (false for NaN)
+	if set {
+		VADDPD(Mem{Base: g, Index: j, Scale: 8}, zero, Y2)
+		VANDPD(Y0, Y2, Y1) // +0 + g where 0 < x, else +0
+	} else {
 		VMOVUPD(Mem{Base: d, Index: j, Scale: 8}, Y1)
 		VADDPD(Mem{Base: g, Index: j, Scale: 8}, Y1, Y2)
 		VBLENDVPD(Y0, Y2, Y1, Y1) // d + g where 0 < x, else d
-		VMOVUPD(Y1, Mem{Base: d, Index: j, Scale: 8})
-		ADDQ(U8(4), j)
-		DECQ(k)
-		JNZ(LabelRef("rm_col"))
-		ADDQ(gs, g)
-		ADDQ(xs, x)
-		ADDQ(ds, d)
-		DECQ(n)
-		JNZ(LabelRef("rm_row"))
-		Label("rm_done")
-		VZEROUPPER()
-		RET()
 	}
+	VMOVUPD(Y1, Mem{Base: d, Index: j, Scale: 8})
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef(pre + "col"))
+	ADDQ(gs, g)
+	ADDQ(xs, x)
+	ADDQ(ds, d)
+	DECQ(n)
+	JNZ(LabelRef(pre + "row"))
+	Label(pre + "done")
+	VZEROUPPER()
+	RET()
 }
 
 // rowScaleDotKernel writes rowScaleDot4, the row loop of two backward
