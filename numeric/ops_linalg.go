@@ -208,15 +208,24 @@ func (t *Tape) solve(op opKind, l, b Var) Var {
 func (t *Tape) solveBackward(nd, l, b *node) {
 	ln := t.nodes[nd.a]
 	n, k := nd.r, nd.c
+	ready(l)
 	if (l == nil && b == nil) || n == 0 || k == 0 {
+		ready(b)
 		return
 	}
 	nd.aux = grow(nd.aux, 2*n*k+n*n)
 	bbar, lbar, bt := nd.aux[:n*k], nd.aux[n*k:n*k+n*n], nd.aux[n*k+n*n:]
+	// B̄ is solved for in b's gradient itself when nothing has been
+	// written to it yet (b fresh), instead of being added to a cleared one.
+	direct := b != nil && b.fresh && b != l
+	if direct {
+		bbar, b.fresh = b.g, false
+	}
 	copy(bbar, nd.g)
 	Bbar := general(n, k, bbar)
 	blas64.Trsm(blas.Left, trans(nd.op == opSolveLower), 1, lower(n, ln.v), Bbar)
-	if b != nil {
+	if b != nil && !direct {
+		ready(b)
 		for i, x := range bbar {
 			b.g[i] += x
 		}

@@ -308,7 +308,10 @@ func (t *Tape) in(i int32) *node {
 // backward accumulates nd's gradient into its operands.
 func (t *Tape) backward(nd *node) {
 	a, b := t.in(nd.a), t.in(nd.b)
-	if nd.op != opMatMul && nd.op != opReLUAppendOnes { // these write over fresh operands
+	switch nd.op {
+	case opMatMul, opReLUAppendOnes, opSolveLower, opSolveLowerT:
+		// These write over fresh operand gradients, or clear them.
+	default:
 		ready(a)
 		ready(b)
 	}

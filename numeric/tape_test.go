@@ -352,6 +352,12 @@ func TestGradFreshOperands(t *testing.T) {
 				w := tp.MatMul(x[0], x[0], true, false)
 				return tp.Add(tp.Add(tp.SumSquares(u), tp.SumSquares(v)), tp.SumSquares(w))
 			}},
+		{name: "b through a solve and a product, L through two solves", in: []*mat.Dense{randLower(rng, 5), randn(rng, 5, 3)},
+			f: func(tp *Tape, x []Var) Var {
+				s := tp.SolveLower(x[0], x[1])
+				u := tp.SolveLowerT(x[0], tp.MatMul(x[1], x[1], false, true))
+				return tp.Add(tp.SumSquares(s), tp.SumSquares(u))
+			}},
 		{name: "x through ReLUAppendOnes and a product", in: []*mat.Dense{randAway(rng, 5, 3), randn(rng, 4, 2)},
 			f: func(tp *Tape, x []Var) Var {
 				h := tp.MatMul(tp.ReLUAppendOnes(x[0]), x[1], false, false)
