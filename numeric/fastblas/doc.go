@@ -40,11 +40,13 @@
 // step), and [AdamUpdateScaled] the same for parameters of a product
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
-// layers (model.Net's); [ReLURows] and [ReLUMaskAdd] are the forward and
-// backward passes of the tape's fused ReLU node. Each is rounded exactly as
-// the scalar loop it replaces (no FMA, sums in the same order). Two are
-// not: [SumDots] (NUTS's U-turn criterion) sums in eight partial sums with
-// FMA, and [ExpTo] is within 2 ulp of math.Exp.
+// layers (model.Net's); [ReLURows], [ReLUMaskAdd] and [ReLUMaskSet] are
+// the forward and backward passes of the tape's fused ReLU node, and
+// [RowScale] and [RowScaleDot] those of a matrix scaled by a column (GIP's
+// Λ·Φ and ΦᵀΛΦ); [Transpose] transposes by 4×4 register blocks. Each is
+// rounded exactly as the scalar loop it replaces (no FMA, sums in the same
+// order). Two are not: [SumDots] (NUTS's U-turn criterion) sums in eight
+// partial sums with FMA, and [ExpTo] is within 2 ulp of math.Exp.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
