@@ -122,6 +122,18 @@ func (im Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []floa
 		if bT {
 			incB = ldb
 		}
+		if beta == 0 {
+			// Written, not cleared and then added to: Dger's
+			// c_ij += (α·a_i)·b_j on a cleared C, up to the sign of a zero.
+			for i := range m {
+				ai := alpha * a[i*incA]
+				row := c[i*ldc : i*ldc+n]
+				for j := range row {
+					row[j] = ai * b[j*incB]
+				}
+			}
+			return
+		}
 		scale(m, n, beta, c, ldc)
 		im.Implementation.Dger(m, n, alpha, a, incA, b, incB, c, ldc)
 	default:
