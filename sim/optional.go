@@ -188,3 +188,16 @@ type InducingSetter interface {
 	// or a non-finite x.
 	SetInducing(i int, x float64) error
 }
+
+// Threaded is implemented by methods that step in several goroutines at
+// once (a sampler's chains). The engine sets how many a Step may use before
+// each batch: the cores left over when fewer runs step than there are
+// cores, and one when as many or more do, so that panels side by side share
+// the cores evenly instead of by how many goroutines each wakes (and a
+// sampler's chains do not wait for each other at every step behind other
+// runs' batches). The method's results must not depend on n.
+type Threaded interface {
+	// SetThreads sets the goroutines a Step may use; n < 1 means as many
+	// as the method likes.
+	SetThreads(n int)
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/posterior-playground/playground/sim/cputime"
 )
 
 // adamRef is the scalar update as numeric.Adam wrote it before the kernel.
@@ -86,6 +88,51 @@ func TestAdamUpdateScaledMatchesLoops(t *testing.T) {
 	}
 }
 
+// AdamUpdateRank2 is the loops it fuses (g = (a0·x + a1·y) ⊙ u, the update,
+// p ⊙ u) bit for bit, around the 4-lane blocks and over several steps, with
+// a1 = 0 and y = x as the rank-one case uses it, zero entries and
+// magnitudes over twelve decades.
+func TestAdamUpdateRank2MatchesLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for n := 0; n <= 37; n++ {
+		p, x, y, u := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		m, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range p {
+			p[i], u[i] = rng.NormFloat64(), math.Abs(rng.NormFloat64())
+		}
+		pr, mr, vr := append([]float64(nil), p...), make([]float64, n), make([]float64, n)
+		gr, wr := make([]float64, n), make([]float64, n)
+		for step := 1; step <= 5; step++ {
+			for i := range x {
+				x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+				y[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+				if rng.IntN(7) == 0 {
+					x[i] = 0
+				}
+			}
+			a0, a1, yy := rng.NormFloat64(), rng.NormFloat64(), y
+			if step == 3 {
+				a1, yy = 0, x
+			}
+			alpha := 0.01 * math.Sqrt(1-math.Pow(0.999, float64(step))) / (1 - math.Pow(0.9, float64(step)))
+			AdamUpdateRank2(p, x, yy, a0, a1, m, v, u, w, 0.9, 0.999, alpha, 1e-7)
+			for i := range gr {
+				gr[i] = (float64(a0*x[i]) + float64(a1*yy[i])) * u[i]
+			}
+			adamRef(pr, gr, mr, vr, 0.9, 0.999, alpha, 1e-7)
+			for i := range wr {
+				wr[i] = pr[i] * u[i]
+			}
+			for i := range p {
+				if math.Float64bits(p[i]) != math.Float64bits(pr[i]) || m[i] != mr[i] || v[i] != vr[i] || math.Float64bits(w[i]) != math.Float64bits(wr[i]) {
+					t.Fatalf("n=%d step %d, entry %d: (p, m, v, w) = (%v, %v, %v, %v), loops (%v, %v, %v, %v)",
+						n, step, i, p[i], m[i], v[i], w[i], pr[i], mr[i], vr[i], wr[i])
+				}
+			}
+		}
+	}
+}
+
 func TestAdamUpdateAllocatesNothing(t *testing.T) {
 	p, g, m, v := make([]float64, 101), make([]float64, 101), make([]float64, 101), make([]float64, 101)
 	if a := testing.AllocsPerRun(20, func() { AdamUpdate(p, g, m, v, 0.9, 0.999, 0.01, 1e-7) }); a != 0 {
@@ -113,5 +160,43 @@ func BenchmarkAdamUpdate(b *testing.B) {
 			adamRef(p, g, m, v, 0.9, 0.999, 0.01, 1e-7)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/param")
+	})
+}
+
+// BenchmarkAdamUpdateRank2 times one update of LIVI's V (64 rows of D =
+// 2701: 1.4 MB per array, beyond L2) by AdamUpdateScaled with a stored
+// gradient (the division) and by AdamUpdateRank2 (rank-two gradient formed
+// in the pass, Newton reciprocal), reporting CPU ns per parameter (the
+// machine is shared).
+func BenchmarkAdamUpdateRank2(b *testing.B) {
+	const rows, D = 64, 2701
+	rng := rand.New(rand.NewPCG(8, 8))
+	p, g, m, v, w := make([]float64, rows*D), make([]float64, rows*D), make([]float64, rows*D), make([]float64, rows*D), make([]float64, rows*D)
+	x, y, u := make([]float64, D), make([]float64, D), make([]float64, D)
+	for i := range g {
+		g[i] = rng.NormFloat64()
+	}
+	for i := range x {
+		x[i], y[i], u[i] = rng.NormFloat64(), rng.NormFloat64(), 1+rng.Float64()
+	}
+	b.Run("scaled", func(b *testing.B) {
+		c0 := cputime.Process()
+		for b.Loop() {
+			for r := range rows {
+				o := r * D
+				AdamUpdateScaled(p[o:o+D], g[o:o+D], m[o:o+D], v[o:o+D], u, w[o:o+D], 0.9, 0.999, 0.01, 1e-7)
+			}
+		}
+		b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N)/(rows*D), "cpu-ns/param")
+	})
+	b.Run("rank2", func(b *testing.B) {
+		c0 := cputime.Process()
+		for b.Loop() {
+			for r := range rows {
+				o := r * D
+				AdamUpdateRank2(p[o:o+D], x, y, 0.5, -0.25, m[o:o+D], v[o:o+D], u, w[o:o+D], 0.9, 0.999, 0.01, 1e-7)
+			}
+		}
+		b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N)/(rows*D), "cpu-ns/param")
 	})
 }

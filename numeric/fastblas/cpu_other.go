@@ -61,6 +61,18 @@ func exp4(n int, x, y *float64) int {
 	panic("fastblas: exp4 called without kernels")
 }
 
+func adamRank2_4(n int, p, x, y, m, v, u, w *float64, a0, a1, b1, c1, b2, c2, alpha, eps float64) {
+	panic("fastblas: adamRank2_4 called without kernels")
+}
+
+func axpyElem4(n int, dst, mu, s, e *float64) {
+	panic("fastblas: axpyElem4 called without kernels")
+}
+
+func gradReparam4(n int, gmu, gls, d, e, s *float64) {
+	panic("fastblas: gradReparam4 called without kernels")
+}
+
 func reluRows4(n, c int, x *float64, xs int, y *float64, ys int) {
 	panic("fastblas: reluRows4 called without kernels")
 }

@@ -12,8 +12,9 @@
 //     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
 //     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
 //     micro-kernel accumulates each tile of C in YMM registers with FMA.
-//     A product that fits one cache block (m ≤ 120, k ≤ 256, n ≤ 512, all
-//     of the project's) skips the packing of whole panels: the kernel reads
+//     A product that fits one cache block (m·k ≤ 120·256, k ≤ 256,
+//     n ≤ 512, all of the project's) skips the packing of whole panels: the
+//     kernel reads
 //     op(A), and B unless transposed, where they lie; a last column panel
 //     of at most four columns takes a 12×4 kernel (twelve rows of one YMM)
 //     instead of 6×8 tiles padded from 2–4 columns. Edge tiles are
@@ -40,13 +41,19 @@
 // step), and [AdamUpdateScaled] the same for parameters of a product
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
-// layers (model.Net's); [ReLURows], [ReLUMaskAdd] and [ReLUMaskSet] are
-// the forward and backward passes of the tape's fused ReLU node, and
-// [RowScale] and [RowScaleDot] those of a matrix scaled by a column (GIP's
-// Λ·Φ and ΦᵀΛΦ); [Transpose] transposes by 4×4 register blocks. Each is
-// rounded exactly as the scalar loop it replaces (no FMA, sums in the same
-// order). Two are not: [SumDots] (NUTS's U-turn criterion) sums in eight
-// partial sums with FMA, and [ExpTo] is within 2 ulp of math.Exp.
+// layers (model.Net's); [AxpyElem] and [GradReparam] are the weight draws
+// and gradient sums of a reparameterised Gaussian (fBNN's k·P a step);
+// [ReLURows], [ReLUMaskAdd] and [ReLUMaskSet] are the forward and backward
+// passes of the tape's fused ReLU node, and [RowScale] and [RowScaleDot]
+// those of a matrix scaled by a column (GIP's Λ·Φ and ΦᵀΛΦ); [Transpose]
+// transposes by 4×4 register blocks. Each is rounded exactly as the scalar
+// loop it replaces (no FMA, sums in the same order). [GemmSpanNN] and
+// [GemmSpanTN] are products with a matrix whose columns are zero outside
+// given row spans (a ReLU layer on one sorted input): the same 6×8 kernel
+// over the hull of the spans each tile meets, skipping zero tiles;
+// [ColumnSums] is the running row sums that replace a product there. Two
+// are not: [SumDots] (NUTS's U-turn criterion) sums in eight partial sums
+// with FMA, and [ExpTo] is within 2 ulp of math.Exp.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's

@@ -118,6 +118,24 @@ func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *flo
 //go:noescape
 func exp4(n int, x *float64, y *float64) int
 
+// adamRank2_4 is adamScaled4 with gradient (a0·x[j] + a1·y[j])·u[j]
+// (n a multiple of 4), rounded as the scalar loop (no FMA).
+//
+//go:noescape
+func adamRank2_4(n int, p *float64, x *float64, y *float64, m *float64, v *float64, u *float64, w *float64, a0 float64, a1 float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+
+// axpyElem4 sets dst[j] = mu[j] + s[j]·e[j] for j < n (n a multiple of 4),
+// rounded as the scalar loop.
+//
+//go:noescape
+func axpyElem4(n int, dst *float64, mu *float64, s *float64, e *float64)
+
+// gradReparam4 adds, for j < n (n a multiple of 4), gmu[j] += d[j] and
+// gls[j] += (d[j]·e[j])·s[j], rounded as the scalar loop.
+//
+//go:noescape
+func gradReparam4(n int, gmu *float64, gls *float64, d *float64, e *float64, s *float64)
+
 // reluRows4 sets y[i·ys + j] = max(x[i·xs + j], 0) for i < n, j < c (c a
 // multiple of 4), as Go's max: NaN kept, −0 made +0.
 //

@@ -1513,6 +1513,136 @@ exp_done:
 	VZEROUPPER
 	RET
 
+// func adamRank2_4(n int, p *float64, x *float64, y *float64, m *float64, v *float64, u *float64, w *float64, a0 float64, a1 float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·adamRank2_4(SB), NOSPLIT, $0-128
+	MOVQ         n+0(FP), AX
+	MOVQ         p+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         m+32(FP), SI
+	MOVQ         v+40(FP), DI
+	MOVQ         u+48(FP), R8
+	MOVQ         w+56(FP), R9
+	MOVSD        b1+80(FP), X8
+	VBROADCASTSD X8, Y8
+	MOVSD        c1+88(FP), X9
+	VBROADCASTSD X9, Y9
+	MOVSD        b2+96(FP), X10
+	VBROADCASTSD X10, Y10
+	MOVSD        c2+104(FP), X11
+	VBROADCASTSD X11, Y11
+	MOVSD        alpha+112(FP), X12
+	VBROADCASTSD X12, Y12
+	MOVSD        eps+120(FP), X13
+	VBROADCASTSD X13, Y13
+	MOVSD        a0+64(FP), X14
+	VBROADCASTSD X14, Y14
+	MOVSD        a1+72(FP), X15
+	VBROADCASTSD X15, Y15
+	SHRQ         $0x02, AX
+	JZ           adamr2_done
+
+adamr2_loop:
+	VMOVUPD (DX), Y0
+	VMULPD  Y14, Y0, Y0
+	VMOVUPD (BX), Y2
+	VMULPD  Y15, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	VMULPD  (R8), Y0, Y0
+	VMOVUPD (SI), Y1
+	VMULPD  Y8, Y1, Y1
+	VMULPD  Y9, Y0, Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (SI)
+	VMOVUPD (DI), Y3
+	VMULPD  Y10, Y3, Y3
+	VMULPD  Y11, Y0, Y4
+	VMULPD  Y0, Y4, Y4
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y3, (DI)
+	VSQRTPD Y3, Y5
+	VADDPD  Y13, Y5, Y5
+	VMULPD  Y12, Y1, Y6
+	VDIVPD  Y5, Y6, Y6
+	VMOVUPD (CX), Y7
+	VSUBPD  Y6, Y7, Y7
+	VMOVUPD Y7, (CX)
+	VMULPD  (R8), Y7, Y7
+	VMOVUPD Y7, (R9)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	ADDQ    $0x20, DI
+	ADDQ    $0x20, R8
+	ADDQ    $0x20, R9
+	DECQ    AX
+	JNZ     adamr2_loop
+
+adamr2_done:
+	VZEROUPPER
+	RET
+
+// func axpyElem4(n int, dst *float64, mu *float64, s *float64, e *float64)
+// Requires: AVX
+TEXT ·axpyElem4(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), AX
+	MOVQ dst+8(FP), CX
+	MOVQ mu+16(FP), DX
+	MOVQ s+24(FP), BX
+	MOVQ e+32(FP), SI
+	SHRQ $0x02, AX
+	JZ   axpye_done
+
+axpye_loop:
+	VMOVUPD (BX), Y0
+	VMULPD  (SI), Y0, Y0
+	VADDPD  (DX), Y0, Y0
+	VMOVUPD Y0, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	DECQ    AX
+	JNZ     axpye_loop
+
+axpye_done:
+	VZEROUPPER
+	RET
+
+// func gradReparam4(n int, gmu *float64, gls *float64, d *float64, e *float64, s *float64)
+// Requires: AVX
+TEXT ·gradReparam4(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), AX
+	MOVQ gmu+8(FP), CX
+	MOVQ gls+16(FP), DX
+	MOVQ d+24(FP), BX
+	MOVQ e+32(FP), SI
+	MOVQ s+40(FP), DI
+	SHRQ $0x02, AX
+	JZ   gradrp_done
+
+gradrp_loop:
+	VMOVUPD (BX), Y0
+	VADDPD  (CX), Y0, Y1
+	VMOVUPD Y1, (CX)
+	VMULPD  (SI), Y0, Y2
+	VMULPD  (DI), Y2, Y2
+	VADDPD  (DX), Y2, Y2
+	VMOVUPD Y2, (DX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	ADDQ    $0x20, DI
+	DECQ    AX
+	JNZ     gradrp_loop
+
+gradrp_done:
+	VZEROUPPER
+	RET
+
 // func reluRows4(n int, c int, x *float64, xs int, y *float64, ys int)
 // Requires: AVX
 TEXT ·reluRows4(SB), NOSPLIT, $0-48

@@ -38,3 +38,34 @@ func TestProcessIncreases(t *testing.T) {
 		t.Errorf("CPU time rose by %v over %v of busy loop, want ≥ 20ms", d, time.Since(start))
 	}
 }
+
+// A busy loop on a locked thread advances Thread by about the CPU it used:
+// at least 20 ms of thread CPU time, and no more than the process's.
+func TestThreadIncreases(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, ok := Thread()
+	if !ok {
+		t.Skip("no thread CPU clock on this platform")
+	}
+	p0, start := Process(), time.Now()
+	x := 1.0
+	for {
+		if t1, _ := Thread(); t1-t0 >= 20*time.Millisecond || time.Since(start) > 5*time.Second {
+			break
+		}
+		for range 100_000 {
+			x = x*1.0000001 + 1e-9
+		}
+	}
+	runtime.KeepAlive(x)
+	t1, _ := Thread()
+	p1 := Process()
+	if d := t1 - t0; d < 20*time.Millisecond {
+		t.Errorf("thread CPU time rose by %v over %v of busy loop, want ≥ 20ms", d, time.Since(start))
+	}
+	// getrusage counts in clock ticks: allow one tick (10 ms) of slack.
+	if d, p := t1-t0, p1-p0; d > p+10*time.Millisecond {
+		t.Errorf("the thread used %v, more than the process's %v", d, p)
+	}
+}

@@ -1,5 +1,5 @@
 // Package cputime reads the process's CPU time for benchmarks and load
-// tests.
+// tests, and a thread's for the engine's fair turns between runs.
 //
 // The machine is shared with other jobs, so wall time measures the
 // neighbours as much as the code: a benchmark that waits for a core reads

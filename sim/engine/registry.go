@@ -176,7 +176,7 @@ func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
 	ctx, cancel := context.WithCancel(g.ctx)
 	g.runs[run.id] = &entry{run: run, client: client, cancel: cancel, idleSince: time.Now()}
 	run.markStarted()
-	g.wg.Go(func() { run.loop(ctx) })
+	g.wg.Go(func() { run.labelled(ctx) })
 	if p := cfg.Replay; p != nil {
 		g.wg.Go(func() {
 			if err := replay(ctx, run, *p); err != nil && ctx.Err() == nil {

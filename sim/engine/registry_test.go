@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"runtime/pprof"
+
 	"github.com/posterior-playground/playground/sim"
 
 	"errors"
@@ -244,5 +247,25 @@ func TestRegistryInstancePrefixesIDs(t *testing.T) {
 		if ValidInstance(name) != ok {
 			t.Errorf("ValidInstance(%q) = %v, want %v", name, !ok, ok)
 		}
+	}
+}
+
+// A run's goroutine carries the profiler labels run and method, so a CPU
+// profile of a server with many runs splits by run.
+func TestRegistryRunsCarryProfilerLabels(t *testing.T) {
+	g := newRegistry(t, RegistryConfig{})
+	r, err := g.Create(RunConfig{Data: "d", Method: "fake"}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Play(bg())
+	waitFrame(t, r, func(f *Frame) bool { return f.Step > 0 })
+	var b strings.Builder
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`labels: {"method":"fake", "run":%q}`, r.ID())
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no goroutine labelled %s in the goroutine profile:\n%s", want, b.String())
 	}
 }

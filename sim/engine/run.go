@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"runtime/pprof"
+
 	"github.com/posterior-playground/playground/sim/wire"
 
 	"github.com/posterior-playground/playground/sim"
@@ -236,6 +238,8 @@ type Run struct {
 	rateStep   int64 // for steps per second
 	rateTime   time.Time
 	stepsPerS  float64
+	threads    int           // what sim.Threaded was last told; 0: nothing yet
+	overrun    time.Duration // how far the last batch ran past its budget, while runs take turns (batchBudget)
 	row        []float64
 	traceNames []string
 	traceScale []float64      // model → plot units of each trace (sim.TraceInfo.Unit)
@@ -354,10 +358,17 @@ func (r *Run) AddViewer() (release func()) {
 }
 
 // Start steps the run in a new goroutine until ctx is cancelled. It may be
-// called once.
+// called once. The goroutine, and any its method starts (a sampler's
+// chains), carry the profiler labels run and method, so a CPU profile of
+// the server splits by run (go tool pprof -tagfocus run=ID).
 func (r *Run) Start(ctx context.Context) {
 	r.markStarted()
-	go r.loop(ctx)
+	go r.labelled(ctx)
+}
+
+// labelled is loop under the run's profiler labels.
+func (r *Run) labelled(ctx context.Context) {
+	pprof.Do(ctx, pprof.Labels("run", r.id, "method", r.cfg.Method), r.loop)
 }
 
 func (r *Run) markStarted() {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -74,5 +75,70 @@ func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 	r.opt.Stepping = nil
 	if got := r.batchTime(); got != 10*time.Millisecond {
 		t.Errorf("no shared count: batch %v, want 10ms", got)
+	}
+}
+
+// threadedMethod records what the engine told it (sim.Threaded).
+type threadedMethod struct {
+	fakeMethod
+	told []int
+}
+
+func (m *threadedMethod) SetThreads(n int) { m.told = append(m.told, n) }
+
+// A method that steps in several goroutines is told the cores the other
+// stepping runs leave it, at least one, and only when that changes.
+func TestShareCoresTellsThreadedMethods(t *testing.T) {
+	var n atomic.Int64
+	m := &threadedMethod{}
+	r := &Run{m: m, opt: RunOptions{Stepping: &n}}
+	procs := runtime.GOMAXPROCS(0)
+	var want []int
+	for _, stepping := range []int{1, 1, 2, int(procs), int(procs) + 5} {
+		n.Store(int64(stepping)) // the run itself among them
+		r.shareCores()
+		if w := max(1, procs-stepping+1); len(want) == 0 || want[len(want)-1] != w {
+			want = append(want, w)
+		}
+	}
+	if !slices.Equal(m.told, want) {
+		t.Errorf("on %d cores told %v, want %v", procs, m.told, want)
+	}
+	r.opt.Stepping = nil
+	r.shareCores()
+	if len(m.told) != len(want) {
+		t.Errorf("no shared count: told %v more", m.told[len(want):])
+	}
+}
+
+// While runs take turns, a batch that ran over its budget (a step is not
+// cut) is paid back by the next ones, so a run of long steps gets its
+// share of the turns' time and no more; a run that does not take turns
+// owes nothing.
+func TestBatchBudgetPaysBackOverruns(t *testing.T) {
+	var n atomic.Int64
+	r := &Run{opt: RunOptions{FrameRate: 25, BatchTime: 2 * time.Millisecond, Stepping: &n}}
+	procs := int64(runtime.GOMAXPROCS(0))
+	n.Store(procs + 1)
+	d := r.batchTime()
+	r.ranOver(d/2 + 2*d) // a step of 3.5 batch times: 2.5 owed
+	var got []time.Duration
+	for range 4 {
+		got = append(got, r.batchBudget())
+	}
+	if want := []time.Duration{0, 0, d / 2, d}; !slices.Equal(got, want) {
+		t.Errorf("after an overrun of 2.5 batch times (%v) the budgets are %v, want %v", d, got, want)
+	}
+	r.ranOver(time.Hour)
+	if r.overrun != maxOverrun {
+		t.Errorf("an hour's overrun is owed as %v, want %v", r.overrun, maxOverrun)
+	}
+	n.Store(procs) // no longer taking turns: the debt is forgiven
+	if b := r.batchBudget(); b != r.batchTime() || r.overrun != 0 {
+		t.Errorf("not crowded: budget %v (want %v), owing %v", b, r.batchTime(), r.overrun)
+	}
+	r.ranOver(time.Second)
+	if r.overrun != 0 {
+		t.Errorf("not crowded: an overrun is owed (%v)", r.overrun)
 	}
 }

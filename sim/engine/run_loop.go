@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/wire"
 
 	"github.com/posterior-playground/playground/sim"
@@ -100,14 +101,68 @@ const minBatchTime = time.Millisecond
 // it (a run publishes only between batches).
 func (r *Run) batchTime() time.Duration {
 	d := min(r.opt.BatchTime, r.frameInterval())
-	if r.opt.Stepping == nil {
-		return d
-	}
-	n, procs := r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))
-	if n <= procs {
+	n, procs, crowded := r.crowded()
+	if !crowded {
 		return d
 	}
 	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(procs)/time.Duration(n)))
+}
+
+// crowded reports whether more runs step than there are cores (n of them
+// on procs), so that they take turns.
+func (r *Run) crowded() (n, procs int64, crowded bool) {
+	if r.opt.Stepping == nil {
+		return 0, 0, false
+	}
+	n, procs = r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))
+	return n, procs, n > procs
+}
+
+// maxOverrun caps what one batch's overrun is paid back with: a step
+// longer than that (an exact GP on hundreds of points) is not made up for
+// past a second of turns.
+const maxOverrun = time.Second
+
+// batchBudget is how long this batch may step: when runs take turns, the
+// batch time less the CPU time earlier batches used over theirs (a step is not cut, so
+// a run whose steps outlast the batch time — HMC's four chains, 4 ms, with
+// 2-ms batches — would otherwise take two or three times its share of
+// the cores); 0 skips this turn. Runs that do not take turns owe nothing.
+func (r *Run) batchBudget() time.Duration {
+	d := r.batchTime()
+	if _, _, crowded := r.crowded(); !crowded {
+		r.overrun = 0
+		return d
+	}
+	if r.overrun >= d {
+		r.overrun -= d
+		return 0
+	}
+	d, r.overrun = d-r.overrun, 0
+	return d
+}
+
+// ranOver records how much CPU time a batch used past its budget, to be
+// paid back by the next ones when runs take turns.
+func (r *Run) ranOver(over time.Duration) {
+	if _, _, crowded := r.crowded(); crowded && over > 0 {
+		r.overrun = min(over, maxOverrun)
+	}
+}
+
+// shareCores tells a method that steps in several goroutines
+// (sim.Threaded) how many it may use: the cores the other stepping runs
+// leave, at least one. Without a shared count it is left as it likes.
+func (r *Run) shareCores() {
+	t, ok := r.m.(sim.Threaded)
+	if !ok || r.opt.Stepping == nil {
+		return
+	}
+	n := max(1, int(int64(runtime.GOMAXPROCS(0))-r.opt.Stepping.Load()+1))
+	if n != r.threads {
+		r.threads = n
+		t.SetThreads(n)
+	}
 }
 
 // countStepping keeps the shared count of stepping runs (Stepping) up to
@@ -179,10 +234,30 @@ func (r *Run) batch(start time.Time) {
 	if r.budget > 0 {
 		limit = min(limit, r.budget-r.step)
 	}
-	deadline := start.Add(r.batchTime())
+	r.shareCores()
+	budget := r.batchBudget()
+	if budget == 0 {
+		return // this turn pays for the last batch's overrun
+	}
+	// The overrun is counted in the thread's CPU time, not the wall's: on a
+	// loaded machine the OS may hold the thread off its core mid-batch, and
+	// that is no share of the cores the run took.
+	var cpu0 time.Duration
+	measured := false
+	if _, _, crowded := r.crowded(); crowded {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpu0, measured = cputime.Thread()
+	}
+	deadline := start.Add(budget)
 	for i := int64(0); i < limit; i++ {
 		if !r.stepOnce() || !time.Now().Before(deadline) {
 			break
+		}
+	}
+	if measured {
+		if cpu1, ok := cputime.Thread(); ok {
+			r.ranOver(cpu1 - cpu0 - budget)
 		}
 	}
 	r.dirty = true

@@ -131,6 +131,52 @@
 // The method does not implement sim.Bounds: the entropy of q(f^X) is only
 // available through its gradient, so there is no ELBO value to report.
 //
+// # Cost of a step
+//
+// A step's arithmetic is almost all the particles' forward and backward
+// passes. Each particle has its own weights, so its products are its own:
+// on n measurement points the middle 51×50 layer takes three GEMMs per
+// particle (forward n×51·51×50, weight gradient 51×n·n×50, input gradient
+// n×50·50×50), 15,200·n FLOP, and the thin layers, ReLUs and output about
+// 550·n more. At k = 50 that is 47 MFLOP on `periodic` (n = 20 + 40) and
+// 110 MFLOP on `gap` (n = 100 + 40). The rest is small: the prior's n×n
+// Cholesky factor and two solves with k right-hand sides (0.4 and 2.9
+// MFLOP), the Gaussian score's k×k Woodbury products (1.2 and 2.4 MFLOP),
+// the weight draws and gradient sums over k·P = 135,050 values and the
+// output layer's L·ε products (0.9 MFLOP), Adam (0.1 MFLOP); and 138,000
+// (142,000) standard normals. The particles' products cannot be one GEMM
+// per layer (their weights differ), nor their weight gradients one sum (the
+// log stds need each particle's gradient times its own ε), and the
+// measurement points are fresh every step, so the prior's factor is not
+// reused across steps. At one core's float64 peak (16 FLOP a cycle, 45–58
+// GFLOP/s) the products alone take 0.8–1.05 ms on `periodic` and 1.9–2.4
+// ms on `gap`: 1,000 steps/s is out of reach at k = 50 on `gap`, and on
+// `periodic` would need the GEMMs at peak with nothing else.
+//
+// Measured (BenchmarkStep, BenchmarkStepGap; one core, CPU time, 33 runs
+// each alternated with the code before, on a shared machine at load
+// 3.8–11): least 2.46 ms (407 steps/s) on `periodic` against 2.77 ms
+// before, medians of the five sets 2.8–3.4 ms against 3.0–4.1; on `gap`
+// least 5.82 ms (172 steps/s) against 5.72 ms, medians 6.6–6.9 ms against
+// 6.5–8.0 (lower in four sets of five): under that load gains below about
+// 10% are not resolved. The GEMMs are half of the step, at about 33
+// GFLOP/s (edge tiles of the 50- and 51-wide shapes, and packing the
+// transposed operand); the normals a quarter: FillNormal's words come
+// through the run's *rand.Rand, and a candidate that drew them from a
+// generator of its own (the same distribution, a quarter faster; it also
+// rounded e^ρ and the log stds' gradient sums differently in the last
+// bits) made TestBandAgainstExactGP fail on `periodic` seed 5 (mean
+// within 2 GP sd at 0.64 of the grid, std within ×2 just under 0.80;
+// the other nine cases passed). So the step keeps NormFloat64's values
+// and main's rounding, bit for bit: the test is a regression check at its
+// seeds' exact draws, and a change of stream is a change of seed for it. Fewer particles buy speed (BenchmarkStepParticles:
+// 1.02 and 1.60 ms on `periodic`, 2.05 and 3.99 ms on `gap`, at k = 20
+// and 30) but not the band: with TestBandAgainstExactGP's criteria, k = 20
+// failed 3 of its 10 cases (`periodic` seeds 2 and 5, mean within 2 GP sd
+// at 0.79 and 0.73; `gap` seed 5, std within ×2 at 0.76) and k = 30 failed
+// 4 (`periodic` seeds 2, 3, 5, mean at 0.77, 0.78, 0.72, seed 3's std at
+// 0.72 too; `gap` seed 5, std at 0.77).
+//
 // # Implementation and checks
 //
 // As in package mfvi, forward and backward passes are model.Net's

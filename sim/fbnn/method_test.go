@@ -2,6 +2,7 @@ package fbnn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -27,15 +28,38 @@ func TestStepAllocations(t *testing.T) {
 
 // BenchmarkStep times one step at the defaults on `periodic` with the
 // periodic prior (k = 50 particles at 20 + 40 measurement points).
-func BenchmarkStep(b *testing.B) { benchmarkStep(b, false) }
+func BenchmarkStep(b *testing.B) { benchmarkStep(b, "periodic", KernelPeriodic, false) }
+
+// BenchmarkStepGap times one step at the defaults on `gap` with the rbf
+// prior (k = 50 particles at 100 + 40 measurement points), the other data
+// set of TestBandAgainstExactGP.
+func BenchmarkStepGap(b *testing.B) { benchmarkStep(b, "gap", KernelRBF, false) }
 
 // BenchmarkStepMeanField is BenchmarkStep with the output layer's
 // covariance kept diagonal (the family before issue 18), for the cost of
 // the full covariance.
-func BenchmarkStepMeanField(b *testing.B) { benchmarkStep(b, true) }
+func BenchmarkStepMeanField(b *testing.B) { benchmarkStep(b, "periodic", KernelPeriodic, true) }
 
-func benchmarkStep(b *testing.B, meanField bool) {
-	m := newMethod(b, loadData(b, "periodic", 1), sim.Controls{"kernel": sim.Choice(KernelPeriodic)}, 1)
+// BenchmarkStepParticles times a step with fewer particles than the
+// default 50: the speed side of the trade-off in the package
+// documentation ("Cost of a step"), where k = 20 and 30 fail
+// TestBandAgainstExactGP's criteria on 3 and 4 of its 10 cases.
+func BenchmarkStepParticles(b *testing.B) {
+	for _, data := range []struct{ name, kernel string }{{"periodic", KernelPeriodic}, {"gap", KernelRBF}} {
+		for _, k := range []int{20, 30, 50} {
+			b.Run(fmt.Sprintf("%s/k=%d", data.name, k), func(b *testing.B) {
+				benchmarkStepControls(b, data.name, sim.Controls{"kernel": sim.Choice(data.kernel), "particles": sim.Num(float64(k))}, false)
+			})
+		}
+	}
+}
+
+func benchmarkStep(b *testing.B, data, kernel string, meanField bool) {
+	benchmarkStepControls(b, data, sim.Controls{"kernel": sim.Choice(kernel)}, meanField)
+}
+
+func benchmarkStepControls(b *testing.B, data string, c sim.Controls, meanField bool) {
+	m := newMethod(b, loadData(b, data, 1), c, 1)
 	m.meanField = meanField
 	m.Step()
 	b.ReportAllocs()

@@ -1,5 +1,7 @@
 package fbnn
 
+import "github.com/posterior-playground/playground/numeric/fastblas"
+
 // The output layer's weights (the last layer's block of the parameter slab,
 // the hidden units' weights and the output bias) are Gaussian with a full
 // covariance, w_out = μ_out + L ε_out with L lower triangular: its diagonal
@@ -11,9 +13,7 @@ package fbnn
 // sampleWeights sets w = μ + std∘e and then adds the strictly lower part of
 // L times e's output block (unless m.meanField). m.std must hold exp ρ.
 func (m *Method) sampleWeights(w, e []float64) {
-	for q, mu := range m.mu {
-		w[q] = mu + m.std[q]*e[q]
-	}
+	fastblas.AxpyElem(w, m.mu, m.std, e)
 	if m.meanField {
 		return
 	}

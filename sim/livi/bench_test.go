@@ -29,9 +29,10 @@ func benchStep(b *testing.B, m sim.Method, c sim.Controls) {
 }
 
 // BenchmarkStep: one LIVI step on gap (N = 100, D = 2701 weights, h = 64,
-// d = 20, one sample). The Jacobian term costs three D·h·d ≈ 3.5M
-// multiply-adds (J, ∇W₂, W₂ᵀJ) plus D·d² for JᵀJ; the sv-bound needs only J
-// and JᵀJ, its gradient being rank one.
+// d = 20, one sample). The jacobian objective costs three D·h·(d+1) ≈ 3.6M
+// multiply-adds ([Mᵀ; hᵀ]W₂ᵀ, W₂ᵀ[J, dθ] and ∇W₂ᵀ = [R, h][Jᵀ; dθ]); the
+// sv-bound needs the first, D·d² for JᵀJ and two D·h passes, its gradient
+// being rank two. Adam then updates the h·D ≈ 173k entries of V.
 func BenchmarkStep(b *testing.B) {
 	for _, obj := range []string{objJacobian, objSVBound} {
 		b.Run(obj, func(b *testing.B) {

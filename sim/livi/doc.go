@@ -89,7 +89,13 @@
 // # Implementation and checks
 //
 // The BNN forward and backward passes are model.Net's hand-written BLAS
-// passes, shared with mfvi, so a step allocates nothing. Tests check: for a
+// passes, shared with mfvi, so a step allocates nothing. A training step
+// reads W₂ (h×D, the bulk of the generator) in three passes: one GEMM gives
+// Jᵀ and W₂h together ([Mᵀ; hᵀ]·W₂ᵀ), one gives W₂ᵀ against [J, dθ] (and,
+// for the jacobian objective, JᵀJ = Mᵀ(W₂ᵀJ) from it), and Adam's update.
+// W₂'s gradient has rank at most d+1 (h·dθᵀ + R·Jᵀ; rank two for the
+// sv-bound), so with one sample it is never stored: Adam forms it from the
+// factors a few rows at a time as it steps V. Tests check: for a
 // linear generator g(z) = Az + b the entropy formula equals the exact
 // Gaussian entropy ½ log|2πe(AAᵀ + σ²I)| (to 1e-10); the sv-bound never
 // exceeds the log-determinant; J, the entropy gradient and the whole

@@ -22,7 +22,9 @@ type generator struct {
 	w1, b1, w2t, b2 []float64
 }
 
-// genGrad holds gradients with the generator's shapes.
+// genGrad holds gradients with the generator's shapes. w2t is only
+// accumulated with more than one sample per step: with one, Adam takes
+// ∇W₂ᵀ as backward's low-rank factors.
 type genGrad struct {
 	w1, b1, w2t, b2 []float64
 }
@@ -39,15 +41,17 @@ type genWork struct {
 	hv []float64 // h: elu(a)
 	s  []float64 // h: elu'(a)
 	ga []float64 // h: d loss / d a, accumulated over both paths
-	gh []float64 // h: d loss / d elu(a) from θ
-	mt []float64 // d×h: Mᵀ, M = diag(s)·W₁
-	jt []float64 // d×D: Jᵀ, J = W₂·M
-	p  []float64 // h×d: W₂ᵀJ, then ∇M
-	r  []float64 // h×d: M·B
+	mt []float64 // (d+1)×h: Mᵀ, M = diag(s)·W₁, then hᵀ (training only)
+	jt []float64 // (d+1)×D: Jᵀ, J = W₂·M, then W₂h, then dθ (training only)
+	p  []float64 // h×d: ∇M
+	pq []float64 // h×(d+1): W₂ᵀ·fbᵀ, W₂ᵀ against the rows of the factor fb
 	b  []float64 // d×d: B with d loss/dJ = J·B
-	jv []float64 // D: J·v (singular-value bound)
-	mv []float64 // h: M·v, then W₂ᵀJv
-	k  *symWork  // d×d: JᵀJ + σ²I and its factorisations
+	fa []float64 // h×k: ∇W₂ᵀ = fa·fb, k ≤ d+1 (training)
+	f2 []float64 // 2×D: fb of the singular-value bound
+	fb []float64 // k×D: w.jt or w.f2
+	k  int       // rank of ∇W₂ᵀ = fa·fb
+	mv []float64 // h: M·v
+	kw *symWork  // d×d: JᵀJ + σ²I and its factorisations
 
 	// Singular-value bound: d loss/dJ = c·(Jv)vᵀ, rank one.
 	rankOne bool
@@ -57,10 +61,11 @@ type genWork struct {
 func newGenWork(d, h, out int) *genWork {
 	return &genWork{
 		z: make([]float64, d), a: make([]float64, h), hv: make([]float64, h),
-		s: make([]float64, h), ga: make([]float64, h), gh: make([]float64, h),
-		mt: make([]float64, d*h), jt: make([]float64, d*out),
-		p: make([]float64, h*d), r: make([]float64, h*d), b: make([]float64, d*d),
-		jv: make([]float64, out), mv: make([]float64, h), k: newSymWork(d),
+		s: make([]float64, h), ga: make([]float64, h),
+		mt: make([]float64, (d+1)*h), jt: make([]float64, (d+1)*out),
+		p: make([]float64, h*d), pq: make([]float64, h*(d+1)), b: make([]float64, d*d),
+		fa: make([]float64, h*(d+1)), f2: make([]float64, 2*out),
+		mv: make([]float64, h), kw: newSymWork(d),
 	}
 }
 
@@ -134,11 +139,25 @@ func mulAxpy(c, a, b []float64, r, k, n int, add bool) {
 	}
 }
 
-// mulDot sets c = a·bᵀ, a r×n, b s×n, c r×s: a GEMM whose inner dimension
-// is n.
+// mulDot sets c = a·bᵀ, a r×n, b s×n, c r×s (r ≤ 64, s small): a GEMM
+// whose inner dimension n is long, in pieces of dotCols along n. fastblas
+// reads a piece's rows of a where they lie and packs only b's (transposed);
+// one call over all of n would copy the whole of a (W₂ᵀ, 1.4 MB) into its
+// packed panels first.
 func mulDot(c, a, b []float64, r, s, n int) {
-	gemm(true, c, a, b, r, n, s, 0)
+	beta := 0.0
+	for p0 := 0; p0 < n; p0 += dotCols {
+		nb := min(dotCols, n-p0)
+		A := blas64.General{Rows: r, Cols: nb, Stride: n, Data: a[p0:]}
+		B := blas64.General{Rows: s, Cols: nb, Stride: n, Data: b[p0:]}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, beta, blas64.General{Rows: r, Cols: s, Stride: s, Data: c})
+		beta = 1
+	}
 }
+
+// dotCols is fastblas's largest inner dimension (kc) for which it reads A in
+// place; gonum (purego) takes any.
+const dotCols = 256
 
 // forward sets w.a, w.hv, w.s from w.z and writes g(z) into theta.
 func (g *generator) forward(w *genWork, theta []float64) {
@@ -168,12 +187,17 @@ const (
 	objSVBound  = "sv-bound" // (d/2) log(s_min² + σ²), a lower bound of it
 )
 
-// gram sets w.k.a = JᵀJ + σ²I.
+// gram sets w.kw.a = JᵀJ + σ²I from w.jt.
 func (g *generator) gram(w *genWork, sigma2 float64) {
-	k, d := w.k.a, g.d
 	// JᵀJ = jt·jtᵀ as a GEMM, then made exactly symmetric from its lower
 	// triangle (the two triangles may differ in the last bit).
-	mulDot(k, w.jt, w.jt, d, d, g.out)
+	mulDot(w.kw.a, w.jt, w.jt, g.d, g.d, g.out)
+	symmetrize(w.kw.a, g.d, sigma2)
+}
+
+// symmetrize copies the lower triangle of the d×d k onto the upper and adds
+// sigma2 to the diagonal.
+func symmetrize(k []float64, d int, sigma2 float64) {
 	for i := range d {
 		for j := i + 1; j < d; j++ {
 			k[i*d+j] = k[j*d+i]
@@ -184,8 +208,8 @@ func (g *generator) gram(w *genWork, sigma2 float64) {
 
 // entropyTerm returns the objective's entropy term at the Jacobian in w.jt
 // (½ log det(JᵀJ + σ²I_d), or the bound (d/2) log(s_min² + σ²)) and sets up
-// d loss/dJ = coef·∂term/∂J for backJ. ok is false when the factorisation
-// fails (non-finite J); backJ must then not be called.
+// d loss/dJ = coef·∂term/∂J in w.b (w.rankOne, w.c). ok is false when the
+// factorisation fails (non-finite J).
 //
 //	∂ ½ log det(JᵀJ + σ²I)/∂J = J(JᵀJ + σ²I)⁻¹,
 //	∂ (d/2) log(s² + σ²)/∂J = d·s/(s² + σ²)·u vᵀ = d/(s² + σ²)·(Jv)vᵀ,
@@ -193,122 +217,151 @@ func (g *generator) gram(w *genWork, sigma2 float64) {
 // the second because s·u = Jv for the right singular vector v of s_min.
 func (g *generator) entropyTerm(w *genWork, sigma2 float64, objective string, coef float64) (term float64, ok bool) {
 	g.gram(w, sigma2)
+	return g.entropyOfGram(w, objective, coef)
+}
+
+// entropyOfGram is entropyTerm with JᵀJ + σ²I already in w.kw.a.
+func (g *generator) entropyOfGram(w *genWork, objective string, coef float64) (term float64, ok bool) {
 	d := g.d
 	if objective == objSVBound {
-		if !w.k.eigen() {
+		if !w.kw.eigen() {
 			return math.NaN(), false
 		}
-		lam := w.k.eval[0] // s_min² + σ²
-		for k := range d { // column 0 of the eigenvectors is v_min
-			w.b[k] = w.k.a[k*d]
+		lam := w.kw.eval[0] // s_min² + σ²
+		for k := range d {  // column 0 of the eigenvectors is v_min
+			w.b[k] = w.kw.a[k*d]
 		}
 		w.rankOne, w.c = true, coef*float64(d)/lam
 		return 0.5 * float64(d) * math.Log(lam), true
 	}
-	logDet, ok := w.k.cholInverse()
+	logDet, ok := w.kw.cholInverse()
 	if !ok {
 		return math.NaN(), false
 	}
-	for i, v := range w.k.a {
+	for i, v := range w.kw.a {
 		w.b[i] = coef * v
 	}
 	w.rankOne = false
 	return 0.5 * logDet, true
 }
 
-// backJ adds the gradient that flows from d loss/dJ = J·B (or c·(Jv)vᵀ) into
-// gr and w.ga (package documentation): with J = W₂M, M = diag(s)W₁, s = elu'(a),
-//
-//	∇W₂ += (JB)Mᵀ, i.e. ∇W₂ᵀ += (MBᵀ)Jᵀ,  ∇M = W₂ᵀ(JB) = (W₂ᵀJ)B,
-//	∇W₁ += diag(s)∇M,  ∇a += elu''(a) ⊙ rowsum(∇M ⊙ W₁).
-//
-// (b₂ does not enter J; the ∇a zᵀ part is added by backA.)
-func (g *generator) backJ(w *genWork, gr *genGrad) {
+// forwardTrain is forward and jacobian in one pass over W₂: with Mᵀ and
+// h = elu(a) stacked as the (d+1)×h matrix w.mt, one GEMM gives Jᵀ = MᵀW₂ᵀ
+// in the first d rows of w.jt and (W₂h)ᵀ in the last, and theta = W₂h + b₂.
+func (g *generator) forwardTrain(w *genWork, theta []float64) {
 	d, h, D := g.d, g.h, g.out
-	if w.rankOne {
-		v := w.b[:d]
-		// Jv = Jᵀᵀv: axpys of the rows of Jᵀ.
-		mulAxpy(w.jv, v, w.jt, 1, d, D, false)
-		for i := range h { // M·v
-			var s float64
-			for k, x := range v {
-				s += w.mt[k*h+i] * x
-			}
-			w.mv[i] = w.c * s
-		}
-		// ∇W₂ᵀ += (c·Mv)(Jv)ᵀ
-		for i, x := range w.mv {
-			if x != 0 {
-				floats.AddScaled(gr.w2t[i*D:(i+1)*D], x, w.jv)
-			}
-		}
-		// ∇M = c·(W₂ᵀJv)vᵀ
-		for i := range h {
-			u := w.c * floats.Dot(g.w2t[i*D:(i+1)*D], w.jv)
-			for k, x := range v {
-				w.p[i*d+k] = u * x
-			}
-		}
-	} else {
-		// R = M·Bᵀ (h×d; B is symmetric), then ∇W₂ᵀ += R·Jᵀ.
-		for i := range h {
-			for k := range d {
-				var s float64
-				for l := range d {
-					s += w.mt[l*h+i] * w.b[k*d+l]
-				}
-				w.r[i*d+k] = s
-			}
-		}
-		mulAxpy(gr.w2t, w.r, w.jt, h, d, D, true)
-		// ∇M = (W₂ᵀJ)·B: W₂ᵀJ = w2t·(Jᵀ)ᵀ by dots along D, into r, then ·B.
-		mulDot(w.r, g.w2t, w.jt, h, d, D)
-		for i := range h {
-			for k := range d {
-				var s float64
-				for l := range d {
-					s += w.r[i*d+l] * w.b[l*d+k]
-				}
-				w.p[i*d+k] = s
-			}
-		}
-	}
 	for i := range h {
+		w.a[i] = g.b1[i] + floats.Dot(g.w1[i*d:(i+1)*d], w.z)
+		w.hv[i], w.s[i] = elu(w.a[i])
 		si := w.s[i]
-		w1 := g.w1[i*d : (i+1)*d]
-		gm := w.p[i*d : (i+1)*d]
-		gw1 := gr.w1[i*d : (i+1)*d]
-		var r float64
-		for k, x := range gm {
-			gw1[k] += si * x
-			r += x * w1[k]
+		for k, v := range g.w1[i*d : (i+1)*d] {
+			w.mt[k*h+i] = si * v
 		}
-		if w.a[i] <= 0 { // elu''(a) = e^a = elu'(a) there, 0 for a > 0
-			w.ga[i] += si * r
-		}
+		w.mt[d*h+i] = w.hv[i]
 	}
+	mulAxpy(w.jt, w.mt, g.w2t, d+1, h, D, false)
+	floats.AddTo(theta, w.jt[d*D:(d+1)*D], g.b2)
 }
 
-// backTheta adds the gradient that flows from dtheta = d loss/dθ through
-// θ = g(z) + σε into gr and w.ga.
-func (g *generator) backTheta(w *genWork, dtheta []float64, gr *genGrad) {
+// backward follows forwardTrain once dtheta = d loss/dθ is known: it
+// evaluates the entropy term (objective; coef scales its gradient, NaN and
+// no entropy gradient when the factorisation fails) and adds the gradients
+// of W₁, b₁ and b₂ into gr. The gradient of W₂ᵀ, which has rank at most
+// d+1, is left as the factors w.fa·w.fb (w.k columns and rows):
+//
+//	∇W₂ᵀ = h·dθᵀ + R·Jᵀ with R = M·B (jacobian),
+//	∇W₂ᵀ = h·dθᵀ + c(Mv)(Jv)ᵀ (sv-bound),
+//
+// and the products with W₂ᵀ that ∇a needs, W₂ᵀdθ and W₂ᵀJ (or W₂ᵀJv), are
+// one GEMM against the rows of w.fb. For the jacobian the Gram matrix is
+// then JᵀJ = Mᵀ(W₂ᵀJ), from that GEMM's result, instead of a product over
+// D. With J = W₂M, M = diag(s)W₁, s = elu'(a) (package documentation):
+//
+//	∇M = (W₂ᵀJ)·B (or c(W₂ᵀJv)vᵀ),  ∇W₁ += diag(s)∇M + ∇a zᵀ,  ∇b₁ += ∇a,
+//	∇a = s ⊙ W₂ᵀdθ + elu''(a) ⊙ rowsum(∇M ⊙ W₁);
+//
+// b₂ does not enter J.
+func (g *generator) backward(w *genWork, dtheta []float64, sigma2 float64, objective string, coef float64, gr *genGrad) (term float64) {
+	d, h, D := g.d, g.h, g.out
 	floats.Add(gr.b2, dtheta)
-	D := g.out
-	for i := range g.h {
-		// ∇W₂ᵀ += h·dθᵀ (rank one); ∇h = W₂ᵀdθ.
-		floats.AddScaled(gr.w2t[i*D:(i+1)*D], w.hv[i], dtheta)
-		w.gh[i] = floats.Dot(g.w2t[i*D:(i+1)*D], dtheta)
-		w.ga[i] += w.gh[i] * w.s[i]
+	ok := false
+	if objective == objSVBound {
+		term, ok = g.entropyTerm(w, sigma2, objective, coef)
+		w.fb, w.k = w.f2[:D], 1
+		if ok { // fb = [Jv; dθ], Jv = (Jᵀ)ᵀv by axpys of the rows of Jᵀ
+			mulAxpy(w.f2[:D], w.b[:d], w.jt, 1, d, D, false)
+			w.fb, w.k = w.f2[:2*D], 2
+		}
+		copy(w.fb[(w.k-1)*D:], dtheta)
+		mulDot(w.pq, g.w2t, w.fb, h, w.k, D)
+	} else {
+		// fb = [Jᵀ; dθ]: dθ replaces W₂h in the last row of w.jt.
+		copy(w.jt[d*D:(d+1)*D], dtheta)
+		w.fb, w.k = w.jt[:(d+1)*D], d+1
+		mulDot(w.pq, g.w2t, w.fb, h, d+1, D)
+		// JᵀJ = Mᵀ·(W₂ᵀJ), then symmetrised from its lower triangle.
+		mt := blas64.General{Rows: d, Cols: h, Stride: h, Data: w.mt}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, mt, blas64.General{Rows: h, Cols: d, Stride: d + 1, Data: w.pq}, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: w.kw.a})
+		symmetrize(w.kw.a, d, sigma2)
+		term, ok = g.entropyOfGram(w, objective, coef)
+		if !ok { // only the θ path: fb = dθ
+			w.fb, w.k = w.jt[d*D:(d+1)*D], 1
+			mulDot(w.pq, g.w2t, w.fb, h, 1, D)
+		}
 	}
-}
-
-// backA adds ∇W₁ += ∇a zᵀ and ∇b₁ += ∇a, the last step of both paths.
-func (g *generator) backA(w *genWork, gr *genGrad) {
+	k := w.k
+	fa := w.fa[:h*k]
+	for i := range h {
+		fa[i*k+k-1] = w.hv[i]
+		w.ga[i] = w.pq[i*k+k-1] * w.s[i]
+	}
+	if ok {
+		if w.rankOne {
+			v := w.b[:d]
+			for i := range h { // fa's first column c·Mv, ∇M = c(W₂ᵀJv)vᵀ
+				var s float64
+				for l, x := range v {
+					s += w.mt[l*h+i] * x
+				}
+				fa[i*k] = w.c * s
+				u := w.c * w.pq[i*k]
+				for l, x := range v {
+					w.p[i*d+l] = u * x
+				}
+			}
+		} else {
+			// R = M·B = (Mᵀ)ᵀB into fa's first d columns and ∇M =
+			// (W₂ᵀJ)·B, both h×d·d×d.
+			B := blas64.General{Rows: d, Cols: d, Stride: d, Data: w.b}
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: d, Cols: h, Stride: h, Data: w.mt}, B, 0, blas64.General{Rows: h, Cols: d, Stride: k, Data: fa})
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: h, Cols: d, Stride: k, Data: w.pq}, B, 0, blas64.General{Rows: h, Cols: d, Stride: d, Data: w.p})
+		}
+		for i := range h {
+			si := w.s[i]
+			w1 := g.w1[i*d : (i+1)*d]
+			gm := w.p[i*d : (i+1)*d]
+			gw1 := gr.w1[i*d : (i+1)*d]
+			var r float64
+			for c, x := range gm {
+				gw1[c] += si * x
+				r += x * w1[c]
+			}
+			if w.a[i] <= 0 { // elu''(a) = e^a = elu'(a) there, 0 for a > 0
+				w.ga[i] += si * r
+			}
+		}
+	}
+	// ∇W₁ += ∇a zᵀ, ∇b₁ += ∇a.
 	for i, ga := range w.ga {
 		gr.b1[i] += ga
-		if ga == 0 {
-			continue
+		if ga != 0 {
+			floats.AddScaled(gr.w1[i*d:(i+1)*d], ga, w.z)
 		}
-		floats.AddScaled(gr.w1[i*g.d:(i+1)*g.d], ga, w.z)
 	}
+	return term
+}
+
+// addW2t adds ∇W₂ᵀ = w.fa·w.fb, the last backward's, into dst (h×D).
+func (g *generator) addW2t(dst []float64, w *genWork) {
+	mulAxpy(dst, w.fa[:g.h*w.k], w.fb, g.h, w.k, g.out, true)
 }

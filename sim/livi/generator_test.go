@@ -53,13 +53,13 @@ func TestLinearGeneratorEntropyIsExact(t *testing.T) {
 		sigma float64
 	}{{3, 2, 0.1}, {9, 4, 0.01}, {40, 7, 1e-3}, {2, 5, 0.3}, {60, 20, 0.05}} {
 		g, w := randGen(r, c.d, 3, c.D)
-		numeric.FillNormal(w.jt, r) // J = A
+		numeric.FillNormal(w.jt[:c.d*c.D], r) // J = A
 		term, ok := g.entropyTerm(w, c.sigma*c.sigma, objJacobian, 0)
 		if !ok {
 			t.Fatal("factorisation failed")
 		}
 		got := entropyConst(c.D, c.d, c.sigma) + term
-		want := exactGaussianEntropy(t, w.jt, c.D, c.d, c.sigma)
+		want := exactGaussianEntropy(t, w.jt[:c.d*c.D], c.D, c.d, c.sigma)
 		if math.Abs(got-want) > 1e-10*math.Abs(want) {
 			t.Errorf("D=%d d=%d σ=%g: linearised %.12g, exact %.12g", c.D, c.d, c.sigma, got, want)
 		}
@@ -106,7 +106,7 @@ func TestJacobianFiniteDifferences(t *testing.T) {
 	z := append([]float64(nil), w.z...)
 	g.forward(w, make([]float64, D))
 	g.jacobian(w)
-	jac := append([]float64(nil), w.jt...) // Jᵀ: entry (i, k) at k·D + i
+	jac := append([]float64(nil), w.jt[:d*D]...) // Jᵀ: entry (i, k) at k·D + i
 	up, down := make([]float64, D), make([]float64, D)
 	const step = 1e-5
 	for k := range d {
@@ -120,6 +120,32 @@ func TestJacobianFiniteDifferences(t *testing.T) {
 			if math.Abs(fd-jac[k*D+i]) > 1e-7+1e-7*math.Abs(fd) {
 				t.Errorf("J[%d,%d] = %.10g, finite difference %.10g", i, k, jac[k*D+i], fd)
 			}
+		}
+	}
+}
+
+// forwardTrain (one GEMM for Jᵀ and W₂h) gives forward's θ and jacobian's
+// Jᵀ up to the order of their sums: h = 7 terms of size O(1), so rounding is
+// ≲ 7·2⁻⁵³·O(3) ≈ 2e-15; 1e-12 is a wide margin that a wrong row, column or
+// offset misses by O(1).
+func TestForwardTrainMatchesForwardAndJacobian(t *testing.T) {
+	r := numeric.NewRand(5)
+	const d, h, D = 5, 7, 13
+	g, w := randGen(r, d, h, D)
+	theta, thetaTrain := make([]float64, D), make([]float64, D)
+	g.forward(w, theta)
+	g.jacobian(w)
+	jt := append([]float64(nil), w.jt[:d*D]...)
+	clear(w.jt)
+	g.forwardTrain(w, thetaTrain)
+	for i := range theta {
+		if math.Abs(thetaTrain[i]-theta[i]) > 1e-12*(1+math.Abs(theta[i])) {
+			t.Errorf("θ[%d] = %.17g, forward %.17g", i, thetaTrain[i], theta[i])
+		}
+	}
+	for i, v := range jt {
+		if math.Abs(w.jt[i]-v) > 1e-12*(1+math.Abs(v)) {
+			t.Errorf("Jᵀ[%d] = %.17g, jacobian %.17g", i, w.jt[i], v)
 		}
 	}
 }
@@ -145,14 +171,14 @@ func TestEntropyGradientFiniteDifferences(t *testing.T) {
 			const d, h, D, sigma2 = 4, 6, 11, 0.01
 			g, w := randGen(r, d, h, D)
 			gr := newGenGrad(d, h, D)
-			g.forward(w, make([]float64, D))
-			g.jacobian(w)
-			if _, ok := g.entropyTerm(w, sigma2, objective, 1); !ok {
-				t.Fatal("factorisation failed")
+			// The training path with dθ = 0: only the entropy term's
+			// gradient, W₂ᵀ's as backward's factors.
+			g.forwardTrain(w, make([]float64, D))
+			want := entropyAt(g, w, sigma2, objective)
+			if term := g.backward(w, make([]float64, D), sigma2, objective, 1, gr); math.Abs(term-want) > 1e-12*math.Abs(want) {
+				t.Fatalf("backward's term %.17g, entropyTerm's %.17g", term, want)
 			}
-			clear(w.ga)
-			g.backJ(w, gr)
-			g.backA(w, gr)
+			g.addW2t(gr.w2t, w)
 			for _, p := range []struct {
 				name  string
 				param []float64

@@ -52,14 +52,17 @@ type Method struct {
 	w2       *mat.Dense // gen.w2t, which Adam's step writes as V ⊙ u
 	adam     *numeric.Adam
 
-	work               *genWork
+	work               *genWork  // evaluation: ELBO, Predict, WeightSamples
+	tw                 *genWork  // training
 	eps, theta, dtheta []float64 // length D
 	train, pred        *model.Net
 
 	// Last step's entropy term (averaged over samples) and the Jacobian of
 	// its first sample, for the traces.
+	// lastJ is Jᵀ in m.tw.jt (one sample) or lastJBuf (more).
 	lastTerm float64
 	lastJ    []float64
+	lastJBuf []float64
 	traceK   *symWork
 
 	frozenNoise bool // test hook

@@ -30,9 +30,10 @@ func checkObjectiveGradient(t *testing.T, m *Method) {
 		clear(m.grad.w2t)
 		clear(m.grad.b2)
 		m.gnoise[0] = 0
-		copy(m.work.z, z)
+		copy(m.tw.z, z)
 		copy(m.eps, eps)
 		ll, lp, term := m.sampleGrad(scale)
+		m.gen.addW2t(m.grad.w2t, m.tw)
 		return -(ll + m.priorWeight*lp + term) / n
 	}
 	eval(1 / n)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -74,9 +75,10 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	model.HeInit(bm.layers, m.gen.b2, r)
 	m.logNoise[0] = model.InitLogNoise
 
-	m.work = newGenWork(nd, h, D)
+	m.work, m.tw = newGenWork(nd, h, D), newGenWork(nd, h, D)
 	m.traceK = newSymWork(nd)
-	m.lastJ = make([]float64, D*nd)
+	m.lastJBuf = make([]float64, D*nd)
+	m.lastJ = m.lastJBuf
 	m.lastTerm = math.NaN()
 	m.train = model.NewNet(bm.layers, bm.x, true)
 	m.pred = nil
@@ -120,9 +122,10 @@ func (m *Method) resizeNoise(nd int) {
 	g.w1, g.d = w1, nd
 	m.grad.w1 = make([]float64, g.h*nd)
 	m.setParams()
-	m.work = newGenWork(nd, g.h, g.out)
+	m.work, m.tw = newGenWork(nd, g.h, g.out), newGenWork(nd, g.h, g.out)
 	m.traceK = newSymWork(nd)
-	m.lastJ = make([]float64, g.out*nd)
+	m.lastJBuf = make([]float64, g.out*nd)
+	m.lastJ = m.lastJBuf
 }
 
 // Step takes one Adam step on the loss −L/N, L the LIVI objective averaged
@@ -130,43 +133,62 @@ func (m *Method) resizeNoise(nd int) {
 // entropy's constant, i.e. the step's estimate of the LIVI approximation of
 // the ELBO (of its sv-bound under objective sv-bound). After the first call
 // it allocates nothing.
+//
+// With one sample the gradient of W₂ᵀ is never stored: Adam forms it from
+// backward's rank-(d+1) factors block by block as it steps V. With more,
+// each sample's factors are multiplied out into m.grad.w2t.
 func (m *Method) Step() sim.StepStats {
 	if !m.ready {
 		return sim.StepStats{Objective: math.NaN()}
 	}
 	clear(m.grad.w1)
 	clear(m.grad.b1)
-	clear(m.grad.w2t)
 	clear(m.grad.b2)
+	if m.mc > 1 {
+		clear(m.grad.w2t)
+	}
 	m.gnoise[0] = 0
 	scale := 1 / (float64(len(m.bm.x)) * float64(m.mc))
 	var obj, term float64
+	w, D, d := m.tw, m.gen.out, m.gen.d
 	for s := range m.mc {
-		numeric.FillNormal(m.work.z, m.rng)
+		numeric.FillNormal(w.z, m.rng)
 		numeric.FillNormal(m.eps, m.rng)
 		ll, lp, t := m.sampleGrad(scale)
 		obj += ll + lp + t
 		term += t
-		if s == 0 {
-			copy(m.lastJ, m.work.jt)
+		if m.mc > 1 {
+			m.gen.addW2t(m.grad.w2t, w)
+			if s == 0 {
+				copy(m.lastJBuf, w.jt[:d*D])
+			}
 		}
 	}
 	if m.frozenNoise {
 		m.gnoise[0] = 0
 	}
 	// ∇V = ∇W₂ ⊙ u, the step, and W₂ = V ⊙ u in one pass over V.
-	m.adam.StepProduct(m.params, m.grads, 2, m.u2, m.w2)
+	if m.mc > 1 {
+		m.lastJ = m.lastJBuf
+		m.adam.StepProduct(m.params, m.grads, 2, m.u2, m.w2)
+	} else {
+		m.lastJ = w.jt[:d*D]
+		h := m.gen.h
+		m.adam.StepProductLowRank(m.params, m.grads, 2, m.u2, m.w2,
+			blas64.General{Rows: h, Cols: w.k, Stride: w.k, Data: w.fa[:h*w.k]},
+			blas64.General{Rows: w.k, Cols: D, Stride: D, Data: w.fb})
+	}
 	n := float64(m.mc)
 	m.lastTerm = term / n
 	return sim.StepStats{Objective: obj/n + m.entropyConst()}
 }
 
 // sampleGrad evaluates the objective's three terms at θ = g(z) + σε for the
-// z and ε in m.work.z and m.eps, and adds scale × the gradient of their
-// negated sum into the gradient slabs.
+// z and ε in m.tw.z and m.eps, and adds scale × the gradient of their
+// negated sum into the gradient slabs, W₂ᵀ's as m.tw's factors.
 func (m *Method) sampleGrad(scale float64) (ll, lp, term float64) {
-	w := m.work
-	m.gen.forward(w, m.theta)
+	w := m.tw
+	m.gen.forwardTrain(w, m.theta)
 	for i, e := range m.eps {
 		m.theta[i] += m.sigma * e
 	}
@@ -175,13 +197,6 @@ func (m *Method) sampleGrad(scale float64) (ll, lp, term float64) {
 	m.gnoise[0] += dn
 	m.train.Backward(m.bm.layers, m.theta, m.dtheta)
 	lp = m.bm.logPrior(m.theta, m.dtheta, scale*m.priorWeight)
-	clear(w.ga)
-	m.gen.backTheta(w, m.dtheta, &m.grad)
-	m.gen.jacobian(w)
-	term, ok := m.gen.entropyTerm(w, m.sigma*m.sigma, m.objective, -scale)
-	if ok {
-		m.gen.backJ(w, &m.grad)
-	}
-	m.gen.backA(w, &m.grad)
+	term = m.gen.backward(w, m.dtheta, m.sigma*m.sigma, m.objective, -scale, &m.grad)
 	return ll, lp, term
 }

@@ -148,11 +148,14 @@ func (c *chain) advance() {
 	c.iter++
 }
 
-// workers runs chains 1… in persistent goroutines, one per chain; chain 0
-// runs in the caller's goroutine. One round is a send on every start
-// channel and as many receives on done, which allocates nothing.
+// workers steps the chains in up to len(chains) goroutines: the caller's
+// and persistent workers 1…, each idle between rounds. A round in k
+// goroutines gives goroutine g the chains g, g+k, g+2k, …; the chains are
+// independent within a round, so the result is the same for every k. One
+// round is a send to k−1 workers and as many receives, which allocates
+// nothing.
 type workers struct {
-	start []chan struct{}
+	start []chan int // worker w+1's channel: the round's k
 	done  chan struct{}
 	once  sync.Once
 	alive sync.WaitGroup
@@ -160,32 +163,35 @@ type workers struct {
 
 func startWorkers(chains []*chain) *workers {
 	w := &workers{done: make(chan struct{}, len(chains))}
-	for _, c := range chains[1:] {
-		ch := make(chan struct{})
+	for g := 1; g < len(chains); g++ {
+		ch := make(chan int)
 		w.start = append(w.start, ch)
 		w.alive.Add(1)
 		go func() {
 			defer w.alive.Done()
-			work(c, ch, w.done)
+			for k := range ch {
+				advanceGroup(chains, g, k)
+				w.done <- struct{}{}
+			}
 		}()
 	}
 	return w
 }
 
-func work(c *chain, start <-chan struct{}, done chan<- struct{}) {
-	for range start {
-		c.advance()
-		done <- struct{}{}
+// advanceGroup advances the chains g, g+k, … of a round in k goroutines.
+func advanceGroup(chains []*chain, g, k int) {
+	for i := g; i < len(chains); i += k {
+		chains[i].advance()
 	}
 }
 
-// round advances every chain once, in parallel.
-func (w *workers) round(chains []*chain) {
-	for _, ch := range w.start {
-		ch <- struct{}{}
+// round advances every chain once in k goroutines (1 ≤ k ≤ len(chains)).
+func (w *workers) round(chains []*chain, k int) {
+	for _, ch := range w.start[:k-1] {
+		ch <- k
 	}
-	chains[0].advance()
-	for range w.start {
+	advanceGroup(chains, 0, k)
+	for range k - 1 {
 		<-w.done
 	}
 }

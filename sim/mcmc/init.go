@@ -118,6 +118,10 @@ func (m *Method) newKernel(dim, nData int, cs sim.Controls) kernel {
 	}
 }
 
+// SetThreads implements sim.Threaded: the chains step in at most n
+// goroutines (n < 1: one per chain). The draws do not depend on n.
+func (m *Method) SetThreads(n int) { m.threads = n }
+
 // Step performs one transition of every chain, in parallel, and returns
 // the mean log posterior density over the chains' new states. After the
 // first call it allocates nothing except while the draw stores grow
@@ -133,7 +137,11 @@ func (m *Method) Step() sim.StepStats {
 			m.work = startWorkers(m.chains)
 			m.cleanup = runtime.AddCleanup(m, func(w *workers) { w.stop() }, m.work)
 		}
-		m.work.round(m.chains)
+		k := len(m.chains)
+		if m.threads >= 1 {
+			k = min(k, m.threads)
+		}
+		m.work.round(m.chains, k)
 	}
 	m.iter++
 	m.recordPaths()

@@ -43,6 +43,7 @@ type Method struct {
 	params   []string
 	chains   []*chain
 	work     *workers
+	threads  int // goroutines a Step may use (SetThreads); < 1: one per chain
 	cleanup  runtime.Cleanup
 	warmup   int
 	iter     int // Steps done
@@ -253,6 +254,7 @@ func (m *Method) Close() error {
 var (
 	_ sim.Method         = (*Method)(nil)
 	_ sim.Chains         = (*Method)(nil)
+	_ sim.Threaded       = (*Method)(nil)
 	_ sim.NoiseModel     = (*Method)(nil)
 	_ sim.Diagnoser      = (*Method)(nil)
 	_ sim.SamplerWork    = (*Method)(nil)

@@ -308,3 +308,32 @@ func TestStepNoAlloc(t *testing.T) {
 		}
 	}
 }
+
+// The chains step in as many goroutines as SetThreads allows, and the
+// draws are the same bit for bit whatever that is (each chain has its own
+// stream and state; a round only groups them), changed between steps too.
+func TestSetThreadsKeepsTheDraws(t *testing.T) {
+	d := loadData(t, "linreg")
+	for _, k := range allKinds {
+		var want [][]float64
+		for _, threads := range []int{0, 1, 2, 3, 4, 5} {
+			m := newSampler(t, k, "linear")
+			m.SetThreads(threads)
+			run(t, m, d, sim.Controls{"chains": sim.Num(4), "warmup": sim.Num(20)}, 7, 30)
+			m.SetThreads(5 - threads) // mid-run, as the engine does when runs start or stop
+			for range 30 {
+				m.Step()
+			}
+			got := m.Draws("b")
+			if want == nil {
+				want = got
+				continue
+			}
+			for c := range want {
+				if !slices.Equal(got[c], want[c]) {
+					t.Errorf("%s: chain %d's draws of b with SetThreads(%d) differ from one goroutine per chain", k.name(), c, threads)
+				}
+			}
+		}
+	}
+}

@@ -86,10 +86,11 @@ func (k *nuts) load(c *chain, src *point) {
 	c.logp = src.logp
 }
 
-func copyPoint(dst, src *point) {
-	copy(dst.theta, src.theta)
-	copy(dst.grad, src.grad)
-	dst.logp = src.logp
+// takePoint makes dst hold src's state by swapping their buffers: src is
+// scratch whose contents are not read again before they are rewritten, so
+// the two d-long copies of copying θ and its gradient are not needed.
+func takePoint(dst, src *point) {
+	*dst, *src = *src, *dst
 }
 
 func (k *nuts) sharp(dst, p []float64) {
@@ -144,8 +145,6 @@ func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
 	k.nLeap, k.sumMetro, k.divergent, k.depth = 0, 0, false, 0
 
 	for k.depth < k.maxDepth {
-		clear(k.rhoFwd)
-		clear(k.rhoBck)
 		lswSub := math.Inf(-1)
 		var valid bool
 		if c.rng.Float64() > 0.5 {
@@ -168,7 +167,7 @@ func (k *nuts) transition(c *chain, warm bool) (float64, bool) {
 		}
 		k.depth++
 		if lswSub > lsw || c.rng.Float64() < math.Exp(lswSub-lsw) {
-			copyPoint(&k.sample, &k.propose)
+			takePoint(&k.sample, &k.propose)
 		}
 		lsw = logAddExp(lsw, lswSub)
 		persist := sumCriterion(k.pSharpBckBck, k.pSharpFwdFwd, k.rhoBck, k.rhoFwd, k.rho, nil)
@@ -190,7 +189,9 @@ func (k *nuts) treeDepth() int { return k.depth }
 
 // build extends the trajectory by 2^depth leapfrog steps in direction sign
 // from the integrator state, as Stan's base_nuts::build_tree. It returns
-// false when the new subtree diverged or U-turned.
+// false when the new subtree diverged or U-turned. It sets rho to the sum
+// of the subtree's momenta (Stan adds it into a zeroed rho: setting it
+// saves clearing one d-vector per subtree).
 func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, rho, pBeg, pEnd []float64, sign float64, lsw *float64) bool {
 	if depth == 0 {
 		// The leapfrog's last half kick, p♯ at both ends, the kinetic
@@ -205,14 +206,27 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		// The kinetic energy in four partial sums: one chain of
 		// dependent additions bounded this loop.
 		var kin [4]float64
-		for i, pi := range p {
-			pi += half * g[i]
-			p[i] = pi
-			s := minv[i] * pi
-			sb[i], se[i] = s, s
-			kin[i&3] += pi * s
-			r[i] += pi
-			pb[i], pe[i] = pi, pi
+		if &se[0] == &sb[0] && &pe[0] == &pb[0] && &r[0] == &pb[0] {
+			// A leaf of a depth-1 subtree: its ends and ρ are one
+			// momentum (see below), stored once.
+			for i, pi := range p {
+				pi += half * g[i]
+				p[i] = pi
+				s := minv[i] * pi
+				sb[i] = s
+				kin[i&3] += pi * s
+				pb[i] = pi
+			}
+		} else {
+			for i, pi := range p {
+				pi += half * g[i]
+				p[i] = pi
+				s := minv[i] * pi
+				sb[i], se[i] = s, s
+				kin[i&3] += pi * s
+				r[i] = pi
+				pb[i], pe[i] = pi, pi
+			}
 		}
 		h := -c.logp + 0.5*((kin[0]+kin[1])+(kin[2]+kin[3]))
 		if math.IsNaN(h) {
@@ -233,23 +247,31 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		return !k.divergent
 	}
 	L := &k.levels[depth]
+	// The halves' inner ends and momentum sums. Below a depth-1 subtree
+	// each half is one leapfrog step whose two ends and ρ are its
+	// momentum: they alias the subtree's own ends, which hold the same
+	// values, so the leaves store each vector once.
+	pSharpInitEnd, pInitEnd, rhoInit := L.pSharpInitEnd, L.pInitEnd, L.rhoInit
+	pSharpFinalBeg, pFinalBeg, rhoFinal := L.pSharpFinalBeg, L.pFinalBeg, L.rhoFinal
+	if depth == 1 {
+		pSharpInitEnd, pInitEnd, rhoInit = pSharpBeg, pBeg, pBeg
+		pSharpFinalBeg, pFinalBeg, rhoFinal = pSharpEnd, pEnd, pEnd
+	}
 	lswInit := math.Inf(-1)
-	clear(L.rhoInit)
-	if !k.build(c, depth-1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign, &lswInit) {
+	if !k.build(c, depth-1, propose, pSharpBeg, pSharpInitEnd, rhoInit, pBeg, pInitEnd, sign, &lswInit) {
 		return false
 	}
 	lswFinal := math.Inf(-1)
-	clear(L.rhoFinal)
-	if !k.build(c, depth-1, &L.proposeFinal, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign, &lswFinal) {
+	if !k.build(c, depth-1, &L.proposeFinal, pSharpFinalBeg, pSharpEnd, rhoFinal, pFinalBeg, pEnd, sign, &lswFinal) {
 		return false
 	}
 	lswSub := logAddExp(lswInit, lswFinal)
 	*lsw = logAddExp(*lsw, lswSub)
 	if lswFinal > lswSub || c.rng.Float64() < math.Exp(lswFinal-lswSub) {
-		copyPoint(propose, &L.proposeFinal)
+		takePoint(propose, &L.proposeFinal)
 	}
-	persist := sumCriterion(pSharpBeg, pSharpEnd, L.rhoInit, L.rhoFinal, nil, rho)
-	persist = persist && sumCriterion(pSharpBeg, L.pSharpFinalBeg, L.rhoInit, L.pFinalBeg, nil, nil)
-	persist = persist && sumCriterion(L.pSharpInitEnd, pSharpEnd, L.rhoFinal, L.pInitEnd, nil, nil)
+	persist := sumCriterion(pSharpBeg, pSharpEnd, rhoInit, rhoFinal, rho, nil)
+	persist = persist && sumCriterion(pSharpBeg, pSharpFinalBeg, rhoInit, pFinalBeg, nil, nil)
+	persist = persist && sumCriterion(pSharpInitEnd, pSharpEnd, rhoFinal, pInitEnd, nil, nil)
 	return persist
 }

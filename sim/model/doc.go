@@ -64,5 +64,7 @@
 // Net is the forward and backward pass of the network on fixed inputs,
 // written on gonum's BLAS with the ones columns written once. The numeric
 // tape checks it: on gap's network both give the same gradients to 1e-10
-// (sim/mfvi/tape_test.go).
+// (sim/mfvi/tape_test.go). On sorted inputs, Net.UseSpans lets a ReLU
+// network skip its first hidden layer's zeros, which then lie in runs of
+// rows (net_span.go); package mcmc's full-data density uses it.
 package model

@@ -33,6 +33,8 @@ type Net struct {
 	h   [][]float64 // hidden layer l's output: n × (cols_l + 1), activation then ones
 	Out []float64   // n × 1: f(x), after Forward
 	g   [][]float64 // d loss / d pre-activation of layer l: n × cols_l
+	sp  *spans      // the first layer on sorted inputs (UseSpans), or nil
+	tmp []float64   // ELU's e^x, as long as the largest h
 }
 
 // NewNet returns the buffers for inputs xs; withGrad adds those of Backward.
@@ -49,6 +51,9 @@ func NewNet(layers []Layer, xs []float64, withGrad bool) *Net {
 			h[i*c+c-1] = 1
 		}
 		t.h = append(t.h, h)
+		if layers[l].Act == ELU && len(h) > len(t.tmp) {
+			t.tmp = make([]float64, len(h))
+		}
 	}
 	if withGrad {
 		for _, ly := range layers {
@@ -88,6 +93,7 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 		t.forwardSmooth(layers, w)
 		return
 	}
+	useSpans := t.spansFit(layers, w)
 	for l, ly := range layers {
 		c := ly.Cols
 		if l == last && c == 1 {
@@ -104,6 +110,9 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 			continue
 		}
 		h := t.h[l]
+		if l == 0 && useSpans {
+			continue // forward01 takes the first two layers
+		}
 		if l == 0 && ly.Rows == 2 {
 			fastblas.ReLUAffine(t.n, t.in, 2, w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c], h, c+1)
 			continue
@@ -111,7 +120,11 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 		// Write the pre-activation into the first c columns of h, then
 		// apply the ReLU in place (or leave it to the output's loop); the
 		// ones column is untouched.
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		if l == 1 && useSpans {
+			t.forward01(layers, w, h)
+		} else {
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.input(layers, l), weights(ly, w), 0, blas64.General{Rows: t.n, Cols: c, Stride: c + 1, Data: h})
+		}
 		if l+1 == last && layers[last].Cols == 1 {
 			continue
 		}
@@ -168,6 +181,10 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			clear(d0)
 			clear(d1)
 			fastblas.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
+			return
+		}
+		if l == 1 && t.sp != nil && t.sp.on {
+			t.backward01(layers, gl, dw)
 			return
 		}
 		g := blas64.General{Rows: t.n, Cols: ly.Cols, Stride: ly.Cols, Data: gl}
@@ -239,6 +256,9 @@ func (t *Net) OutGrad() []float64 { return t.g[len(t.g)-1] }
 func (t *Net) SetInputs(xs []float64) {
 	for i, x := range xs[:t.n] {
 		t.in[2*i] = x
+	}
+	if t.sp != nil && !t.sortedInputs() {
+		t.sp = nil // spans need sorted inputs: back to the dense path
 	}
 }
 

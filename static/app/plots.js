@@ -27,8 +27,9 @@ export const COLORS = {
 
 export const NO_DRAG = { drag: { x: false, y: false, setScale: false } };
 
-// compactTicks is an axis' `values`: its ticks printed by compact.
-export const compactTicks = (u, splits) => splits.map(compact);
+// compactTicks is an axis' `values`: its ticks printed by compact, a
+// negative one with a minus sign (−1, not the hyphen of -1).
+export const compactTicks = (u, splits) => splits.map((v) => compact(v).replace(/^-/, "\u2212"));
 
 // histSeries is a histogram's series: a density drawn as steps, filled.
 export function histSeries(label) {

@@ -21,7 +21,7 @@ export function statusLine(status, message = "", budget = 0) {
     case "preparing":
       return { text: "preparing…", title: message || "the method is being set up; commands are queued until it is ready", canContinue: false, playing: false, liveActs: true };
     case "settled":
-      return { text: "settled · nothing to iterate", title: message, canContinue: false, playing: true, liveActs: true };
+      return { text: "settled", title: message, canContinue: false, playing: true, liveActs: true };
     default:
       return { text: status, title: message, canContinue: false, playing: status === "running", liveActs: true };
   }

@@ -158,3 +158,8 @@ test("steps note: only when the bands are at different steps", async () => {
   assert.equal(stepsNote([mf, { ...gip, step: 0 }]), "", "one not started: no note");
   assert.equal(stepsNote([mf]), "", "one panel: nothing to compare");
 });
+
+test("axis ticks print a minus sign, not a hyphen, and keep compact's form", async () => {
+  const { compactTicks } = await import("../app/plots.js");
+  assert.deepEqual(compactTicks(null, [-2000, -1.5, 0, 2, 12000]), ["\u22122k", "\u22121.5", "0", "2", "12k"]);
+});

@@ -43,6 +43,8 @@ func main() {
 	sumDotsKernel("sumDotsSet4", sumDotsSet)
 	sumDotsKernel("sumDotsAdd4", sumDotsAdd)
 	expKernel()
+	adamRank2Kernel()
+	reparamKernels()
 	reluTapeKernels()
 	rowScaleDotKernel()
 	rowScaleKernel()
@@ -396,6 +398,72 @@ func adamBody(scaled bool) {
 	DECQ(n)
 	JNZ(LabelRef(pre + "loop"))
 	Label(pre + "done")
+	VZEROUPPER()
+	RET()
+}
+
+// adamRank2Kernel writes adamRank2_4: adamScaled4 for a row of a parameter
+// whose gradient has rank two, a0·x + a1·y, formed in the pass instead of
+// read from a stored gradient (numeric.Adam.StepProductLowRank). Six
+// broadcast constants and a0, a1 take eight registers; u is read from
+// memory by the two products that use it, leaving eight temporaries.
+func adamRank2Kernel() {
+	TEXT("adamRank2_4", NOSPLIT, "func(n int, p, x, y, m, v, u, w *float64, a0, a1, b1, c1, b2, c2, alpha, eps float64)")
+	Pragma("noescape")
+	Doc(
+		"adamRank2_4 is adamScaled4 with gradient (a0·x[j] + a1·y[j])·u[j]",
+		"(n a multiple of 4), rounded as the scalar loop (no FMA).",
+	)
+	n := Load(Param("n"), GP64())
+	p := Load(Param("p"), GP64())
+	x := Load(Param("x"), GP64())
+	y := Load(Param("y"), GP64())
+	m := Load(Param("m"), GP64())
+	v := Load(Param("v"), GP64())
+	u := Load(Param("u"), GP64())
+	w := Load(Param("w"), GP64())
+	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
+	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps", "a0", "a1"} {
+		r := consts[i].AsX()
+		Load(Param(name), r)
+		VBROADCASTSD(r, consts[i])
+	}
+	b1, c1, b2, c2, alpha, eps, a0, a1 := Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15
+	SHRQ(U8(2), n)
+	JZ(LabelRef("adamr2_done"))
+	Label("adamr2_loop")
+	VMOVUPD(Mem{Base: x}, Y0)
+	VMULPD(a0, Y0, Y0) // a0·x
+	VMOVUPD(Mem{Base: y}, Y2)
+	VMULPD(a1, Y2, Y2) // a1·y
+	VADDPD(Y2, Y0, Y0)
+	VMULPD(Mem{Base: u}, Y0, Y0) // (a0·x + a1·y)·u
+	VMOVUPD(Mem{Base: m}, Y1)
+	VMULPD(b1, Y1, Y1) // b1·m
+	VMULPD(c1, Y0, Y2) // c1·g
+	VADDPD(Y2, Y1, Y1) // m
+	VMOVUPD(Y1, Mem{Base: m})
+	VMOVUPD(Mem{Base: v}, Y3)
+	VMULPD(b2, Y3, Y3) // b2·v
+	VMULPD(c2, Y0, Y4) // c2·g
+	VMULPD(Y0, Y4, Y4) // (c2·g)·g
+	VADDPD(Y4, Y3, Y3) // v
+	VMOVUPD(Y3, Mem{Base: v})
+	VSQRTPD(Y3, Y5)
+	VADDPD(eps, Y5, Y5)   // √v + eps
+	VMULPD(alpha, Y1, Y6) // alpha·m
+	VDIVPD(Y5, Y6, Y6)    // (alpha·m)/(√v + eps)
+	VMOVUPD(Mem{Base: p}, Y7)
+	VSUBPD(Y6, Y7, Y7)
+	VMOVUPD(Y7, Mem{Base: p})
+	VMULPD(Mem{Base: u}, Y7, Y7) // p·u
+	VMOVUPD(Y7, Mem{Base: w})
+	for _, r := range []Register{p, x, y, m, v, u, w} {
+		ADDQ(U8(32), r)
+	}
+	DECQ(n)
+	JNZ(LabelRef("adamr2_loop"))
+	Label("adamr2_done")
 	VZEROUPPER()
 	RET()
 }
@@ -1155,4 +1223,71 @@ func rowScaleKernel() {
 	Label("rsc_done")
 	VZEROUPPER()
 	RET()
+}
+
+// reparamKernels writes axpyElem4 and gradReparam4, the elementwise passes
+// of a reparameterised Gaussian's step (fBNN's k·P weight draws and
+// gradient sums), in the scalar loops' operation order without FMA, so
+// each lane rounds as the Go loop does.
+func reparamKernels() {
+	TEXT("axpyElem4", NOSPLIT, "func(n int, dst, mu, s, e *float64)")
+	Pragma("noescape")
+	Doc("axpyElem4 sets dst[j] = mu[j] + s[j]·e[j] for j < n (n a multiple of 4),",
+		"rounded as the scalar loop.")
+	{
+		n := Load(Param("n"), GP64())
+		dst := Load(Param("dst"), GP64())
+		mu := Load(Param("mu"), GP64())
+		sp := Load(Param("s"), GP64())
+		e := Load(Param("e"), GP64())
+		SHRQ(U8(2), n)
+		JZ(LabelRef("axpye_done"))
+		Label("axpye_loop")
+		VMOVUPD(Mem{Base: sp}, Y0)
+		VMULPD(Mem{Base: e}, Y0, Y0)  // s·e
+		VADDPD(Mem{Base: mu}, Y0, Y0) // mu + s·e
+		VMOVUPD(Y0, Mem{Base: dst})
+		ADDQ(U8(32), dst)
+		ADDQ(U8(32), mu)
+		ADDQ(U8(32), sp)
+		ADDQ(U8(32), e)
+		DECQ(n)
+		JNZ(LabelRef("axpye_loop"))
+		Label("axpye_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	TEXT("gradReparam4", NOSPLIT, "func(n int, gmu, gls, d, e, s *float64)")
+	Pragma("noescape")
+	Doc("gradReparam4 adds, for j < n (n a multiple of 4), gmu[j] += d[j] and",
+		"gls[j] += (d[j]·e[j])·s[j], rounded as the scalar loop.")
+	{
+		n := Load(Param("n"), GP64())
+		gmu := Load(Param("gmu"), GP64())
+		gls := Load(Param("gls"), GP64())
+		d := Load(Param("d"), GP64())
+		e := Load(Param("e"), GP64())
+		sp := Load(Param("s"), GP64())
+		SHRQ(U8(2), n)
+		JZ(LabelRef("gradrp_done"))
+		Label("gradrp_loop")
+		VMOVUPD(Mem{Base: d}, Y0)
+		VADDPD(Mem{Base: gmu}, Y0, Y1) // gmu + d
+		VMOVUPD(Y1, Mem{Base: gmu})
+		VMULPD(Mem{Base: e}, Y0, Y2)   // d·e
+		VMULPD(Mem{Base: sp}, Y2, Y2)  // (d·e)·s
+		VADDPD(Mem{Base: gls}, Y2, Y2) // gls + (d·e)·s
+		VMOVUPD(Y2, Mem{Base: gls})
+		ADDQ(U8(32), gmu)
+		ADDQ(U8(32), gls)
+		ADDQ(U8(32), d)
+		ADDQ(U8(32), e)
+		ADDQ(U8(32), sp)
+		DECQ(n)
+		JNZ(LabelRef("gradrp_loop"))
+		Label("gradrp_done")
+		VZEROUPPER()
+		RET()
+	}
 }

@@ -1,0 +1,164 @@
+package fastblas
+
+import "gonum.org/v1/gonum/blas"
+
+// Products with a matrix A (m×k, row stride lda) whose column p may be
+// nonzero only in rows [lo[p], hi[p]) — a column span; an empty span
+// (lo[p] ≥ hi[p]) is a zero column. The first hidden layer of a ReLU
+// network on one sorted input has this shape: each unit is active on a
+// prefix or a suffix of the rows. The three products of the layer above
+// (forward A·B, weight gradient Aᵀ·G, and the gradient G·Bᵀ reaching A's
+// nonzeros) then skip whole 6×8 tiles and the zero ends of each tile's sum:
+// for a row tile the kernel sums over the hull of the spans that meet it,
+// so the spans may be loose (any superset is exact) and need no order, but
+// the work saved depends on units with similar spans lying side by side.
+//
+// Like the ReLU loops these are not BLAS. Without the kernels they are
+// gonum's Dgemm on the whole matrices, which gives the same values up to
+// the rounding of the skipped zeros' order.
+
+// GemmSpanNN sets C = A·B for A m×k with column spans lo, hi, B k×n and C
+// m×n (strides lda, ldb, ldc). C is written, not read.
+func GemmSpanNN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ldb int, c []float64, ldc int) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	lo, hi = lo[:k], hi[:k]
+	if !hasKernels || k == 0 {
+		Impl{}.Implementation.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
+		return
+	}
+	checkRows("GemmSpanNN", m, k, a, lda)
+	checkRows("GemmSpanNN", k, n, b, ldb)
+	checkRows("GemmSpanNN", m, n, c, ldc)
+	buf := getBuffers()
+	defer putBuffers(buf)
+	buf.size(mr*k, nr*k, 0)
+	nFull := n / nr * nr
+	if nFull < n {
+		packB(buf.b, false, b, ldb, 0, nFull, k, n-nFull)
+	}
+	for ir := 0; ir < m; ir += mr {
+		rows := min(mr, m-ir)
+		// The columns of A whose spans meet rows [ir, ir+rows).
+		p0, p1 := k, 0
+		for p := range k {
+			if lo[p] < ir+rows && hi[p] > ir && lo[p] < hi[p] {
+				p0, p1 = min(p0, p), p+1
+			}
+		}
+		kk := max(p1-p0, 0)
+		p0 = min(p0, k-1)
+		ap, ars, aps := &a[ir*lda+p0], lda, 1
+		if rows < mr {
+			if kk > 0 {
+				packA(buf.a, false, a, lda, ir, p0, rows, kk)
+			}
+			ap, ars, aps = &buf.a[0], 1, mr
+		}
+		for jr := 0; jr < n; jr += nr {
+			cols := min(nr, n-jr)
+			bp, bps := &b[p0*ldb+jr], ldb
+			if cols < nr {
+				bp, bps = &buf.b[p0*nr], nr
+			}
+			tile(kk, ap, ars, aps, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, 1, 0)
+		}
+	}
+}
+
+// GemmSpanTN sets C = Aᵀ·B for A m×k with column spans lo, hi, B m×n and
+// C k×n (strides lda, ldb, ldc): row p of C sums rows lo[p] to hi[p] of B
+// only. C is written, not read.
+func GemmSpanTN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ldb int, c []float64, ldc int) {
+	if k <= 0 || n <= 0 {
+		return
+	}
+	lo, hi = lo[:k], hi[:k]
+	if !hasKernels || m == 0 {
+		Impl{}.Implementation.Dgemm(blas.Trans, blas.NoTrans, k, n, m, 1, a, lda, b, ldb, 0, c, ldc)
+		return
+	}
+	checkRows("GemmSpanTN", m, k, a, lda)
+	checkRows("GemmSpanTN", m, n, b, ldb)
+	checkRows("GemmSpanTN", k, n, c, ldc)
+	buf := getBuffers()
+	defer putBuffers(buf)
+	buf.size(mr*m, nr*m, 0)
+	nFull := n / nr * nr
+	if nFull < n {
+		packB(buf.b, false, b, ldb, 0, nFull, m, n-nFull)
+	}
+	for ir := 0; ir < k; ir += mr {
+		rows := min(mr, k-ir)
+		// The hull of the spans of columns ir to ir+rows of A, clipped
+		// to its rows.
+		i0, i1 := m, 0
+		for p := ir; p < ir+rows; p++ {
+			if l, h := max(lo[p], 0), min(hi[p], m); l < h {
+				i0, i1 = min(i0, l), max(i1, h)
+			}
+		}
+		kk := max(i1-i0, 0)
+		i0 = min(i0, m-1)
+		// op(A)[p][i] = a[i·lda + p]
+		ap, ars, aps := &a[i0*lda+ir], 1, lda
+		if rows < mr {
+			if kk > 0 {
+				packA(buf.a, true, a, lda, ir, i0, rows, kk)
+			}
+			ap, ars, aps = &buf.a[0], 1, mr
+		}
+		for jr := 0; jr < n; jr += nr {
+			cols := min(nr, n-jr)
+			bp, bps := &b[i0*ldb+jr], ldb
+			if cols < nr {
+				bp, bps = &buf.b[i0*nr], nr
+			}
+			tile(kk, ap, ars, aps, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, 1, 0)
+		}
+	}
+}
+
+// ColumnSums adds Σ_i x[i·xs]·g[i·gs + j] into s0[j] and Σ_i g[i·gs + j]
+// into s1[j] for rows i < n in order and columns j < len(s0). Each product
+// and sum is rounded as written (no FMA).
+func ColumnSums(n int, x []float64, xs int, g []float64, gs int, s0, s1 []float64) {
+	c := len(s0)
+	if n <= 0 || c == 0 {
+		return
+	}
+	checkRows("ColumnSums", n, 1, x, xs)
+	checkRows("ColumnSums", n, c, g, gs)
+	s1 = s1[:c]
+	c4 := 0
+	if hasKernels {
+		// reluInBack4 with every activation 1 (a row of ones read with
+		// stride 0) masks nothing.
+		c4 = c &^ 3
+		for j := 0; j < c4; j += len(onesRow) {
+			w := min(len(onesRow), c4-j)
+			reluInBack4(n, w, &x[0], xs, &onesRow[0], 0, &g[j], gs, &s0[j], &s1[j])
+		}
+	}
+	if c4 == c {
+		return
+	}
+	for i := range n {
+		xi := x[i*xs]
+		gr := g[i*gs+c4 : i*gs+c]
+		e0, e1 := s0[c4:], s1[c4:]
+		for j, v := range gr {
+			e0[j] += xi * v
+			e1[j] += v
+		}
+	}
+}
+
+// onesRow is read, never written: ColumnSums' mask.
+var onesRow = func() (r [64]float64) {
+	for i := range r {
+		r[i] = 1
+	}
+	return
+}()
