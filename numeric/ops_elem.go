@@ -3,6 +3,8 @@ package numeric
 import (
 	"fmt"
 	"math"
+
+	"github.com/posterior-playground/playground/numeric/fastblas"
 )
 
 // Elementwise binary operations, with broadcasting (package documentation).
@@ -57,6 +59,10 @@ func (t *Tape) binary(op opKind, a, b Var) Var {
 	if an.r == r && an.c == c && bn.c == 1 {
 		// b a column (or a scalar), as in Λ scaling the rows of Φ: one
 		// value per row, the same arithmetic as the general loop.
+		if op == opMul {
+			fastblas.RowScale(r, c, av, c, bv, brs, y, c)
+			return v
+		}
 		for i := 0; i < r; i++ {
 			binaryRowScalar(op, y[i*c:(i+1)*c], av[i*c:(i+1)*c], bv[i*brs])
 		}
@@ -140,6 +146,17 @@ func (t *Tape) binaryBackward(nd, a, b *node) {
 	ars, acs := strides(an.r, an.c)
 	brs, bcs := strides(bn.r, bn.c)
 	if an.r == r && an.c == c && bn.c == 1 {
+		if nd.op == opMul && a != nil && b != nil {
+			// Both gradients of a product in one pass (Λ·Φ in gip), four
+			// columns at a time: b's sums in four partial sums.
+			nd.aux = grow(nd.aux, 5*r)
+			dot, lanes := nd.aux[:r], nd.aux[r:]
+			fastblas.RowScaleDot(r, c, g, c, av, c, bv, brs, a.g, c, dot, lanes)
+			for i, d := range dot {
+				b.g[i*brs] += d
+			}
+			return
+		}
 		for i := 0; i < r; i++ {
 			var ga []float64
 			if a != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -57,22 +58,33 @@ func (t *Tape) matMulBackward(nd, a, b *node) {
 	A, B := general(an.r, an.c, an.v), general(bn.r, bn.c, bn.v)
 	G := general(nd.r, nd.c, nd.g)
 	if (an.r == 0 || an.c == 0) || (bn.r == 0 || bn.c == 0) {
+		ready(a)
+		ready(b)
 		return
+	}
+	// An operand's first contribution is written over its gradient (β = 0,
+	// which also ignores what the buffer held); later ones are added.
+	beta := func(x *node) float64 {
+		if x.fresh {
+			x.fresh = false
+			return 0
+		}
+		return 1
 	}
 	if a != nil {
 		ga := general(a.r, a.c, a.g)
 		if !nd.tA {
-			blas64.Gemm(blas.NoTrans, trans(!nd.tB), 1, G, B, 1, ga)
+			blas64.Gemm(blas.NoTrans, trans(!nd.tB), 1, G, B, beta(a), ga)
 		} else {
-			blas64.Gemm(trans(nd.tB), blas.Trans, 1, B, G, 1, ga)
+			blas64.Gemm(trans(nd.tB), blas.Trans, 1, B, G, beta(a), ga)
 		}
 	}
 	if b != nil {
 		gb := general(b.r, b.c, b.g)
 		if !nd.tB {
-			blas64.Gemm(trans(!nd.tA), blas.NoTrans, 1, A, G, 1, gb)
+			blas64.Gemm(trans(!nd.tA), blas.NoTrans, 1, A, G, beta(b), gb)
 		} else {
-			blas64.Gemm(blas.Trans, trans(nd.tA), 1, G, A, 1, gb)
+			blas64.Gemm(blas.Trans, trans(nd.tA), 1, G, A, beta(b), gb)
 		}
 	}
 }
@@ -127,8 +139,8 @@ func choleskyBackward(nd, a *node) {
 		return
 	}
 	n := nd.r
-	nd.aux = grow(nd.aux, 2*n*n)
-	lb, w, g := nd.aux[:n*n], nd.aux[n*n:], nd.g
+	nd.aux = grow(nd.aux, 3*n*n)
+	lb, w, st, g := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:], nd.g
 	for i := 0; i < n; i++ {
 		copy(lb[i*n:i*n+i+1], g[i*n:i*n+i+1])
 		clear(lb[i*n+i+1 : (i+1)*n])
@@ -150,13 +162,17 @@ func choleskyBackward(nd, a *node) {
 		w[i*n+i] *= 0.5
 		clear(w[i*n+i+1 : (i+1)*n])
 	}
-	blas64.Trsm(blas.Left, blas.Trans, 1, L, W)    // W = L⁻ᵀ·P
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, L, W) // W = L⁻ᵀ·P·L⁻¹
+	blas64.Trsm(blas.Left, blas.Trans, 1, L, W) // W = L⁻ᵀ·P
+	// Sᵀ = L⁻ᵀ·Wᵀ: the side-Right solve W·L⁻¹ as fastblas runs it (a
+	// left solve on the transpose), without transposing the result back:
+	// Ā needs only S + Sᵀ.
+	fastblas.Transpose(st, n, w, n, n, n)
+	blas64.Trsm(blas.Left, blas.Trans, 1, L, general(n, n, st))
 	ga := a.g
 	for i := 0; i < n; i++ {
-		ga[i*n+i] += w[i*n+i]
+		ga[i*n+i] += st[i*n+i]
 		for j := 0; j < i; j++ {
-			s := 0.5 * (w[i*n+j] + w[j*n+i])
+			s := 0.5 * (st[i*n+j] + st[j*n+i])
 			ga[i*n+j] += s
 			ga[j*n+i] += s
 		}
@@ -192,15 +208,24 @@ func (t *Tape) solve(op opKind, l, b Var) Var {
 func (t *Tape) solveBackward(nd, l, b *node) {
 	ln := t.nodes[nd.a]
 	n, k := nd.r, nd.c
+	ready(l)
 	if (l == nil && b == nil) || n == 0 || k == 0 {
+		ready(b)
 		return
 	}
-	nd.aux = grow(nd.aux, n*k+n*n)
-	bbar, lbar := nd.aux[:n*k], nd.aux[n*k:]
+	nd.aux = grow(nd.aux, 2*n*k+n*n)
+	bbar, lbar, bt := nd.aux[:n*k], nd.aux[n*k:n*k+n*n], nd.aux[n*k+n*n:]
+	// B̄ is solved for in b's gradient itself when nothing has been
+	// written to it yet (b fresh), instead of being added to a cleared one.
+	direct := b != nil && b.fresh && b != l
+	if direct {
+		bbar, b.fresh = b.g, false
+	}
 	copy(bbar, nd.g)
 	Bbar := general(n, k, bbar)
 	blas64.Trsm(blas.Left, trans(nd.op == opSolveLower), 1, lower(n, ln.v), Bbar)
-	if b != nil {
+	if b != nil && !direct {
+		ready(b)
 		for i, x := range bbar {
 			b.g[i] += x
 		}
@@ -209,9 +234,9 @@ func (t *Tape) solveBackward(nd, l, b *node) {
 		return
 	}
 	if nd.op == opSolveLower {
-		gemmLowerNT(n, k, bbar, nd.v, lbar)
+		gemmLowerNT(n, k, bbar, nd.v, lbar, bt)
 	} else {
-		gemmLowerNT(n, k, nd.v, bbar, lbar)
+		gemmLowerNT(n, k, nd.v, bbar, lbar, bt)
 	}
 	for i := 0; i < n; i++ {
 		gl := l.g[i*n : i*n+i+1]

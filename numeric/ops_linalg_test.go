@@ -174,7 +174,7 @@ func TestGemmLowerNT(t *testing.T) {
 		var want mat.Dense
 		want.Mul(a, b.T())
 		got := make([]float64, n*n)
-		gemmLowerNT(n, k, a.RawMatrix().Data, b.RawMatrix().Data, got)
+		gemmLowerNT(n, k, a.RawMatrix().Data, b.RawMatrix().Data, got, make([]float64, n*k))
 		for i := range n {
 			for j := 0; j <= i; j++ {
 				if d := math.Abs(got[i*n+j] + want.At(i, j)); d > 1e-12 {

@@ -3,6 +3,7 @@ package numeric
 import (
 	"fmt"
 
+	"github.com/posterior-playground/playground/numeric/fastblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -13,31 +14,45 @@ import (
 // lowerBlock is the row block of gemmLowerNT: twice the kernel's six rows.
 const lowerBlock = 12
 
-// lowerBlockEnd is the end of the row block from i0: a last block of one
-// row joins the one before, since Dgemm would take a single row as a
-// matrix–vector product and round it differently from the kernels.
+// lowerBlockEnd is the end of the row block from i0. The n mod 12 rows
+// left over form the first block, where the triangle leaves them only as
+// many columns as rows (on n = 51, a 3×3 block; last, they were a 3×51
+// product padded to the kernel's six rows, in a call of its own), so every
+// later block is two whole tiles tall. One row left over joins the next
+// block, since Dgemm would take a single row as a matrix–vector product
+// and round it differently from the kernels.
 func lowerBlockEnd(i0, n int) int {
-	i1 := min(i0+lowerBlock, n)
-	if n-i1 == 1 {
-		i1 = n
+	if i0 > 0 {
+		return min(i0+lowerBlock, n)
 	}
-	return i1
+	r := n % lowerBlock
+	switch r {
+	case 0:
+		r = lowerBlock
+	case 1:
+		r += lowerBlock
+	}
+	return min(r, n)
 }
 
 // gemmLowerNT sets the lower triangle (and some entries above it) of the
 // n×n c to −a·bᵀ for n×k a and b. By row blocks, each only as wide as its
 // last row needs: on n = 51 that is 39% fewer multiply-adds than the whole
-// product, whose upper triangle a triangular gradient discards.
-func gemmLowerNT(n, k int, a, b, c []float64) {
+// product, whose upper triangle a triangular gradient discards. bᵀ is
+// written once into bt (k·n values) and read in place by every block,
+// where a transposed operand would be packed again for each (the same
+// products in the same kernel, so the same values).
+func gemmLowerNT(n, k int, a, b, c, bt []float64) {
 	if k < 8 || n <= 2*lowerBlock {
 		blas64.Gemm(blas.NoTrans, blas.Trans, -1, general(n, k, a), general(n, k, b), 0, general(n, n, c))
 		return
 	}
+	fastblas.Transpose(bt, n, b, k, n, k)
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
-		blas64.Gemm(blas.NoTrans, blas.Trans, -1,
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, -1,
 			blas64.General{Rows: i1 - i0, Cols: k, Stride: k, Data: a[i0*k:]},
-			blas64.General{Rows: i1, Cols: k, Stride: k, Data: b},
+			blas64.General{Rows: k, Cols: i1, Stride: n, Data: bt},
 			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: c[i0*n:]})
 	}
 }
@@ -60,14 +75,9 @@ func (t *Tape) WeightedGram(phi, w Var) Var {
 		clear(nd.v)
 		return v
 	}
-	nd.aux = grow(nd.aux, n*n+m*n)
+	nd.aux = grow(nd.aux, n*n+m*n+5*m) // room for the backward pass's buffers
 	wphi := nd.aux[:m*n]
-	for i, wi := range wn.v {
-		row := pn.v[i*n : (i+1)*n]
-		for j, x := range row {
-			wphi[i*n+j] = x * wi
-		}
-	}
+	fastblas.RowScale(m, n, pn.v, n, wn.v, 1, wphi, n)
 	// The lower triangle by row blocks as in gemmLowerNT, then its mirror
 	// image above: 39% fewer multiply-adds on n = 51, and P is exactly
 	// symmetric.
@@ -99,7 +109,7 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 	if m == 0 || n == 0 {
 		return
 	}
-	nd.aux = grow(nd.aux, n*n+m*n)
+	nd.aux = grow(nd.aux, n*n+m*n+5*m) // S, H, and RowScaleDot's dot and lanes
 	s, h := nd.aux[:n*n], nd.aux[n*n:n*n+m*n]
 	g := nd.g
 	for i := range n {
@@ -108,6 +118,16 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 		}
 	}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(m, n, pn.v), general(n, n, s), 0, general(m, n, h))
+	if phi != nil && w != nil {
+		// Both in one pass, four columns at a time (the loops below, as
+		// rounded).
+		dot, lanes := nd.aux[n*n+m*n:n*n+m*n+m], nd.aux[n*n+m*n+m:]
+		fastblas.RowScaleDot(m, n, h, n, pn.v, n, wn.v, 1, phi.g, n, dot, lanes)
+		for i, d := range dot {
+			w.g[i] += 0.5 * d
+		}
+		return
+	}
 	for i := range m {
 		hi, xi := h[i*n:(i+1)*n], pn.v[i*n:(i+1)*n]
 		if phi != nil {
@@ -149,7 +169,7 @@ func (t *Tape) TraceInvChol(l Var) Var {
 	}
 	n := ln.r
 	v, nd, ln := t.push1(opTraceInvChol, l, 1, 1)
-	nd.aux = grow(nd.aux, 3*n*n)
+	nd.aux = grow(nd.aux, 3*n*n) // X, and the backward pass's Y and Zᵀ
 	x := nd.aux[:n*n]
 	clear(x)
 	for i := range n {
@@ -187,7 +207,11 @@ func sumSquares4(x []float64) float64 {
 
 // traceInvCholBackward: Y = Xᵀ·X by row blocks of its lower triangle
 // (rows i0..i1 of Xᵀ vanish before column i0), mirrored; then the lower
-// triangle of Y·Xᵀ, where Xᵀ's columns up to i1 vanish below row i1.
+// triangle of Z = Y·Xᵀ as the upper triangle of Zᵀ = X·Y (Y symmetric),
+// by row blocks: rows i0..i1 of X vanish after column i1, and only columns
+// from i0 are kept. Both operands are read in place, with no transpose of
+// X, and the blocks take a third fewer multiply-adds than those of Y·Xᵀ's
+// lower triangle.
 func traceInvCholBackward(nd, l *node) {
 	if l == nil {
 		return
@@ -196,7 +220,7 @@ func traceInvCholBackward(nd, l *node) {
 	if n == 0 {
 		return
 	}
-	x, y, z := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:3*n*n]
+	x, y, zt := nd.aux[:n*n], nd.aux[n*n:2*n*n], nd.aux[2*n*n:3*n*n]
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1,
@@ -211,16 +235,16 @@ func traceInvCholBackward(nd, l *node) {
 	}
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-			blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: y[i0*n:]},
-			blas64.General{Rows: i1, Cols: i1, Stride: n, Data: x},
-			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: z[i0*n:]})
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: x[i0*n:]},
+			blas64.General{Rows: i1, Cols: n - i0, Stride: n, Data: y[i0:]},
+			0, blas64.General{Rows: i1 - i0, Cols: n - i0, Stride: n, Data: zt[i0*n+i0:]})
 	}
 	c := -2 * nd.g[0]
 	for i := range n {
-		gl, zi := l.g[i*n:i*n+i+1], z[i*n:i*n+i+1]
-		for j, v := range zi {
-			gl[j] += c * v
+		gl := l.g[i*n : i*n+i+1]
+		for j := range gl {
+			gl[j] += c * zt[j*n+i]
 		}
 	}
 }

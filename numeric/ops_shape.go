@@ -1,6 +1,10 @@
 package numeric
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/posterior-playground/playground/numeric/fastblas"
+)
 
 // Shape operations.
 
@@ -39,12 +43,9 @@ func (t *Tape) ReLUAppendOnes(a Var) Var {
 	an := t.node(a)
 	c := an.c + 1
 	v, nd, an := t.push1(opReLUAppendOnes, a, an.r, c)
+	fastblas.ReLURows(nd.r, an.c, an.v, an.c, nd.v, c)
 	for i := 0; i < nd.r; i++ {
-		row := nd.v[i*c : (i+1)*c]
-		for j, x := range an.v[i*an.c : (i+1)*an.c] {
-			row[j] = max(x, 0)
-		}
-		row[an.c] = 1
+		nd.v[i*c+an.c] = 1
 	}
 	return v
 }
@@ -106,17 +107,13 @@ func (t *Tape) shapeBackward(nd, a, b *node) {
 		if a == nil {
 			return
 		}
-		x, ca := t.nodes[nd.a].v, c-1
-		for i := 0; i < r; i++ {
-			row := g[i*c : i*c+ca]
-			xr := x[i*ca : (i+1)*ca]
-			ga := a.g[i*ca : (i+1)*ca]
-			for j, gj := range row {
-				if xr[j] > 0 {
-					ga[j] += gj
-				}
-			}
+		ca := c - 1
+		if a.fresh { // the first contribution: written over, not added
+			fastblas.ReLUMaskSet(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
+			a.fresh = false
+			return
 		}
+		fastblas.ReLUMaskAdd(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
 	case opSlice:
 		if a == nil {
 			return

@@ -334,3 +334,37 @@ func TestGradCompositeMLP(t *testing.T) {
 		},
 	})
 }
+
+// TestGradFreshOperands covers Backward's write-over of a gradient's first
+// contribution (a product's GEMM with β = 0): an operand used twice by one
+// product, a product's operand that other operations also use (before and
+// after it in the backward pass), and a product's gradient reaching an
+// operand that another product already wrote.
+func TestGradFreshOperands(t *testing.T) {
+	rng := NewRand(31)
+	cases := []gradCase{
+		{name: "MatMul(x, xᵀ)", in: []*mat.Dense{randn(rng, 4, 3)},
+			f: func(tp *Tape, x []Var) Var { return tp.SumSquares(tp.MatMul(x[0], x[0], false, true)) }},
+		{name: "x used by Mul and two products", in: []*mat.Dense{randn(rng, 4, 3), randn(rng, 3, 2), randn(rng, 4, 1)},
+			f: func(tp *Tape, x []Var) Var {
+				u := tp.MatMul(x[0], x[1], false, false)
+				v := tp.MatMul(tp.Mul(x[0], x[2]), x[1], false, false)
+				w := tp.MatMul(x[0], x[0], true, false)
+				return tp.Add(tp.Add(tp.SumSquares(u), tp.SumSquares(v)), tp.SumSquares(w))
+			}},
+		{name: "b through a solve and a product, L through two solves", in: []*mat.Dense{randLower(rng, 5), randn(rng, 5, 3)},
+			f: func(tp *Tape, x []Var) Var {
+				s := tp.SolveLower(x[0], x[1])
+				u := tp.SolveLowerT(x[0], tp.MatMul(x[1], x[1], false, true))
+				return tp.Add(tp.SumSquares(s), tp.SumSquares(u))
+			}},
+		{name: "x through ReLUAppendOnes and a product", in: []*mat.Dense{randAway(rng, 5, 3), randn(rng, 4, 2)},
+			f: func(tp *Tape, x []Var) Var {
+				h := tp.MatMul(tp.ReLUAppendOnes(x[0]), x[1], false, false)
+				return tp.Add(tp.SumSquares(h), tp.SumSquares(tp.ReLUAppendOnes(x[0])))
+			}},
+	}
+	for _, c := range cases {
+		checkGrad(t, rng, c)
+	}
+}

@@ -5,11 +5,11 @@ package fastblas
 // hasKernels is false: without the amd64 kernels every call is gonum's.
 const hasKernels = false
 
-func kernel6x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+func kernel6x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, rows int, alpha, beta float64) {
 	panic("fastblas: kernel6x8 called without kernels")
 }
 
-func trsm6x8(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64) {
+func trsm6x8(k int, a *float64, ars, aps int, b, x *float64, ldx int, alpha float64, d, xp *float64) {
 	panic("fastblas: trsm6x8 called without kernels")
 }
 
@@ -71,4 +71,24 @@ func axpyElem4(n int, dst, mu, s, e *float64) {
 
 func gradReparam4(n int, gmu, gls, d, e, s *float64) {
 	panic("fastblas: gradReparam4 called without kernels")
+}
+
+func reluRows4(n, c int, x *float64, xs int, y *float64, ys int) {
+	panic("fastblas: reluRows4 called without kernels")
+}
+
+func reluMaskAdd4(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int) {
+	panic("fastblas: reluMaskAdd4 called without kernels")
+}
+
+func rowScaleDot4(m, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64) {
+	panic("fastblas: rowScaleDot4 called without kernels")
+}
+
+func rowScale4(m, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int) {
+	panic("fastblas: rowScale4 called without kernels")
+}
+
+func reluMaskSet4(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int) {
+	panic("fastblas: reluMaskSet4 called without kernels")
 }

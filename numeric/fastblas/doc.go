@@ -26,7 +26,8 @@
 //     a tile padded to 6×8 (and than gonum's Dgemm).
 //   - Dtrsm, every side, triangle, transpose and diagonal. Rows of X are
 //     solved six at a time in 6×8 tiles by a fused kernel: the product of
-//     the already-solved rows (kept packed as they are solved) and then
+//     the triangle, read in place in solving order, and the already-solved
+//     rows (kept packed as they are solved), and then
 //     substitution on the 6×6 diagonal block, all in registers. Side Right
 //     is solved as side Left on the transpose of B. Systems of order above
 //     5120, and side Right with B above 131,072 elements, are solved by
@@ -41,15 +42,18 @@
 // W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
 // [ReLUMatVec] are the row loops of a ReLU network's thin first and last
 // layers (model.Net's); [AxpyElem] and [GradReparam] are the weight draws
-// and gradient sums of a reparameterised Gaussian (fBNN's k·P a step). Each
-// is rounded exactly as the scalar loop it replaces (no FMA, sums in the
-// same order). [GemmSpanNN] and [GemmSpanTN]
-// are products with a matrix whose columns are zero outside given row
-// spans (a ReLU layer on one sorted input): the same 6×8 kernel over the
-// hull of the spans each tile meets, skipping zero tiles; [ColumnSums] is
-// the running row sums that replace a product there. Two are not: [SumDots] (NUTS's
-// U-turn criterion) sums in eight partial sums with FMA, and [ExpTo] is
-// within 2 ulp of math.Exp.
+// and gradient sums of a reparameterised Gaussian (fBNN's k·P a step);
+// [ReLURows], [ReLUMaskAdd] and [ReLUMaskSet] are the forward and backward
+// passes of the tape's fused ReLU node, and [RowScale] and [RowScaleDot]
+// those of a matrix scaled by a column (GIP's Λ·Φ and ΦᵀΛΦ); [Transpose]
+// transposes by 4×4 register blocks. Each is rounded exactly as the scalar
+// loop it replaces (no FMA, sums in the same order). [GemmSpanNN] and
+// [GemmSpanTN] are products with a matrix whose columns are zero outside
+// given row spans (a ReLU layer on one sorted input): the same 6×8 kernel
+// over the hull of the spans each tile meets, skipping zero tiles;
+// [ColumnSums] is the running row sums that replace a product there. Two
+// are not: [SumDots] (NUTS's U-turn criterion) sums in eight partial sums
+// with FMA, and [ExpTo] is within 2 ulp of math.Exp.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
@@ -62,7 +66,7 @@
 // concurrent calls share no scratch, and once
 // warm a call allocates nothing. Scratch grows to the largest call it has
 // served, bounded by the cache blocking (about 1.3 MiB for Dgemm, and for
-// Dtrsm a 6×m panel, a kc·nc-value packed solution and an m·n transpose).
+// Dtrsm a kc·nc-value packed solution and an m·n transpose).
 //
 // # CPU detection and fallback
 //

@@ -122,6 +122,18 @@ func (im Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []floa
 		if bT {
 			incB = ldb
 		}
+		if beta == 0 {
+			// Written, not cleared and then added to: Dger's
+			// c_ij += (α·a_i)·b_j on a cleared C, up to the sign of a zero.
+			for i := range m {
+				ai := alpha * a[i*incA]
+				row := c[i*ldc : i*ldc+n]
+				for j := range row {
+					row[j] = ai * b[j*incB]
+				}
+			}
+			return
+		}
 		scale(m, n, beta, c, ldc)
 		im.Implementation.Dger(m, n, alpha, a, incA, b, incB, c, ldc)
 	default:
@@ -256,15 +268,15 @@ func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []floa
 	mergeTile(c, ldc, t[:], w, rows, cols, beta)
 }
 
-// tile updates the rows×cols tile at c, through a stack tile when it is
-// smaller than the register tile.
+// tile updates the rows×cols tile at c: the kernel stores whole rows of
+// eight in place, fewer columns go through a stack tile.
 func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
-	if rows == mr && cols == nr {
-		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, alpha, beta)
+	if cols == nr {
+		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, rows, alpha, beta)
 		return
 	}
 	var t [mr * nr]float64
-	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, alpha, 0)
+	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, mr, alpha, 0)
 	mergeTile(c, ldc, t[:], nr, rows, cols, beta)
 }
 
@@ -275,7 +287,10 @@ func mergeTile(c []float64, ldc int, t []float64, tw, rows, cols int, beta float
 		row := c[i*ldc : i*ldc+cols]
 		tr := t[i*tw : i*tw+cols]
 		if beta == 0 {
-			copy(row, tr)
+			//lint:ignore S1001 a copy call per row of 1-7 values costs more than the loop
+			for j, v := range tr {
+				row[j] = v
+			}
 			continue
 		}
 		for j := range row {
@@ -319,16 +334,24 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 		d := dst[ir*kb : ir*kb+mr*kb]
 		rows := min(mr, mb-ir)
 		if trans { // op(A)[i][p] = a[p*lda+i]
+			if rows < mr { // as packB's edge panel
+				clear(d)
+				for p := range kb {
+					src := a[(p0+p)*lda+i0+ir:]
+					src = src[:rows]
+					dp := d[p*mr : p*mr+rows]
+					//lint:ignore S1001 a copy call per step of 1-5 values costs more than the loop
+					for i, v := range src {
+						dp[i] = v
+					}
+				}
+				continue
+			}
 			for p := range kb {
 				src := a[(p0+p)*lda+i0+ir:]
 				dp := d[p*mr : p*mr+mr : p*mr+mr]
-				if rows == mr {
-					src = src[:mr:mr]
-					dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
-					continue
-				}
-				copy(dp, src[:rows])
-				clear(dp[rows:])
+				src = src[:mr:mr]
+				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
 			}
 			continue
 		}
@@ -364,17 +387,27 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 		d := dst[jr*kb : jr*kb+nr*kb]
 		cols := min(nr, nb-jr)
 		if !trans { // op(B)[p][j] = b[p*ldb+j]
+			if cols < nr {
+				// An edge panel (n = 50 leaves two columns): one clear and
+				// element copies, not a copy and a clear call per step.
+				clear(d)
+				for p := range kb {
+					src := b[(p0+p)*ldb+j0+jr:]
+					src = src[:cols]
+					dp := d[p*nr : p*nr+cols]
+					//lint:ignore S1001 a copy call per step of 1-7 values costs more than the loop
+					for j, v := range src {
+						dp[j] = v
+					}
+				}
+				continue
+			}
 			for p := range kb {
 				src := b[(p0+p)*ldb+j0+jr:]
 				dp := d[p*nr : p*nr+nr : p*nr+nr]
-				if cols == nr {
-					src = src[:nr:nr]
-					dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
-					dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
-					continue
-				}
-				copy(dp, src[:cols])
-				clear(dp[cols:])
+				src = src[:nr:nr]
+				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
+				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
 			}
 			continue
 		}

@@ -4,25 +4,29 @@
 
 package fastblas
 
-// kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to
-// alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the
+// kernel6x8 sets the first rows (1 to 6) rows of the 6×8 tile at c (row
+// stride ldc elements) to alpha·Ã·B̃ + beta·c over k steps (k may be
+// zero); rows below are neither read nor written. Element (i, p) of the
 // 6×k matrix Ã is at a[i·ars + p·aps]: ars = 1, aps = 6 for a packed
 // panel, or the strides of op(A) read in place. Row p of the k×8 matrix
 // B̃ is the 8 values at b[p·bps]. When beta is zero, c is written
 // without being read, so NaN in c is ignored.
 //
 //go:noescape
-func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
 
 // trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.
 // It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements
-// apart, ldx may be negative), Ã is 6×k packed at a and B̃ is k×8 packed at
-// b (k may be zero); then, for s = 0..5, T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s]
-// (d holds the diagonal block in solving order with reciprocals on its
-// diagonal). The result is stored into the tile at x and, packed, at xp.
+// apart, ldx may be negative), element (s, q) of the 6×k matrix Ã is at
+// a[s·ars + q·aps] (strides may be negative: the triangle read in place in
+// solving order, or ars = 1, aps = 6 for a packed panel) and B̃ is k×8
+// packed at b (k may be zero); then, for s = 0..5,
+// T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s] (d holds the diagonal block in
+// solving order with reciprocals on its diagonal). The result is stored
+// into the tile at x and, packed, at xp.
 //
 //go:noescape
-func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
+func trsm6x8(k int, a *float64, ars int, aps int, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
 
 // transpose4 writes the transpose of the 4×4n strip at src (rows lds
 // elements apart) into the 4n×4 strip at dst (rows ldd elements apart),
@@ -131,3 +135,36 @@ func axpyElem4(n int, dst *float64, mu *float64, s *float64, e *float64)
 //
 //go:noescape
 func gradReparam4(n int, gmu *float64, gls *float64, d *float64, e *float64, s *float64)
+
+// reluRows4 sets y[i·ys + j] = max(x[i·xs + j], 0) for i < n, j < c (c a
+// multiple of 4), as Go's max: NaN kept, −0 made +0.
+//
+//go:noescape
+func reluRows4(n int, c int, x *float64, xs int, y *float64, ys int)
+
+// reluMaskAdd4 sets dst[i·ds + j] += grad[i·gs + j] where x[i·xs + j] > 0,
+// for i < n, j < c (c a multiple of 4), leaving dst as it was elsewhere.
+//
+//go:noescape
+func reluMaskAdd4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+
+// reluMaskSet4 sets dst[i·ds + j] = +0 + grad[i·gs + j] where
+// x[i·xs + j] > 0 and +0 elsewhere, for i < n, j < c (c a multiple of
+// 4), without reading dst.
+//
+//go:noescape
+func reluMaskSet4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+
+// rowScaleDot4 sets, for rows i < m and j < c (c a multiple of 4),
+// ga[i·gas + j] += grad[i·gs + j]·z[i·zs], and lanes[4i + l] to the sum
+// over j ≡ l (mod 4) of grad[i·gs + j]·a[i·as + j], from +0 in column
+// order.
+//
+//go:noescape
+func rowScaleDot4(m int, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)
+
+// rowScale4 sets y[i·ys + j] = x[i·xs + j]·z[i·zs] for i < m, j < c (c a
+// multiple of 4).
+//
+//go:noescape
+func rowScale4(m int, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)

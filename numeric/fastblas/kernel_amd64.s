@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+// func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
 // Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·kernel6x8(SB), NOSPLIT, $0-80
+TEXT ·kernel6x8(SB), NOSPLIT, $0-88
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   ars+16(FP), DX
@@ -164,7 +164,7 @@ gemm_tailloop:
 	JNZ          gemm_tailloop
 
 gemm_done:
-	MOVSD        alpha+64(FP), X14
+	MOVSD        alpha+72(FP), X14
 	VBROADCASTSD X14, Y14
 	VMULPD       Y14, Y0, Y0
 	VMULPD       Y14, Y1, Y1
@@ -180,8 +180,9 @@ gemm_done:
 	VMULPD       Y14, Y11, Y11
 	MOVQ         c+48(FP), AX
 	MOVQ         ldc+56(FP), CX
+	MOVQ         rows+64(FP), DX
 	SHLQ         $0x03, CX
-	MOVSD        beta+72(FP), X15
+	MOVSD        beta+80(FP), X15
 	VXORPD       X14, X14, X14
 	UCOMISD      X14, X15
 	JNE          accumulate
@@ -191,20 +192,32 @@ gemm_done:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x01
+	JLE     gemm_ret
 	VMOVUPD Y2, (AX)
 	VMOVUPD Y3, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x02
+	JLE     gemm_ret
 	VMOVUPD Y4, (AX)
 	VMOVUPD Y5, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x03
+	JLE     gemm_ret
 	VMOVUPD Y6, (AX)
 	VMOVUPD Y7, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x04
+	JLE     gemm_ret
 	VMOVUPD Y8, (AX)
 	VMOVUPD Y9, 32(AX)
 	ADDQ    CX, AX
+	CMPQ    DX, $0x05
+	JLE     gemm_ret
 	VMOVUPD Y10, (AX)
 	VMOVUPD Y11, 32(AX)
+
+gemm_ret:
 	VZEROUPPER
 	RET
 
@@ -215,26 +228,36 @@ accumulate:
 	VMOVUPD      Y0, (AX)
 	VMOVUPD      Y1, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x01
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y2
 	VFMADD231PD  32(AX), Y15, Y3
 	VMOVUPD      Y2, (AX)
 	VMOVUPD      Y3, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x02
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y4
 	VFMADD231PD  32(AX), Y15, Y5
 	VMOVUPD      Y4, (AX)
 	VMOVUPD      Y5, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x03
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y6
 	VFMADD231PD  32(AX), Y15, Y7
 	VMOVUPD      Y6, (AX)
 	VMOVUPD      Y7, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x04
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y8
 	VFMADD231PD  32(AX), Y15, Y9
 	VMOVUPD      Y8, (AX)
 	VMOVUPD      Y9, 32(AX)
 	ADDQ         CX, AX
+	CMPQ         DX, $0x05
+	JLE          gemm_ret
 	VFMADD231PD  (AX), Y15, Y10
 	VFMADD231PD  32(AX), Y15, Y11
 	VMOVUPD      Y10, (AX)
@@ -242,12 +265,18 @@ accumulate:
 	VZEROUPPER
 	RET
 
-// func trsm6x8(k int, a *float64, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
+// func trsm6x8(k int, a *float64, ars int, aps int, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
 // Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·trsm6x8(SB), NOSPLIT, $0-64
+TEXT ·trsm6x8(SB), NOSPLIT, $0-80
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
-	MOVQ   b+16(FP), DX
+	MOVQ   ars+16(FP), DX
+	MOVQ   aps+24(FP), BX
+	MOVQ   b+32(FP), SI
+	SHLQ   $0x03, DX
+	SHLQ   $0x03, BX
+	LEAQ   (CX)(DX*2), DI
+	ADDQ   DX, DI
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -262,94 +291,104 @@ TEXT ·trsm6x8(SB), NOSPLIT, $0-64
 	VXORPD Y11, Y11, Y11
 
 	// Main loop: unroll k steps at a time.
-	MOVQ AX, BX
-	SHRQ $0x02, BX
+	MOVQ AX, R8
+	SHRQ $0x02, R8
 	JZ   trsm_tail
 
 trsm_loop:
-	VMOVUPD      (DX), Y12
-	VMOVUPD      32(DX), Y13
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (CX), Y14
 	VFMADD231PD  Y12, Y14, Y0
 	VFMADD231PD  Y13, Y14, Y1
-	VBROADCASTSD 8(CX), Y15
+	VBROADCASTSD (CX)(DX*1), Y15
 	VFMADD231PD  Y12, Y15, Y2
 	VFMADD231PD  Y13, Y15, Y3
-	VBROADCASTSD 16(CX), Y14
+	VBROADCASTSD (CX)(DX*2), Y14
 	VFMADD231PD  Y12, Y14, Y4
 	VFMADD231PD  Y13, Y14, Y5
-	VBROADCASTSD 24(CX), Y15
+	VBROADCASTSD (DI), Y15
 	VFMADD231PD  Y12, Y15, Y6
 	VFMADD231PD  Y13, Y15, Y7
-	VBROADCASTSD 32(CX), Y14
+	VBROADCASTSD (DI)(DX*1), Y14
 	VFMADD231PD  Y12, Y14, Y8
 	VFMADD231PD  Y13, Y14, Y9
-	VBROADCASTSD 40(CX), Y15
+	VBROADCASTSD (DI)(DX*2), Y15
 	VFMADD231PD  Y12, Y15, Y10
 	VFMADD231PD  Y13, Y15, Y11
-	VMOVUPD      64(DX), Y12
-	VMOVUPD      96(DX), Y13
-	VBROADCASTSD 48(CX), Y14
+	ADDQ         BX, CX
+	ADDQ         BX, DI
+	ADDQ         $0x00000040, SI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
 	VFMADD231PD  Y12, Y14, Y0
 	VFMADD231PD  Y13, Y14, Y1
-	VBROADCASTSD 56(CX), Y15
+	VBROADCASTSD (CX)(DX*1), Y15
 	VFMADD231PD  Y12, Y15, Y2
 	VFMADD231PD  Y13, Y15, Y3
-	VBROADCASTSD 64(CX), Y14
+	VBROADCASTSD (CX)(DX*2), Y14
 	VFMADD231PD  Y12, Y14, Y4
 	VFMADD231PD  Y13, Y14, Y5
-	VBROADCASTSD 72(CX), Y15
+	VBROADCASTSD (DI), Y15
 	VFMADD231PD  Y12, Y15, Y6
 	VFMADD231PD  Y13, Y15, Y7
-	VBROADCASTSD 80(CX), Y14
+	VBROADCASTSD (DI)(DX*1), Y14
 	VFMADD231PD  Y12, Y14, Y8
 	VFMADD231PD  Y13, Y14, Y9
-	VBROADCASTSD 88(CX), Y15
+	VBROADCASTSD (DI)(DX*2), Y15
 	VFMADD231PD  Y12, Y15, Y10
 	VFMADD231PD  Y13, Y15, Y11
-	VMOVUPD      128(DX), Y12
-	VMOVUPD      160(DX), Y13
-	VBROADCASTSD 96(CX), Y14
+	ADDQ         BX, CX
+	ADDQ         BX, DI
+	ADDQ         $0x00000040, SI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
 	VFMADD231PD  Y12, Y14, Y0
 	VFMADD231PD  Y13, Y14, Y1
-	VBROADCASTSD 104(CX), Y15
+	VBROADCASTSD (CX)(DX*1), Y15
 	VFMADD231PD  Y12, Y15, Y2
 	VFMADD231PD  Y13, Y15, Y3
-	VBROADCASTSD 112(CX), Y14
+	VBROADCASTSD (CX)(DX*2), Y14
 	VFMADD231PD  Y12, Y14, Y4
 	VFMADD231PD  Y13, Y14, Y5
-	VBROADCASTSD 120(CX), Y15
+	VBROADCASTSD (DI), Y15
 	VFMADD231PD  Y12, Y15, Y6
 	VFMADD231PD  Y13, Y15, Y7
-	VBROADCASTSD 128(CX), Y14
+	VBROADCASTSD (DI)(DX*1), Y14
 	VFMADD231PD  Y12, Y14, Y8
 	VFMADD231PD  Y13, Y14, Y9
-	VBROADCASTSD 136(CX), Y15
+	VBROADCASTSD (DI)(DX*2), Y15
 	VFMADD231PD  Y12, Y15, Y10
 	VFMADD231PD  Y13, Y15, Y11
-	VMOVUPD      192(DX), Y12
-	VMOVUPD      224(DX), Y13
-	VBROADCASTSD 144(CX), Y14
+	ADDQ         BX, CX
+	ADDQ         BX, DI
+	ADDQ         $0x00000040, SI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
 	VFMADD231PD  Y12, Y14, Y0
 	VFMADD231PD  Y13, Y14, Y1
-	VBROADCASTSD 152(CX), Y15
+	VBROADCASTSD (CX)(DX*1), Y15
 	VFMADD231PD  Y12, Y15, Y2
 	VFMADD231PD  Y13, Y15, Y3
-	VBROADCASTSD 160(CX), Y14
+	VBROADCASTSD (CX)(DX*2), Y14
 	VFMADD231PD  Y12, Y14, Y4
 	VFMADD231PD  Y13, Y14, Y5
-	VBROADCASTSD 168(CX), Y15
+	VBROADCASTSD (DI), Y15
 	VFMADD231PD  Y12, Y15, Y6
 	VFMADD231PD  Y13, Y15, Y7
-	VBROADCASTSD 176(CX), Y14
+	VBROADCASTSD (DI)(DX*1), Y14
 	VFMADD231PD  Y12, Y14, Y8
 	VFMADD231PD  Y13, Y14, Y9
-	VBROADCASTSD 184(CX), Y15
+	VBROADCASTSD (DI)(DX*2), Y15
 	VFMADD231PD  Y12, Y15, Y10
 	VFMADD231PD  Y13, Y15, Y11
-	ADDQ         $0x000000c0, CX
-	ADDQ         $0x00000100, DX
-	DECQ         BX
+	ADDQ         BX, CX
+	ADDQ         BX, DI
+	ADDQ         $0x00000040, SI
+	DECQ         R8
 	JNZ          trsm_loop
 
 trsm_tail:
@@ -357,36 +396,37 @@ trsm_tail:
 	JZ   trsm_done
 
 trsm_tailloop:
-	VMOVUPD      (DX), Y12
-	VMOVUPD      32(DX), Y13
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
 	VBROADCASTSD (CX), Y14
 	VFMADD231PD  Y12, Y14, Y0
 	VFMADD231PD  Y13, Y14, Y1
-	VBROADCASTSD 8(CX), Y15
+	VBROADCASTSD (CX)(DX*1), Y15
 	VFMADD231PD  Y12, Y15, Y2
 	VFMADD231PD  Y13, Y15, Y3
-	VBROADCASTSD 16(CX), Y14
+	VBROADCASTSD (CX)(DX*2), Y14
 	VFMADD231PD  Y12, Y14, Y4
 	VFMADD231PD  Y13, Y14, Y5
-	VBROADCASTSD 24(CX), Y15
+	VBROADCASTSD (DI), Y15
 	VFMADD231PD  Y12, Y15, Y6
 	VFMADD231PD  Y13, Y15, Y7
-	VBROADCASTSD 32(CX), Y14
+	VBROADCASTSD (DI)(DX*1), Y14
 	VFMADD231PD  Y12, Y14, Y8
 	VFMADD231PD  Y13, Y14, Y9
-	VBROADCASTSD 40(CX), Y15
+	VBROADCASTSD (DI)(DX*2), Y15
 	VFMADD231PD  Y12, Y15, Y10
 	VFMADD231PD  Y13, Y15, Y11
-	ADDQ         $0x00000030, CX
-	ADDQ         $0x00000040, DX
+	ADDQ         BX, CX
+	ADDQ         BX, DI
+	ADDQ         $0x00000040, SI
 	DECQ         AX
 	JNZ          trsm_tailloop
 
 trsm_done:
-	MOVQ         x+24(FP), AX
-	MOVQ         ldx+32(FP), CX
+	MOVQ         x+40(FP), AX
+	MOVQ         ldx+48(FP), CX
 	SHLQ         $0x03, CX
-	MOVSD        alpha+40(FP), X14
+	MOVSD        alpha+56(FP), X14
 	VBROADCASTSD X14, Y14
 	MOVQ         AX, DX
 	VFMSUB231PD  (DX), Y14, Y0
@@ -406,7 +446,7 @@ trsm_done:
 	ADDQ         CX, DX
 	VFMSUB231PD  (DX), Y14, Y10
 	VFMSUB231PD  32(DX), Y14, Y11
-	MOVQ         d+48(FP), DX
+	MOVQ         d+64(FP), DX
 	VBROADCASTSD (DX), Y15
 	VMULPD       Y15, Y0, Y0
 	VMULPD       Y15, Y1, Y1
@@ -470,7 +510,7 @@ trsm_done:
 	VBROADCASTSD 280(DX), Y15
 	VMULPD       Y15, Y10, Y10
 	VMULPD       Y15, Y11, Y11
-	MOVQ         xp+56(FP), DX
+	MOVQ         xp+72(FP), DX
 	VMOVUPD      Y0, (AX)
 	VMOVUPD      Y1, 32(AX)
 	VMOVUPD      Y0, (DX)
@@ -1600,5 +1640,227 @@ gradrp_loop:
 	JNZ     gradrp_loop
 
 gradrp_done:
+	VZEROUPPER
+	RET
+
+// func reluRows4(n int, c int, x *float64, xs int, y *float64, ys int)
+// Requires: AVX
+TEXT ·reluRows4(SB), NOSPLIT, $0-48
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   xs+24(FP), BX
+	MOVQ   y+32(FP), SI
+	MOVQ   ys+40(FP), DI
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     rr_done
+	TESTQ  CX, CX
+	JZ     rr_done
+
+rr_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+rr_col:
+	VMOVUPD (DX)(R8*8), Y0
+	VMAXPD  Y0, Y15, Y0
+	VADDPD  Y15, Y0, Y0
+	VMOVUPD Y0, (SI)(R8*8)
+	ADDQ    $0x04, R8
+	DECQ    R9
+	JNZ     rr_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	DECQ    AX
+	JNZ     rr_row
+
+rr_done:
+	VZEROUPPER
+	RET
+
+// func reluMaskAdd4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+// Requires: AVX
+TEXT ·reluMaskAdd4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   gs+24(FP), BX
+	MOVQ   x+32(FP), SI
+	MOVQ   xs+40(FP), DI
+	MOVQ   dst+48(FP), R8
+	MOVQ   ds+56(FP), R9
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     rm_done
+	TESTQ  CX, CX
+	JZ     rm_done
+
+rm_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+rm_col:
+	VCMPPD    $0x01, (SI)(R10*8), Y15, Y0
+	VMOVUPD   (R8)(R10*8), Y1
+	VADDPD    (DX)(R10*8), Y1, Y2
+	VBLENDVPD Y0, Y2, Y1, Y1
+	VMOVUPD   Y1, (R8)(R10*8)
+	ADDQ      $0x04, R10
+	DECQ      R11
+	JNZ       rm_col
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	ADDQ      R9, R8
+	DECQ      AX
+	JNZ       rm_row
+
+rm_done:
+	VZEROUPPER
+	RET
+
+// func reluMaskSet4(n int, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)
+// Requires: AVX
+TEXT ·reluMaskSet4(SB), NOSPLIT, $0-64
+	MOVQ   n+0(FP), AX
+	MOVQ   c+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   gs+24(FP), BX
+	MOVQ   x+32(FP), SI
+	MOVQ   xs+40(FP), DI
+	MOVQ   dst+48(FP), R8
+	MOVQ   ds+56(FP), R9
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	SHLQ   $0x03, R9
+	SHRQ   $0x02, CX
+	VXORPD Y15, Y15, Y15
+	TESTQ  AX, AX
+	JZ     rms_done
+	TESTQ  CX, CX
+	JZ     rms_done
+
+rms_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+rms_col:
+	VCMPPD  $0x01, (SI)(R10*8), Y15, Y0
+	VADDPD  (DX)(R10*8), Y15, Y2
+	VANDPD  Y0, Y2, Y1
+	VMOVUPD Y1, (R8)(R10*8)
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     rms_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     rms_row
+
+rms_done:
+	VZEROUPPER
+	RET
+
+// func rowScaleDot4(m int, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)
+// Requires: AVX
+TEXT ·rowScaleDot4(SB), NOSPLIT, $0-88
+	MOVQ  m+0(FP), AX
+	MOVQ  c+8(FP), CX
+	MOVQ  grad+16(FP), DX
+	MOVQ  gs+24(FP), BX
+	MOVQ  a+32(FP), SI
+	MOVQ  as+40(FP), DI
+	MOVQ  z+48(FP), R8
+	MOVQ  zs+56(FP), R9
+	MOVQ  ga+64(FP), R10
+	MOVQ  gas+72(FP), R11
+	MOVQ  lanes+80(FP), R12
+	SHLQ  $0x03, BX
+	SHLQ  $0x03, DI
+	SHLQ  $0x03, R9
+	SHLQ  $0x03, R11
+	SHRQ  $0x02, CX
+	TESTQ AX, AX
+	JZ    rs_done
+
+rs_row:
+	VBROADCASTSD (R8), Y0
+	VXORPD       Y1, Y1, Y1
+	XORQ         R13, R13
+	MOVQ         CX, R14
+	TESTQ        R14, R14
+	JZ           rs_store
+
+rs_col:
+	VMOVUPD (DX)(R13*8), Y2
+	VMULPD  Y0, Y2, Y3
+	VADDPD  (R10)(R13*8), Y3, Y3
+	VMOVUPD Y3, (R10)(R13*8)
+	VMULPD  (SI)(R13*8), Y2, Y4
+	VADDPD  Y4, Y1, Y1
+	ADDQ    $0x04, R13
+	DECQ    R14
+	JNZ     rs_col
+
+rs_store:
+	VMOVUPD Y1, (R12)
+	ADDQ    $0x20, R12
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     rs_row
+
+rs_done:
+	VZEROUPPER
+	RET
+
+// func rowScale4(m int, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)
+// Requires: AVX
+TEXT ·rowScale4(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  c+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  xs+24(FP), BX
+	MOVQ  z+32(FP), SI
+	MOVQ  zs+40(FP), DI
+	MOVQ  y+48(FP), R8
+	MOVQ  ys+56(FP), R9
+	SHLQ  $0x03, BX
+	SHLQ  $0x03, DI
+	SHLQ  $0x03, R9
+	SHRQ  $0x02, CX
+	TESTQ AX, AX
+	JZ    rsc_done
+	TESTQ CX, CX
+	JZ    rsc_done
+
+rsc_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+rsc_col:
+	VMULPD  (DX)(R10*8), Y0, Y1
+	VMOVUPD Y1, (R8)(R10*8)
+	ADDQ    $0x04, R10
+	DECQ    R11
+	JNZ     rsc_col
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    AX
+	JNZ     rsc_row
+
+rsc_done:
 	VZEROUPPER
 	RET

@@ -254,3 +254,20 @@ func TestDtrsmConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestDtrsmRandomShapes draws shapes from 1 to 300 (primes included by
+// chance and by the sizes above), every side, triangle, transpose and
+// diagonal, α from {0, 1, −1, 0.37} and strides up to 7 beyond the width.
+func TestDtrsmRandomShapes(t *testing.T) {
+	impl := kernelImpl(t)
+	rng := rand.New(rand.NewPCG(17, 18))
+	cases := 60
+	if testing.Short() {
+		cases = 15
+	}
+	for range cases {
+		m, n := 1+rng.IntN(300), 1+rng.IntN(300)
+		alpha := []float64{0, 1, -1, 0.37}[rng.IntN(4)]
+		newTriCase(rng, sides[rng.IntN(2)], uplos[rng.IntN(2)], transs[rng.IntN(2)], diags[rng.IntN(2)], m, n, alpha, 7).checkTrsm(t, impl)
+	}
+}

@@ -7,10 +7,10 @@
 // YMM registers accumulate, two hold a row of B, two take broadcasts of A,
 // so each k step is two loads, six broadcasts and twelve independent FMAs.
 // kernel6x8 (GEMM) reads A and B through strides, packed or in place;
-// trsm6x8 (triangular solve) reads packed panels and then solves the tile
-// against a 6×6 diagonal block in registers. adam4 is Adam's elementwise
-// update, four lanes at a time, whose square roots and divisions are what
-// bound it.
+// trsm6x8 (triangular solve) reads the triangle through strides and the
+// solution packed, and then solves the tile against a 6×6 diagonal block in
+// registers. adam4 is Adam's elementwise update, four lanes at a time,
+// whose square roots and divisions are what bound it.
 package main
 
 import (
@@ -45,15 +45,19 @@ func main() {
 	expKernel()
 	adamRank2Kernel()
 	reparamKernels()
+	reluTapeKernels()
+	rowScaleDotKernel()
+	rowScaleKernel()
 	Generate()
 }
 
 func gemmKernel() {
-	TEXT("kernel6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	TEXT("kernel6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, rows int, alpha, beta float64)")
 	Pragma("noescape")
 	Doc(
-		"kernel6x8 sets the 6×8 tile at c (row stride ldc elements) to",
-		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
+		"kernel6x8 sets the first rows (1 to 6) rows of the 6×8 tile at c (row",
+		"stride ldc elements) to alpha·Ã·B̃ + beta·c over k steps (k may be",
+		"zero); rows below are neither read nor written. Element (i, p) of the",
 		"6×k matrix Ã is at a[i·ars + p·aps]: ars = 1, aps = 6 for a packed",
 		"panel, or the strides of op(A) read in place. Row p of the k×8 matrix",
 		"B̃ is the 8 values at b[p·bps]. When beta is zero, c is written",
@@ -70,7 +74,7 @@ func gemmKernel() {
 	SHLQ(U8(3), bps)
 
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
-	accumulateStrided(k, a, ars, aps, b, bps, acc)
+	accumulateStrided(k, a, ars, aps, b, bps, acc, "gemm_")
 
 	Load(Param("alpha"), X14)
 	VBROADCASTSD(X14, Y14)
@@ -81,6 +85,7 @@ func gemmKernel() {
 	}
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
+	rows := Load(Param("rows"), GP64())
 	SHLQ(U8(3), ldc)
 	Load(Param("beta"), X15)
 	VXORPD(X14, X14, X14)
@@ -88,20 +93,31 @@ func gemmKernel() {
 	JNE(LabelRef("accumulate"))
 	JP(LabelRef("accumulate")) // beta is NaN
 
+	// An edge tile of fewer rows stores only those: a compare per row,
+	// where a stack tile and a copy cost more.
 	Comment("beta == 0: overwrite c without reading it.")
 	for i := range acc {
+		if i > 0 {
+			CMPQ(rows, U8(i))
+			JLE(LabelRef("gemm_ret"))
+		}
 		VMOVUPD(acc[i][0], Mem{Base: c})
 		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
 		if i < mr-1 {
 			ADDQ(ldc, c)
 		}
 	}
+	Label("gemm_ret")
 	VZEROUPPER()
 	RET()
 
 	Label("accumulate")
 	VBROADCASTSD(X15, Y15)
 	for i := range acc {
+		if i > 0 {
+			CMPQ(rows, U8(i))
+			JLE(LabelRef("gemm_ret"))
+		}
 		VFMADD231PD(Mem{Base: c}, Y15, acc[i][0])
 		VFMADD231PD(Mem{Base: c, Disp: 32}, Y15, acc[i][1])
 		VMOVUPD(acc[i][0], Mem{Base: c})
@@ -114,57 +130,12 @@ func gemmKernel() {
 	RET()
 }
 
-// accumulate emits the k loop shared by the kernels: acc += Ã·B̃ over k
-// steps of the packed panels at a and b (k may be zero).
-func accumulate(k, a, b Register, acc [mr][2]VecPhysical, prefix string) {
-	bv := [2]VecPhysical{Y12, Y13}
-	av := [2]VecPhysical{Y14, Y15}
-	step := func(u int) {
-		VMOVUPD(Mem{Base: b, Disp: 8 * nr * u}, bv[0])
-		VMOVUPD(Mem{Base: b, Disp: 8*nr*u + 32}, bv[1])
-		for i := 0; i < mr; i++ {
-			x := av[i%2]
-			VBROADCASTSD(Mem{Base: a, Disp: 8 * (mr*u + i)}, x)
-			VFMADD231PD(bv[0], x, acc[i][0])
-			VFMADD231PD(bv[1], x, acc[i][1])
-		}
-	}
-	for i := range acc {
-		for _, r := range acc[i] {
-			VXORPD(r, r, r)
-		}
-	}
-	Comment("Main loop: unroll k steps at a time.")
-	n := GP64()
-	MOVQ(k, n)
-	SHRQ(U8(2), n)
-	JZ(LabelRef(prefix + "tail"))
-	Label(prefix + "loop")
-	for u := 0; u < unroll; u++ {
-		step(u)
-	}
-	ADDQ(U32(8*mr*unroll), a)
-	ADDQ(U32(8*nr*unroll), b)
-	DECQ(n)
-	JNZ(LabelRef(prefix + "loop"))
-
-	Label(prefix + "tail")
-	ANDQ(U32(unroll-1), k)
-	JZ(LabelRef(prefix + "done"))
-	Label(prefix + "tailloop")
-	step(0)
-	ADDQ(U32(8*mr), a)
-	ADDQ(U32(8*nr), b)
-	DECQ(k)
-	JNZ(LabelRef(prefix + "tailloop"))
-	Label(prefix + "done")
-}
-
 // accumulateStrided emits acc += Ã·B̃ over k steps (k may be zero) with
 // strides in bytes: Ã(i, p) at a + i·ars + p·aps, row p of B̃ at b + p·bps.
 // Rows 0–2 of Ã are addressed from a and rows 3–5 from a + 3·ars, each
-// as base + index·{0, 1, 2}.
-func accumulateStrided(k, a, ars, aps, b, bps Register, acc [mr][2]VecPhysical) {
+// as base + index·{0, 1, 2}. The strides may be negative. bps is a register
+// or a constant; labels start with prefix.
+func accumulateStrided(k, a, ars, aps, b Register, bps Op, acc [mr][2]VecPhysical, prefix string) {
 	a3 := GP64()
 	LEAQ(Mem{Base: a, Index: ars, Scale: 2}, a3)
 	ADDQ(ars, a3)
@@ -196,42 +167,49 @@ func accumulateStrided(k, a, ars, aps, b, bps Register, acc [mr][2]VecPhysical) 
 	n := GP64()
 	MOVQ(k, n)
 	SHRQ(U8(2), n)
-	JZ(LabelRef("gemm_tail"))
-	Label("gemm_loop")
+	JZ(LabelRef(prefix + "tail"))
+	Label(prefix + "loop")
 	for range unroll {
 		step()
 	}
 	DECQ(n)
-	JNZ(LabelRef("gemm_loop"))
+	JNZ(LabelRef(prefix + "loop"))
 
-	Label("gemm_tail")
+	Label(prefix + "tail")
 	ANDQ(U32(unroll-1), k)
-	JZ(LabelRef("gemm_done"))
-	Label("gemm_tailloop")
+	JZ(LabelRef(prefix + "done"))
+	Label(prefix + "tailloop")
 	step()
 	DECQ(k)
-	JNZ(LabelRef("gemm_tailloop"))
-	Label("gemm_done")
+	JNZ(LabelRef(prefix + "tailloop"))
+	Label(prefix + "done")
 }
 
 // trsmKernel is the fused tile step of the triangular solve: the product of
 // the solved rows, then substitution on the 6×6 diagonal block in registers.
 func trsmKernel() {
-	TEXT("trsm6x8", NOSPLIT, "func(k int, a, b, x *float64, ldx int, alpha float64, d, xp *float64)")
+	TEXT("trsm6x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b, x *float64, ldx int, alpha float64, d, xp *float64)")
 	Pragma("noescape")
 	Doc(
 		"trsm6x8 solves one full 6×8 tile of a triangular solve in solving order.",
 		"It forms T = alpha·X − Ã·B̃, where X is the tile at x (rows ldx elements",
-		"apart, ldx may be negative), Ã is 6×k packed at a and B̃ is k×8 packed at",
-		"b (k may be zero); then, for s = 0..5, T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s]",
-		"(d holds the diagonal block in solving order with reciprocals on its",
-		"diagonal). The result is stored into the tile at x and, packed, at xp.",
+		"apart, ldx may be negative), element (s, q) of the 6×k matrix Ã is at",
+		"a[s·ars + q·aps] (strides may be negative: the triangle read in place in",
+		"solving order, or ars = 1, aps = 6 for a packed panel) and B̃ is k×8",
+		"packed at b (k may be zero); then, for s = 0..5,",
+		"T_s = (T_s − Σ_{l<s} d[6s+l]·T_l)·d[7s] (d holds the diagonal block in",
+		"solving order with reciprocals on its diagonal). The result is stored",
+		"into the tile at x and, packed, at xp.",
 	)
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
+	ars := Load(Param("ars"), GP64())
+	aps := Load(Param("aps"), GP64())
 	b := Load(Param("b"), GP64())
+	SHLQ(U8(3), ars)
+	SHLQ(U8(3), aps)
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
-	accumulate(k, a, b, acc, "trsm_")
+	accumulateStrided(k, a, ars, aps, b, U32(8*nr), acc, "trsm_")
 
 	x := Load(Param("x"), GP64())
 	ldx := Load(Param("ldx"), GP64())
@@ -1006,6 +984,243 @@ func expKernel() {
 	JNZ(LabelRef("exp_loop"))
 	Label("exp_done")
 	Store(done, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// reluTapeKernels writes the elementwise loops of the tape's fused ReLU
+// node (numeric's ReLUAppendOnes), four entries at a time over rows of c
+// entries (c a multiple of 4; the callers do the rest in Go). Both are
+// exact: the forward pass is Go's max(x, 0) (NaN kept, −0 made +0), the
+// backward pass selects rather than adds a masked zero, so a −0 gradient
+// stays −0 as under the scalar loop's branch. The signs of a layer's
+// pre-activations are close to random from row to row, so the scalar
+// loop's branch mispredicts about half the time.
+func reluTapeKernels() {
+	zero := Y15
+
+	TEXT("reluRows4", NOSPLIT, "func(n, c int, x *float64, xs int, y *float64, ys int)")
+	Pragma("noescape")
+	Doc(
+		"reluRows4 sets y[i·ys + j] = max(x[i·xs + j], 0) for i < n, j < c (c a",
+		"multiple of 4), as Go's max: NaN kept, −0 made +0.",
+	)
+	{
+		n := Load(Param("n"), GP64())
+		c := Load(Param("c"), GP64())
+		x := Load(Param("x"), GP64())
+		xs := Load(Param("xs"), GP64())
+		y := Load(Param("y"), GP64())
+		ys := Load(Param("ys"), GP64())
+		SHLQ(U8(3), xs)
+		SHLQ(U8(3), ys)
+		SHRQ(U8(2), c)
+		VXORPD(zero, zero, zero)
+		TESTQ(n, n)
+		JZ(LabelRef("rr_done"))
+		TESTQ(c, c)
+		JZ(LabelRef("rr_done"))
+		Label("rr_row")
+		j := GP64()
+		XORQ(j, j)
+		k := GP64()
+		MOVQ(c, k)
+		Label("rr_col")
+		VMOVUPD(Mem{Base: x, Index: j, Scale: 8}, Y0)
+		VMAXPD(Y0, zero, Y0) // 0 > x ? 0 : x: NaN and −0 pass
+		VADDPD(zero, Y0, Y0) // −0 + +0 = +0; every other x unchanged
+		VMOVUPD(Y0, Mem{Base: y, Index: j, Scale: 8})
+		ADDQ(U8(4), j)
+		DECQ(k)
+		JNZ(LabelRef("rr_col"))
+		ADDQ(xs, x)
+		ADDQ(ys, y)
+		DECQ(n)
+		JNZ(LabelRef("rr_row"))
+		Label("rr_done")
+		VZEROUPPER()
+		RET()
+	}
+
+	reluMaskKernel(false)
+	reluMaskKernel(true)
+}
+
+// reluMaskKernel writes reluMaskAdd4, or with set reluMaskSet4, which
+// writes over a gradient that holds nothing yet (numeric's fresh buffers):
+// +0 + grad where x > 0 and +0 elsewhere, the values reluMaskAdd4 leaves
+// in a cleared dst.
+func reluMaskKernel(set bool) {
+	zero := Y15
+	name, pre := "reluMaskAdd4", "rm_"
+	doc := []string{
+		"reluMaskAdd4 sets dst[i·ds + j] += grad[i·gs + j] where x[i·xs + j] > 0,",
+		"for i < n, j < c (c a multiple of 4), leaving dst as it was elsewhere.",
+	}
+	if set {
+		name, pre = "reluMaskSet4", "rms_"
+		doc = []string{
+			"reluMaskSet4 sets dst[i·ds + j] = +0 + grad[i·gs + j] where",
+			"x[i·xs + j] > 0 and +0 elsewhere, for i < n, j < c (c a multiple of",
+			"4), without reading dst.",
+		}
+	}
+	TEXT(name, NOSPLIT, "func(n, c int, grad *float64, gs int, x *float64, xs int, dst *float64, ds int)")
+	Pragma("noescape")
+	Doc(doc...)
+	n := Load(Param("n"), GP64())
+	c := Load(Param("c"), GP64())
+	g := Load(Param("grad"), GP64())
+	gs := Load(Param("gs"), GP64())
+	x := Load(Param("x"), GP64())
+	xs := Load(Param("xs"), GP64())
+	d := Load(Param("dst"), GP64())
+	ds := Load(Param("ds"), GP64())
+	SHLQ(U8(3), gs)
+	SHLQ(U8(3), xs)
+	SHLQ(U8(3), ds)
+	SHRQ(U8(2), c)
+	VXORPD(zero, zero, zero)
+	TESTQ(n, n)
+	JZ(LabelRef(pre + "done"))
+	TESTQ(c, c)
+	JZ(LabelRef(pre + "done"))
+	Label(pre + "row")
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	Label(pre + "col")
+	VCMPPD(U8(1), Mem{Base: x, Index: j, Scale: 8}, zero, Y0) // 0 < x (false for NaN)
+	if set {
+		VADDPD(Mem{Base: g, Index: j, Scale: 8}, zero, Y2)
+		VANDPD(Y0, Y2, Y1) // +0 + g where 0 < x, else +0
+	} else {
+		VMOVUPD(Mem{Base: d, Index: j, Scale: 8}, Y1)
+		VADDPD(Mem{Base: g, Index: j, Scale: 8}, Y1, Y2)
+		VBLENDVPD(Y0, Y2, Y1, Y1) // d + g where 0 < x, else d
+	}
+	VMOVUPD(Y1, Mem{Base: d, Index: j, Scale: 8})
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef(pre + "col"))
+	ADDQ(gs, g)
+	ADDQ(xs, x)
+	ADDQ(ds, d)
+	DECQ(n)
+	JNZ(LabelRef(pre + "row"))
+	Label(pre + "done")
+	VZEROUPPER()
+	RET()
+}
+
+// rowScaleDotKernel writes rowScaleDot4, the row loop of two backward
+// passes on a matrix scaled by a column (numeric's WeightedGram and the
+// product of a matrix and a column): an update ga += g·z_i and a dot
+// product g·a per row, four lanes at a time, each lane's operations in the
+// scalar loop's order without FMA.
+func rowScaleDotKernel() {
+	TEXT("rowScaleDot4", NOSPLIT, "func(m, c int, grad *float64, gs int, a *float64, as int, z *float64, zs int, ga *float64, gas int, lanes *float64)")
+	Pragma("noescape")
+	Doc(
+		"rowScaleDot4 sets, for rows i < m and j < c (c a multiple of 4),",
+		"ga[i·gas + j] += grad[i·gs + j]·z[i·zs], and lanes[4i + l] to the sum",
+		"over j ≡ l (mod 4) of grad[i·gs + j]·a[i·as + j], from +0 in column",
+		"order.",
+	)
+	m := Load(Param("m"), GP64())
+	c := Load(Param("c"), GP64())
+	g := Load(Param("grad"), GP64())
+	gs := Load(Param("gs"), GP64())
+	a := Load(Param("a"), GP64())
+	as := Load(Param("as"), GP64())
+	z := Load(Param("z"), GP64())
+	zs := Load(Param("zs"), GP64())
+	ga := Load(Param("ga"), GP64())
+	gas := Load(Param("gas"), GP64())
+	lanes := Load(Param("lanes"), GP64())
+	for _, r := range []Register{gs, as, zs, gas} {
+		SHLQ(U8(3), r)
+	}
+	SHRQ(U8(2), c)
+	TESTQ(m, m)
+	JZ(LabelRef("rs_done"))
+	Label("rs_row")
+	VBROADCASTSD(Mem{Base: z}, Y0)
+	VXORPD(Y1, Y1, Y1)
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	TESTQ(k, k)
+	JZ(LabelRef("rs_store"))
+	Label("rs_col")
+	VMOVUPD(Mem{Base: g, Index: j, Scale: 8}, Y2)
+	VMULPD(Y0, Y2, Y3) // grad·z
+	VADDPD(Mem{Base: ga, Index: j, Scale: 8}, Y3, Y3)
+	VMOVUPD(Y3, Mem{Base: ga, Index: j, Scale: 8})
+	VMULPD(Mem{Base: a, Index: j, Scale: 8}, Y2, Y4) // grad·a
+	VADDPD(Y4, Y1, Y1)
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef("rs_col"))
+	Label("rs_store")
+	VMOVUPD(Y1, Mem{Base: lanes})
+	ADDQ(U8(32), lanes)
+	ADDQ(gs, g)
+	ADDQ(as, a)
+	ADDQ(zs, z)
+	ADDQ(gas, ga)
+	DECQ(m)
+	JNZ(LabelRef("rs_row"))
+	Label("rs_done")
+	VZEROUPPER()
+	RET()
+}
+
+// rowScaleKernel writes rowScale4, the forward pass of a matrix scaled by a
+// column (numeric's Mul by a column, WeightedGram's Φ·diag(w)).
+func rowScaleKernel() {
+	TEXT("rowScale4", NOSPLIT, "func(m, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)")
+	Pragma("noescape")
+	Doc(
+		"rowScale4 sets y[i·ys + j] = x[i·xs + j]·z[i·zs] for i < m, j < c (c a",
+		"multiple of 4).",
+	)
+	m := Load(Param("m"), GP64())
+	c := Load(Param("c"), GP64())
+	x := Load(Param("x"), GP64())
+	xs := Load(Param("xs"), GP64())
+	z := Load(Param("z"), GP64())
+	zs := Load(Param("zs"), GP64())
+	y := Load(Param("y"), GP64())
+	ys := Load(Param("ys"), GP64())
+	for _, r := range []Register{xs, zs, ys} {
+		SHLQ(U8(3), r)
+	}
+	SHRQ(U8(2), c)
+	TESTQ(m, m)
+	JZ(LabelRef("rsc_done"))
+	TESTQ(c, c)
+	JZ(LabelRef("rsc_done"))
+	Label("rsc_row")
+	VBROADCASTSD(Mem{Base: z}, Y0)
+	j := GP64()
+	XORQ(j, j)
+	k := GP64()
+	MOVQ(c, k)
+	Label("rsc_col")
+	VMULPD(Mem{Base: x, Index: j, Scale: 8}, Y0, Y1)
+	VMOVUPD(Y1, Mem{Base: y, Index: j, Scale: 8})
+	ADDQ(U8(4), j)
+	DECQ(k)
+	JNZ(LabelRef("rsc_col"))
+	ADDQ(xs, x)
+	ADDQ(zs, z)
+	ADDQ(ys, y)
+	DECQ(m)
+	JNZ(LabelRef("rsc_row"))
+	Label("rsc_done")
 	VZEROUPPER()
 	RET()
 }
