@@ -67,7 +67,10 @@ type clients struct {
 func spawnClients(t *testing.T, targets []target) *clients {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestClassroomClients$", "-test.count=1", "-test.timeout=0")
-	cmd.Env = append(os.Environ(), clientsEnv+"=1")
+	// One OS thread runs the students' goroutines: they need about a tenth
+	// of a core, and spread over both cores their wake-ups would preempt
+	// the server's threads on both (browsers on other machines do not).
+	cmd.Env = append(os.Environ(), clientsEnv+"=1", "GOMAXPROCS=1")
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
