@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"time"
 )
 
 // kernel is one sampler's transition and warm-up adaptation for one chain.
@@ -186,14 +187,25 @@ func advanceGroup(chains []*chain, g, k int) {
 }
 
 // round advances every chain once in k goroutines (1 ≤ k ≤ len(chains)).
-func (w *workers) round(chains []*chain, k int) {
+// When timed it returns the time a chain's transition took in the
+// caller's goroutine (the workers' wake-ups left out), else 0.
+func (w *workers) round(chains []*chain, k int, timed bool) time.Duration {
 	for _, ch := range w.start[:k-1] {
 		ch <- k
 	}
+	var t0 time.Time
+	if timed {
+		t0 = time.Now()
+	}
 	advanceGroup(chains, 0, k)
+	var d time.Duration
+	if timed {
+		d = time.Since(t0) / time.Duration((len(chains)+k-1)/k)
+	}
 	for range k - 1 {
 		<-w.done
 	}
+	return d
 }
 
 // stop ends the worker goroutines and waits until they have returned (they

@@ -3,6 +3,7 @@ package mcmc
 import (
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
@@ -37,16 +38,18 @@ type Method struct {
 	kind  kind
 	model string // requested model; "" until Init resolves it
 
-	ready    bool
-	controls sim.Controls
-	prob     problem
-	params   []string
-	chains   []*chain
-	work     *workers
-	threads  int // goroutines a Step may use (SetThreads); < 1: one per chain
-	cleanup  runtime.Cleanup
-	warmup   int
-	iter     int // Steps done
+	ready       bool
+	controls    sim.Controls
+	prob        problem
+	params      []string
+	chains      []*chain
+	work        *workers
+	threads     int           // goroutines a Step may use (SetThreads); < 1: one per chain
+	chainTime   time.Duration // a chain's transition, last timed (stepChains)
+	parallelMin time.Duration // parallelMin; tests lower it to step tiny chains in parallel
+	cleanup     runtime.Cleanup
+	warmup      int
+	iter        int // Steps done
 
 	trace []float64
 	diag  diagCache
@@ -69,7 +72,7 @@ func NewNUTS(modelName string) (sim.Method, error) { return newMethod(kindNUTS, 
 func newMethod(k kind, modelName string) (*Method, error) {
 	switch modelName {
 	case "", model.BNN, model.Linear:
-		return &Method{kind: k, model: modelName}, nil
+		return &Method{kind: k, model: modelName, parallelMin: parallelMin}, nil
 	}
 	return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("unknown model %q for %s (allowed: %s, %s)", modelName, k.name(), model.BNN, model.Linear)}
 }

@@ -318,6 +318,7 @@ func TestSetThreadsKeepsTheDraws(t *testing.T) {
 		var want [][]float64
 		for _, threads := range []int{0, 1, 2, 3, 4, 5} {
 			m := newSampler(t, k, "linear")
+			m.parallelMin = 0 // in parallel however short a transition is
 			m.SetThreads(threads)
 			run(t, m, d, sim.Controls{"chains": sim.Num(4), "warmup": sim.Num(20)}, 7, 30)
 			m.SetThreads(5 - threads) // mid-run, as the engine does when runs start or stop
@@ -335,5 +336,32 @@ func TestSetThreadsKeepsTheDraws(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Chains whose transitions are shorter than parallelMin step in turn
+// whatever SetThreads allows, and in parallel, as far as it allows, once
+// they are longer; a linear model's HMC transition is timed as short.
+func TestShortTransitionsStepInTurn(t *testing.T) {
+	for _, tc := range []struct {
+		n, threads int
+		chain      time.Duration
+		want       int
+	}{
+		{4, 0, 0, 1}, // not yet timed
+		{4, 0, time.Microsecond, 1},
+		{4, 0, parallelMin, 4},
+		{4, 2, time.Millisecond, 2},
+		{4, 8, time.Millisecond, 4},
+		{4, 1, time.Millisecond, 1},
+	} {
+		if got := goroutines(tc.n, tc.threads, tc.chain, parallelMin); got != tc.want {
+			t.Errorf("%d chains, threads %d, %v a transition: %d goroutines, want %d", tc.n, tc.threads, tc.chain, got, tc.want)
+		}
+	}
+	m := newSampler(t, kindHMC, "linear")
+	run(t, m, loadData(t, "linreg"), sim.Controls{"chains": sim.Num(4)}, 1, 1)
+	if m.chainTime <= 0 || m.chainTime >= parallelMin {
+		t.Errorf("a linear model's HMC transition timed at %v, want in (0, %v)", m.chainTime, parallelMin)
 	}
 }
