@@ -334,17 +334,8 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 		d := dst[ir*kb : ir*kb+mr*kb]
 		rows := min(mr, mb-ir)
 		if trans { // op(A)[i][p] = a[p*lda+i]
-			if rows < mr { // as packB's edge panel
-				clear(d)
-				for p := range kb {
-					src := a[(p0+p)*lda+i0+ir:]
-					src = src[:rows]
-					dp := d[p*mr : p*mr+rows]
-					//lint:ignore S1001 a copy call per step of 1-5 values costs more than the loop
-					for i, v := range src {
-						dp[i] = v
-					}
-				}
+			if rows < mr {
+				packEdge(d, mr, a[p0*lda+i0+ir:], lda, kb, rows)
 				continue
 			}
 			for p := range kb {
@@ -380,6 +371,23 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 	}
 }
 
+// packEdge copies kb steps of w < width values, step p from src[p·ld:],
+// into the edge panel d (kb steps of width values), zero-padding each
+// step (n = 50 leaves two columns): one clear and element copies, not a
+// copy and a clear call per step.
+func packEdge(d []float64, width int, src []float64, ld, kb, w int) {
+	clear(d)
+	for p := range kb {
+		s := src[p*ld:]
+		s = s[:w]
+		dp := d[p*width : p*width+w]
+		//lint:ignore S1001 a copy call per step of 1-7 values costs more than the loop
+		for j, v := range s {
+			dp[j] = v
+		}
+	}
+}
+
 // packB copies the kb×nb block of op(B) at (p0, j0) into dst as ⌈nb/nr⌉
 // panels, each kb rows of nr values, zero-padding the last panel's columns.
 func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
@@ -388,18 +396,7 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 		cols := min(nr, nb-jr)
 		if !trans { // op(B)[p][j] = b[p*ldb+j]
 			if cols < nr {
-				// An edge panel (n = 50 leaves two columns): one clear and
-				// element copies, not a copy and a clear call per step.
-				clear(d)
-				for p := range kb {
-					src := b[(p0+p)*ldb+j0+jr:]
-					src = src[:cols]
-					dp := d[p*nr : p*nr+cols]
-					//lint:ignore S1001 a copy call per step of 1-7 values costs more than the loop
-					for j, v := range src {
-						dp[j] = v
-					}
-				}
+				packEdge(d, nr, b[p0*ldb+j0+jr:], ldb, kb, cols)
 				continue
 			}
 			for p := range kb {

@@ -36,16 +36,30 @@ func ReLURows(n, c int, x []float64, xs int, y []float64, ys int) {
 // i < n, j < c, and leaves d as it was elsewhere: the gradient of a ReLU
 // with pre-activations x.
 func ReLUMaskAdd(n, c int, g []float64, gs int, x []float64, xs int, d []float64, ds int) {
+	reluMask("ReLUMaskAdd", false, n, c, g, gs, x, xs, d, ds)
+}
+
+// ReLUMaskSet is ReLUMaskAdd on a d that holds nothing yet: it sets
+// d[i·ds + j] = +0 + g[i·gs + j] where x[i·xs + j] > 0 and +0 elsewhere,
+// the values ReLUMaskAdd leaves in a cleared d, without reading d.
+func ReLUMaskSet(n, c int, g []float64, gs int, x []float64, xs int, d []float64, ds int) {
+	reluMask("ReLUMaskSet", true, n, c, g, gs, x, xs, d, ds)
+}
+
+// reluMask is ReLUMaskSet (set) or ReLUMaskAdd.
+func reluMask(name string, set bool, n, c int, g []float64, gs int, x []float64, xs int, d []float64, ds int) {
 	if n <= 0 || c <= 0 {
 		return
 	}
-	checkRows("ReLUMaskAdd", n, c, g, gs)
-	checkRows("ReLUMaskAdd", n, c, x, xs)
-	checkRows("ReLUMaskAdd", n, c, d, ds)
+	checkRows(name, n, c, g, gs)
+	checkRows(name, n, c, x, xs)
+	checkRows(name, n, c, d, ds)
 	c4 := 0
 	if hasKernels {
 		c4 = c &^ 3
-		if c4 > 0 {
+		if c4 > 0 && set {
+			reluMaskSet4(n, c4, &g[0], gs, &x[0], xs, &d[0], ds)
+		} else if c4 > 0 {
 			reluMaskAdd4(n, c4, &g[0], gs, &x[0], xs, &d[0], ds)
 		}
 	}
@@ -56,38 +70,9 @@ func ReLUMaskAdd(n, c int, g []float64, gs int, x []float64, xs int, d []float64
 		dr := d[i*ds+c4 : i*ds+c]
 		gr := g[i*gs+c4 : i*gs+c]
 		for j, v := range x[i*xs+c4 : i*xs+c] {
-			if v > 0 {
-				dr[j] += gr[j]
+			if set {
+				dr[j] = 0
 			}
-		}
-	}
-}
-
-// ReLUMaskSet is ReLUMaskAdd on a d that holds nothing yet: it sets
-// d[i·ds + j] = +0 + g[i·gs + j] where x[i·xs + j] > 0 and +0 elsewhere,
-// the values ReLUMaskAdd leaves in a cleared d, without reading d.
-func ReLUMaskSet(n, c int, g []float64, gs int, x []float64, xs int, d []float64, ds int) {
-	if n <= 0 || c <= 0 {
-		return
-	}
-	checkRows("ReLUMaskSet", n, c, g, gs)
-	checkRows("ReLUMaskSet", n, c, x, xs)
-	checkRows("ReLUMaskSet", n, c, d, ds)
-	c4 := 0
-	if hasKernels {
-		c4 = c &^ 3
-		if c4 > 0 {
-			reluMaskSet4(n, c4, &g[0], gs, &x[0], xs, &d[0], ds)
-		}
-	}
-	if c4 == c {
-		return
-	}
-	for i := range n {
-		dr := d[i*ds+c4 : i*ds+c]
-		gr := g[i*gs+c4 : i*gs+c]
-		for j, v := range x[i*xs+c4 : i*xs+c] {
-			dr[j] = 0
 			if v > 0 {
 				dr[j] += gr[j]
 			}

@@ -56,14 +56,22 @@ func GemmSpanNN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 			}
 			ap, ars, aps = &buf.a[0], 1, mr
 		}
-		for jr := 0; jr < n; jr += nr {
-			cols := min(nr, n-jr)
-			bp, bps := &b[p0*ldb+jr], ldb
-			if cols < nr {
-				bp, bps = &buf.b[p0*nr], nr
-			}
-			tile(kk, ap, ars, aps, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, 1, 0)
+		spanRow(kk, ap, ars, aps, b, ldb, buf.b, p0, n, c[ir*ldc:], ldc, rows)
+	}
+}
+
+// spanRow writes a row tile of C (rows × n at c): the op(A) tile at ap
+// (kk steps, strides ars, aps) times rows q0 to q0+kk of B, read in place
+// (row stride ldb) but for its last, partial column panel, packed in edge
+// as packB packs it from row 0.
+func spanRow(kk int, ap *float64, ars, aps int, b []float64, ldb int, edge []float64, q0, n int, c []float64, ldc, rows int) {
+	for jr := 0; jr < n; jr += nr {
+		cols := min(nr, n-jr)
+		bp, bps := &b[q0*ldb+jr], ldb
+		if cols < nr {
+			bp, bps = &edge[q0*nr], nr
 		}
+		tile(kk, ap, ars, aps, bp, bps, c[jr:], ldc, rows, cols, 1, 0)
 	}
 }
 
@@ -109,14 +117,7 @@ func GemmSpanTN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 			}
 			ap, ars, aps = &buf.a[0], 1, mr
 		}
-		for jr := 0; jr < n; jr += nr {
-			cols := min(nr, n-jr)
-			bp, bps := &b[i0*ldb+jr], ldb
-			if cols < nr {
-				bp, bps = &buf.b[i0*nr], nr
-			}
-			tile(kk, ap, ars, aps, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, 1, 0)
-		}
+		spanRow(kk, ap, ars, aps, b, ldb, buf.b, i0, n, c[ir*ldc:], ldc, rows)
 	}
 }
 

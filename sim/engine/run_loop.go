@@ -128,24 +128,25 @@ const maxOverrun = time.Second
 // a run whose steps outlast the batch time — HMC's four chains, 4 ms, with
 // 2-ms batches — would otherwise take two or three times its share of
 // the cores); 0 skips this turn. Runs that do not take turns owe nothing.
-func (r *Run) batchBudget() time.Duration {
+// It also reports whether runs take turns now.
+func (r *Run) batchBudget() (budget time.Duration, turns bool) {
 	d := r.batchTime()
-	if _, _, crowded := r.crowded(); !crowded {
+	if _, _, turns = r.crowded(); !turns {
 		r.overrun = 0
-		return d
+		return d, false
 	}
 	if r.overrun >= d {
 		r.overrun -= d
-		return 0
+		return 0, true
 	}
 	d, r.overrun = d-r.overrun, 0
-	return d
+	return d, true
 }
 
 // ranOver records how much CPU time a batch used past its budget, to be
-// paid back by the next ones when runs take turns.
+// paid back by the next ones while runs take turns.
 func (r *Run) ranOver(over time.Duration) {
-	if _, _, crowded := r.crowded(); crowded && over > 0 {
+	if _, _, turns := r.crowded(); turns && over > 0 {
 		r.overrun = min(over, maxOverrun)
 	}
 }
@@ -235,7 +236,7 @@ func (r *Run) batch(start time.Time) {
 		limit = min(limit, r.budget-r.step)
 	}
 	r.shareCores()
-	budget := r.batchBudget()
+	budget, turns := r.batchBudget()
 	if budget == 0 {
 		return // this turn pays for the last batch's overrun
 	}
@@ -244,7 +245,7 @@ func (r *Run) batch(start time.Time) {
 	// that is no share of the cores the run took.
 	var cpu0 time.Duration
 	measured := false
-	if _, _, crowded := r.crowded(); crowded {
+	if turns {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		cpu0, measured = cputime.Thread()

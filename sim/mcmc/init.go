@@ -140,7 +140,7 @@ func (m *Method) stepChains() {
 		m.work = startWorkers(m.chains)
 		m.cleanup = runtime.AddCleanup(m, func(w *workers) { w.stop() }, m.work)
 	}
-	k := goroutines(len(m.chains), m.threads, m.chainTime, m.parallelMin)
+	k := goroutines(len(m.chains), m.threads, m.chainTime, m.minParallel)
 	timed := m.iter%timeEvery == 0
 	if d := m.work.round(m.chains, k, timed); timed {
 		m.chainTime = d

@@ -46,7 +46,7 @@ type Method struct {
 	work        *workers
 	threads     int           // goroutines a Step may use (SetThreads); < 1: one per chain
 	chainTime   time.Duration // a chain's transition, last timed (stepChains)
-	parallelMin time.Duration // parallelMin; tests lower it to step tiny chains in parallel
+	minParallel time.Duration // parallelMin; tests lower it to step tiny chains in parallel
 	cleanup     runtime.Cleanup
 	warmup      int
 	iter        int // Steps done
@@ -72,7 +72,7 @@ func NewNUTS(modelName string) (sim.Method, error) { return newMethod(kindNUTS, 
 func newMethod(k kind, modelName string) (*Method, error) {
 	switch modelName {
 	case "", model.BNN, model.Linear:
-		return &Method{kind: k, model: modelName, parallelMin: parallelMin}, nil
+		return &Method{kind: k, model: modelName, minParallel: parallelMin}, nil
 	}
 	return nil, &sim.FieldError{Field: "model", Message: fmt.Sprintf("unknown model %q for %s (allowed: %s, %s)", modelName, k.name(), model.BNN, model.Linear)}
 }

@@ -318,7 +318,7 @@ func TestSetThreadsKeepsTheDraws(t *testing.T) {
 		var want [][]float64
 		for _, threads := range []int{0, 1, 2, 3, 4, 5} {
 			m := newSampler(t, k, "linear")
-			m.parallelMin = 0 // in parallel however short a transition is
+			m.minParallel = 0 // in parallel however short a transition is
 			m.SetThreads(threads)
 			run(t, m, d, sim.Controls{"chains": sim.Num(4), "warmup": sim.Num(20)}, 7, 30)
 			m.SetThreads(5 - threads) // mid-run, as the engine does when runs start or stop
@@ -341,7 +341,8 @@ func TestSetThreadsKeepsTheDraws(t *testing.T) {
 
 // Chains whose transitions are shorter than parallelMin step in turn
 // whatever SetThreads allows, and in parallel, as far as it allows, once
-// they are longer; a linear model's HMC transition is timed as short.
+// they are longer; the first step is timed. (How long a linear model's
+// transition takes is wall time on a shared machine: not asserted.)
 func TestShortTransitionsStepInTurn(t *testing.T) {
 	for _, tc := range []struct {
 		n, threads int
@@ -361,7 +362,7 @@ func TestShortTransitionsStepInTurn(t *testing.T) {
 	}
 	m := newSampler(t, kindHMC, "linear")
 	run(t, m, loadData(t, "linreg"), sim.Controls{"chains": sim.Num(4)}, 1, 1)
-	if m.chainTime <= 0 || m.chainTime >= parallelMin {
-		t.Errorf("a linear model's HMC transition timed at %v, want in (0, %v)", m.chainTime, parallelMin)
+	if m.chainTime <= 0 {
+		t.Errorf("the first step's transition timed at %v, want > 0", m.chainTime)
 	}
 }
