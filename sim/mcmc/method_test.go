@@ -241,7 +241,7 @@ func TestDeterministic(t *testing.T) {
 // an unclosed method (runtime cleanup).
 func TestWorkersStop(t *testing.T) {
 	d := loadData(t, "linreg")
-	base := runtime.NumGoroutine()
+	base := settledGoroutines()
 	m := newSampler(t, kindHMC, "linear")
 	if _, err := sim.Init(m, d, sim.Controls{"chains": sim.Num(8)}, numeric.NewRand(1)); err != nil {
 		t.Fatal(err)
@@ -255,6 +255,23 @@ func TestWorkersStop(t *testing.T) {
 	m.Step() // restarts the workers
 	m = nil
 	waitGoroutines(t, base)
+}
+
+// settledGoroutines is the goroutine count once it has stopped changing:
+// earlier tests' workers return after Close has seen them done, and one
+// still exiting would count in a base it then leaves.
+func settledGoroutines() int {
+	n := runtime.NumGoroutine()
+	for range 100 {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+		m := runtime.NumGoroutine()
+		if m == n {
+			return n
+		}
+		n = m
+	}
+	return n
 }
 
 // waitGoroutines polls the goroutine count, collecting garbage each time:
