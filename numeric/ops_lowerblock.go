@@ -113,8 +113,11 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 	s, h := nd.aux[:n*n], nd.aux[n*n:n*n+m*n]
 	g := nd.g
 	for i := range n {
-		for j := range n {
-			s[i*n+j] = g[i*n+j] + g[j*n+i]
+		for j := range i + 1 {
+			// One sum per pair, mirrored: addition commutes, so S_ji is
+			// the value its own loop would compute.
+			v := g[i*n+j] + g[j*n+i]
+			s[i*n+j], s[j*n+i] = v, v
 		}
 	}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(m, n, pn.v), general(n, n, s), 0, general(m, n, h))

@@ -123,15 +123,7 @@ func (im Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []floa
 			incB = ldb
 		}
 		if beta == 0 {
-			// Written, not cleared and then added to: Dger's
-			// c_ij += (α·a_i)·b_j on a cleared C, up to the sign of a zero.
-			for i := range m {
-				ai := alpha * a[i*incA]
-				row := c[i*ldc : i*ldc+n]
-				for j := range row {
-					row[j] = ai * b[j*incB]
-				}
-			}
+			outerSet(m, n, alpha, a, incA, b, incB, c, ldc)
 			return
 		}
 		scale(m, n, beta, c, ldc)
@@ -438,6 +430,38 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 			r = r[:kb]
 			for p, v := range r {
 				d[p*nr+j] = v
+			}
+		}
+	}
+}
+
+// outerSet writes C = (α·a)·bᵀ: c_ij = (α·a_i)·b_j, Dger's value on a
+// cleared C up to the sign of a zero, without reading C. The strided a and b
+// are gathered onto the stack a block at a time so that rowScale4 writes the
+// rows four columns at a time; its products are the scalar loop's.
+func outerSet(m, n int, alpha float64, a []float64, incA int, b []float64, incB int, c []float64, ldc int) {
+	const blk = 64
+	var as, bs [blk]float64
+	for j0 := 0; j0 < n; j0 += blk {
+		nb := min(blk, n-j0)
+		for j := range nb {
+			bs[j] = b[(j0+j)*incB]
+		}
+		n4 := nb &^ 3
+		for i0 := 0; i0 < m; i0 += blk {
+			mb := min(blk, m-i0)
+			for i := range mb {
+				as[i] = alpha * a[(i0+i)*incA]
+			}
+			cb := c[i0*ldc+j0 : (i0+mb-1)*ldc+j0+nb]
+			if n4 > 0 {
+				rowScale4(mb, n4, &bs[0], 0, &as[0], 1, &cb[0], ldc)
+			}
+			for i := range mb {
+				row := cb[i*ldc : i*ldc+nb]
+				for j := n4; j < nb; j++ {
+					row[j] = as[i] * bs[j]
+				}
 			}
 		}
 	}
