@@ -93,12 +93,26 @@ func (t *Tape) WeightedGram(phi, w Var) Var {
 				0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: p[i0*n:]})
 		}
 	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			p[i*n+j] = p[j*n+i]
+	mirrorLower(p, n)
+	return v
+}
+
+// mirrorLower copies the strictly lower triangle of the n×n matrix y (row
+// stride n) onto its upper triangle: each stripe of eight rows left of the
+// diagonal is transposed by fastblas.Transpose's 4×4 register blocks, where
+// an element loop read a column for every row.
+func mirrorLower(y []float64, n int) {
+	const stripe = 8
+	for i0 := 0; i0 < n; i0 += stripe {
+		i1 := min(i0+stripe, n)
+		// Rows i0..i1, columns 0..i0 → rows 0..i0, columns i0..i1.
+		fastblas.Transpose(y[i0:], n, y[i0*n:], n, i1-i0, i0)
+		for i := i0; i < i1; i++ {
+			for j := i + 1; j < i1; j++ {
+				y[i*n+j] = y[j*n+i]
+			}
 		}
 	}
-	return v
 }
 
 // weightedGramBackward for P = Φᵀ·diag(w)·Φ with upstream Ḡ: with
@@ -112,13 +126,10 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 	nd.aux = grow(nd.aux, n*n+m*n+5*m) // S, H, and RowScaleDot's dot and lanes
 	s, h := nd.aux[:n*n], nd.aux[n*n:n*n+m*n]
 	g := nd.g
-	for i := range n {
-		for j := range i + 1 {
-			// One sum per pair, mirrored: addition commutes, so S_ji is
-			// the value its own loop would compute.
-			v := g[i*n+j] + g[j*n+i]
-			s[i*n+j], s[j*n+i] = v, v
-		}
+	// Ḡᵀ by the transpose kernel, then Ḡ added along rows: no column reads.
+	fastblas.Transpose(s, n, g, n, n, n)
+	for i, v := range g[:n*n] {
+		s[i] = v + s[i]
 	}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(m, n, pn.v), general(n, n, s), 0, general(m, n, h))
 	if phi != nil && w != nil {
@@ -231,11 +242,7 @@ func traceInvCholBackward(nd, l *node) {
 			blas64.General{Rows: n - i0, Cols: i1, Stride: n, Data: x[i0*n:]},
 			0, blas64.General{Rows: i1 - i0, Cols: i1, Stride: n, Data: y[i0*n:]})
 	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			y[i*n+j] = y[j*n+i]
-		}
-	}
+	mirrorLower(y, n)
 	for i0, i1 := 0, 0; i0 < n; i0 = i1 {
 		i1 = lowerBlockEnd(i0, n)
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
