@@ -114,6 +114,12 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 			}
 		}
 
+		// The toolbar's words as read: templ once trimmed the space before
+		// "all", and the buttons read "Playall".
+		if got := b.eval(toolbarWordsJS); got != "▶ Play all|❚❚ Pause all|Step all|↺ Reset all" {
+			t.Errorf("%s at 1280 px: the toolbar's buttons read %q", s.Slug, got)
+		}
+
 		t.Logf("%s at 1280×720: plots %.0f px high, page %d px tall with the folds closed", s.Slug,
 			sc.Plots[0].Bottom-sc.Plots[0].Top, b.evalInt(`document.documentElement.scrollHeight`))
 
@@ -129,6 +135,9 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 		}
 		if w := b.evalInt(`document.documentElement.scrollWidth`); w > 390 {
 			t.Errorf("%s at 390 px: the page is %d px wide (overflows sideways): %s", s.Slug, w, b.eval(overflowJS))
+		}
+		if got := b.eval(toolbarWordsJS); got != "▶ Play|❚❚ Pause|Step|↺ Reset" {
+			t.Errorf("%s at 390 px: the toolbar's buttons read %q (a phone drops \"all\")", s.Slug, got)
 		}
 		// Every fold open (the toolbar's menu too), the plots in them resized.
 		b.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("details").forEach(d => d.open = true)`))
@@ -148,6 +157,10 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 		b.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
 	}
 }
+
+// toolbarWordsJS reads the run-all buttons' text as shown (innerText skips
+// what CSS hides), joined by "|".
+const toolbarWordsJS = `[...document.querySelectorAll("button[data-all]")].map(b => b.innerText.trim()).join("|")`
 
 // TestBrowserLayoutPresent checks presentation mode: present=1 hides the
 // prose and the site's header and draws a larger plot than the same link
