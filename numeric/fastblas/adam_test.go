@@ -17,6 +17,21 @@ func adamRef(p, g, m, v []float64, b1, b2, alpha, eps float64) {
 	}
 }
 
+// adamAlpha is numeric.Adam's bias-corrected step size at step t (lr 0.01).
+func adamAlpha(t int) float64 {
+	return 0.01 * math.Sqrt(1-math.Pow(0.999, float64(t))) / (1 - math.Pow(0.9, float64(t)))
+}
+
+// wideValue draws a gradient-like value over twelve decades, zero one time
+// in seven when zeros is set.
+func wideValue(rng *rand.Rand, zeros bool) float64 {
+	x := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+	if zeros && rng.IntN(7) == 0 {
+		return 0
+	}
+	return x
+}
+
 // The kernel rounds every operation as the scalar loop does, so parameters
 // and moments agree bit for bit, for every length around the 4-lane blocks,
 // over several steps, with zero gradients and moments (√0 + eps) and
@@ -32,14 +47,10 @@ func TestAdamUpdateMatchesScalarLoop(t *testing.T) {
 		pr, mr, vr := append([]float64(nil), p...), make([]float64, n), make([]float64, n)
 		for step := 1; step <= 5; step++ {
 			for i := range g {
-				g[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
-				if rng.IntN(7) == 0 {
-					g[i] = 0
-				}
+				g[i] = wideValue(rng, true)
 			}
-			alpha := 0.01 * math.Sqrt(1-math.Pow(0.999, float64(step))) / (1 - math.Pow(0.9, float64(step)))
-			AdamUpdate(p, g, m, v, 0.9, 0.999, alpha, 1e-7)
-			adamRef(pr, g, mr, vr, 0.9, 0.999, alpha, 1e-7)
+			AdamUpdate(p, g, m, v, 0.9, 0.999, adamAlpha(step), 1e-7)
+			adamRef(pr, g, mr, vr, 0.9, 0.999, adamAlpha(step), 1e-7)
 			for i := range p {
 				if math.Float64bits(p[i]) != math.Float64bits(pr[i]) || m[i] != mr[i] || v[i] != vr[i] {
 					t.Fatalf("n=%d step %d, entry %d: (p, m, v) = (%v, %v, %v), scalar loop (%v, %v, %v)",
@@ -50,40 +61,54 @@ func TestAdamUpdateMatchesScalarLoop(t *testing.T) {
 	}
 }
 
+// scaledCase is one length's state for the fused updates of a product
+// w = p ⊙ u: the kernel's p, m, v, w and the separate loops' pr, mr, vr,
+// wr, with the loops' gradient (with respect to p) in gr.
+type scaledCase struct{ p, m, v, w, u, pr, mr, vr, gr, wr []float64 }
+
+func newScaledCase(rng *rand.Rand, n int) *scaledCase {
+	c := &scaledCase{}
+	for _, s := range []*[]float64{&c.p, &c.m, &c.v, &c.w, &c.u, &c.mr, &c.vr, &c.gr, &c.wr} {
+		*s = make([]float64, n)
+	}
+	for i := range c.p {
+		c.p[i], c.u[i] = rng.NormFloat64(), math.Abs(rng.NormFloat64())
+	}
+	c.pr = append([]float64(nil), c.p...)
+	return c
+}
+
+// check runs the loops (the update on gr, then p ⊙ u) and compares them
+// with what the kernel left, bit for bit.
+func (c *scaledCase) check(t *testing.T, n, step int) {
+	t.Helper()
+	adamRef(c.pr, c.gr, c.mr, c.vr, 0.9, 0.999, adamAlpha(step), 1e-7)
+	for i := range c.wr {
+		c.wr[i] = c.pr[i] * c.u[i]
+	}
+	for i := range c.p {
+		if math.Float64bits(c.p[i]) != math.Float64bits(c.pr[i]) || c.m[i] != c.mr[i] || c.v[i] != c.vr[i] || math.Float64bits(c.w[i]) != math.Float64bits(c.wr[i]) {
+			t.Fatalf("n=%d step %d, entry %d: (p, m, v, w) = (%v, %v, %v, %v), loops (%v, %v, %v, %v)",
+				n, step, i, c.p[i], c.m[i], c.v[i], c.w[i], c.pr[i], c.mr[i], c.vr[i], c.wr[i])
+		}
+	}
+}
+
 // AdamUpdateScaled is the three loops it fuses (gradient ⊙ u, the update,
 // p ⊙ u) bit for bit, around the 4-lane blocks and over several steps.
 func TestAdamUpdateScaledMatchesLoops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	for n := 0; n <= 37; n++ {
-		p, g, u := make([]float64, n), make([]float64, n), make([]float64, n)
-		m, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
-		for i := range p {
-			p[i], u[i] = rng.NormFloat64(), math.Abs(rng.NormFloat64())
-		}
-		pr, mr, vr := append([]float64(nil), p...), make([]float64, n), make([]float64, n)
-		gr, wr := make([]float64, n), make([]float64, n)
+		c, g := newScaledCase(rng, n), make([]float64, n)
 		for step := 1; step <= 5; step++ {
 			for i := range g {
-				g[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
-				if rng.IntN(7) == 0 {
-					g[i] = 0
-				}
+				g[i] = wideValue(rng, true)
 			}
-			alpha := 0.01 * math.Sqrt(1-math.Pow(0.999, float64(step))) / (1 - math.Pow(0.9, float64(step)))
-			AdamUpdateScaled(p, g, m, v, u, w, 0.9, 0.999, alpha, 1e-7)
+			AdamUpdateScaled(c.p, g, c.m, c.v, c.u, c.w, 0.9, 0.999, adamAlpha(step), 1e-7)
 			for i := range g {
-				gr[i] = g[i] * u[i]
+				c.gr[i] = g[i] * c.u[i]
 			}
-			adamRef(pr, gr, mr, vr, 0.9, 0.999, alpha, 1e-7)
-			for i := range wr {
-				wr[i] = pr[i] * u[i]
-			}
-			for i := range p {
-				if math.Float64bits(p[i]) != math.Float64bits(pr[i]) || m[i] != mr[i] || v[i] != vr[i] || math.Float64bits(w[i]) != math.Float64bits(wr[i]) {
-					t.Fatalf("n=%d step %d, entry %d: (p, m, v, w) = (%v, %v, %v, %v), loops (%v, %v, %v, %v)",
-						n, step, i, p[i], m[i], v[i], w[i], pr[i], mr[i], vr[i], wr[i])
-				}
-			}
+			c.check(t, n, step)
 		}
 	}
 }
@@ -95,17 +120,10 @@ func TestAdamUpdateScaledMatchesLoops(t *testing.T) {
 func TestAdamUpdateRank2MatchesLoops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for n := 0; n <= 37; n++ {
-		p, x, y, u := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		m, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
-		for i := range p {
-			p[i], u[i] = rng.NormFloat64(), math.Abs(rng.NormFloat64())
-		}
-		pr, mr, vr := append([]float64(nil), p...), make([]float64, n), make([]float64, n)
-		gr, wr := make([]float64, n), make([]float64, n)
+		c, x, y := newScaledCase(rng, n), make([]float64, n), make([]float64, n)
 		for step := 1; step <= 5; step++ {
 			for i := range x {
-				x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
-				y[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+				x[i], y[i] = wideValue(rng, false), wideValue(rng, false)
 				if rng.IntN(7) == 0 {
 					x[i] = 0
 				}
@@ -114,21 +132,11 @@ func TestAdamUpdateRank2MatchesLoops(t *testing.T) {
 			if step == 3 {
 				a1, yy = 0, x
 			}
-			alpha := 0.01 * math.Sqrt(1-math.Pow(0.999, float64(step))) / (1 - math.Pow(0.9, float64(step)))
-			AdamUpdateRank2(p, x, yy, a0, a1, m, v, u, w, 0.9, 0.999, alpha, 1e-7)
-			for i := range gr {
-				gr[i] = (float64(a0*x[i]) + float64(a1*yy[i])) * u[i]
+			AdamUpdateRank2(c.p, x, yy, a0, a1, c.m, c.v, c.u, c.w, 0.9, 0.999, adamAlpha(step), 1e-7)
+			for i := range c.gr {
+				c.gr[i] = (float64(a0*x[i]) + float64(a1*yy[i])) * c.u[i]
 			}
-			adamRef(pr, gr, mr, vr, 0.9, 0.999, alpha, 1e-7)
-			for i := range wr {
-				wr[i] = pr[i] * u[i]
-			}
-			for i := range p {
-				if math.Float64bits(p[i]) != math.Float64bits(pr[i]) || m[i] != mr[i] || v[i] != vr[i] || math.Float64bits(w[i]) != math.Float64bits(wr[i]) {
-					t.Fatalf("n=%d step %d, entry %d: (p, m, v, w) = (%v, %v, %v, %v), loops (%v, %v, %v, %v)",
-						n, step, i, p[i], m[i], v[i], w[i], pr[i], mr[i], vr[i], wr[i])
-				}
-			}
+			c.check(t, n, step)
 		}
 	}
 }

@@ -31,13 +31,8 @@ func GemmSpanNN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 	checkRows("GemmSpanNN", m, k, a, lda)
 	checkRows("GemmSpanNN", k, n, b, ldb)
 	checkRows("GemmSpanNN", m, n, c, ldc)
-	buf := getBuffers()
+	buf := spanBuffers(b, ldb, k, n)
 	defer putBuffers(buf)
-	buf.size(mr*k, nr*k, 0)
-	nFull := n / nr * nr
-	if nFull < n {
-		packB(buf.b, false, b, ldb, 0, nFull, k, n-nFull)
-	}
 	for ir := 0; ir < m; ir += mr {
 		rows := min(mr, m-ir)
 		// The columns of A whose spans meet rows [ir, ir+rows).
@@ -47,29 +42,45 @@ func GemmSpanNN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 				p0, p1 = min(p0, p), p+1
 			}
 		}
-		kk := max(p1-p0, 0)
-		p0 = min(p0, k-1)
-		ap, ars, aps := &a[ir*lda+p0], lda, 1
-		if rows < mr {
-			if kk > 0 {
-				packA(buf.a, false, a, lda, ir, p0, rows, kk)
-			}
-			ap, ars, aps = &buf.a[0], 1, mr
-		}
-		spanRow(kk, ap, ars, aps, b, ldb, buf.b, p0, n, c[ir*ldc:], ldc, rows)
+		spanRow(buf, false, a, lda, ir, rows, min(p0, k-1), max(p1-p0, 0), b, ldb, n, c[ir*ldc:], ldc)
 	}
 }
 
-// spanRow writes a row tile of C (rows × n at c): the op(A) tile at ap
-// (kk steps, strides ars, aps) times rows q0 to q0+kk of B, read in place
-// (row stride ldb) but for its last, partial column panel, packed in edge
-// as packB packs it from row 0.
-func spanRow(kk int, ap *float64, ars, aps int, b []float64, ldb int, edge []float64, q0, n int, c []float64, ldc, rows int) {
+// spanBuffers takes pack buffers for a span product of kb steps into n
+// columns and packs B's partial last column panel, as gemmInPlace does.
+func spanBuffers(b []float64, ldb, kb, n int) *packBuffers {
+	buf := getBuffers()
+	buf.size(mr*kb, nr*kb, 0)
+	if nFull := n / nr * nr; nFull < n {
+		packB(buf.b, false, b, ldb, 0, nFull, kb, n-nFull)
+	}
+	return buf
+}
+
+// spanRow writes a row tile of C (rows × n at c): rows ir to ir+rows of
+// op(A) (A itself, or Aᵀ when trans) over the kk steps from q0, read in
+// place when the tile is whole and packed into buf.a when it is short,
+// times rows q0 to q0+kk of B, read in place (row stride ldb) but for its
+// last, partial column panel, which spanBuffers packed from row 0.
+func spanRow(buf *packBuffers, trans bool, a []float64, lda, ir, rows, q0, kk int, b []float64, ldb, n int, c []float64, ldc int) {
+	var ap *float64
+	var ars, aps int
+	switch {
+	case rows < mr:
+		if kk > 0 {
+			packA(buf.a, trans, a, lda, ir, q0, rows, kk)
+		}
+		ap, ars, aps = &buf.a[0], 1, mr
+	case trans: // op(A)[i][q] = a[q·lda + i]
+		ap, ars, aps = &a[q0*lda+ir], 1, lda
+	default:
+		ap, ars, aps = &a[ir*lda+q0], lda, 1
+	}
 	for jr := 0; jr < n; jr += nr {
 		cols := min(nr, n-jr)
 		bp, bps := &b[q0*ldb+jr], ldb
 		if cols < nr {
-			bp, bps = &edge[q0*nr], nr
+			bp, bps = &buf.b[q0*nr], nr
 		}
 		tile(kk, ap, ars, aps, bp, bps, c[jr:], ldc, rows, cols, 1, 0)
 	}
@@ -90,13 +101,8 @@ func GemmSpanTN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 	checkRows("GemmSpanTN", m, k, a, lda)
 	checkRows("GemmSpanTN", m, n, b, ldb)
 	checkRows("GemmSpanTN", k, n, c, ldc)
-	buf := getBuffers()
+	buf := spanBuffers(b, ldb, m, n)
 	defer putBuffers(buf)
-	buf.size(mr*m, nr*m, 0)
-	nFull := n / nr * nr
-	if nFull < n {
-		packB(buf.b, false, b, ldb, 0, nFull, m, n-nFull)
-	}
 	for ir := 0; ir < k; ir += mr {
 		rows := min(mr, k-ir)
 		// The hull of the spans of columns ir to ir+rows of A, clipped
@@ -107,17 +113,7 @@ func GemmSpanTN(m, n, k int, a []float64, lda int, lo, hi []int, b []float64, ld
 				i0, i1 = min(i0, l), max(i1, h)
 			}
 		}
-		kk := max(i1-i0, 0)
-		i0 = min(i0, m-1)
-		// op(A)[p][i] = a[i·lda + p]
-		ap, ars, aps := &a[i0*lda+ir], 1, lda
-		if rows < mr {
-			if kk > 0 {
-				packA(buf.a, true, a, lda, ir, i0, rows, kk)
-			}
-			ap, ars, aps = &buf.a[0], 1, mr
-		}
-		spanRow(kk, ap, ars, aps, b, ldb, buf.b, i0, n, c[ir*ldc:], ldc, rows)
+		spanRow(buf, true, a, lda, ir, rows, min(i0, m-1), max(i1-i0, 0), b, ldb, n, c[ir*ldc:], ldc)
 	}
 }
 

@@ -359,14 +359,47 @@ func adamBody(scaled bool) {
 	if scaled {
 		pre = "adams_"
 	}
+	ptrs := []Register{p, g, m, v}
+	if scaled {
+		ptrs = append([]Register{u, w}, ptrs...)
+	}
+	lanes4(pre, n, ptrs, func() {
+		VMOVUPD(Mem{Base: g}, Y0)
+		if scaled {
+			VMOVUPD(Mem{Base: u}, Y14)
+			VMULPD(Y14, Y0, Y0) // grad·u
+		}
+		adamCore(p, m, v, b1, c1, b2, c2, alpha, eps)
+		if scaled {
+			VMULPD(Y14, Y7, Y7) // p·u
+			VMOVUPD(Y7, Mem{Base: w})
+		}
+	})
+}
+
+// lanes4 emits a loop over the n/4 blocks of four lanes (n in a register,
+// a multiple of 4): body once per block, then each of ptrs advanced by 32
+// bytes in order; then the function returns. Labels are pre + "loop" and
+// pre + "done".
+func lanes4(pre string, n Register, ptrs []Register, body func()) {
 	SHRQ(U8(2), n)
 	JZ(LabelRef(pre + "done"))
 	Label(pre + "loop")
-	VMOVUPD(Mem{Base: g}, Y0)
-	if scaled {
-		VMOVUPD(Mem{Base: u}, Y14)
-		VMULPD(Y14, Y0, Y0) // grad·u
+	body()
+	for _, r := range ptrs {
+		ADDQ(U8(32), r)
 	}
+	DECQ(n)
+	JNZ(LabelRef(pre + "loop"))
+	Label(pre + "done")
+	VZEROUPPER()
+	RET()
+}
+
+// adamCore emits the update of one 4-lane block whose gradient is in Y0:
+// m and v are updated in memory, then p, whose new value stays in Y7 (Y1–Y7
+// are clobbered). Each operation rounds as the scalar loop's, no FMA.
+func adamCore(p, m, v Register, b1, c1, b2, c2, alpha, eps VecPhysical) {
 	VMOVUPD(Mem{Base: m}, Y1)
 	VMULPD(b1, Y1, Y1) // b1·m
 	VMULPD(c1, Y0, Y2) // c1·g
@@ -385,21 +418,6 @@ func adamBody(scaled bool) {
 	VMOVUPD(Mem{Base: p}, Y7)
 	VSUBPD(Y6, Y7, Y7)
 	VMOVUPD(Y7, Mem{Base: p})
-	if scaled {
-		VMULPD(Y14, Y7, Y7) // p·u
-		VMOVUPD(Y7, Mem{Base: w})
-		ADDQ(U8(32), u)
-		ADDQ(U8(32), w)
-	}
-	ADDQ(U8(32), p)
-	ADDQ(U8(32), g)
-	ADDQ(U8(32), m)
-	ADDQ(U8(32), v)
-	DECQ(n)
-	JNZ(LabelRef(pre + "loop"))
-	Label(pre + "done")
-	VZEROUPPER()
-	RET()
 }
 
 // adamRank2Kernel writes adamRank2_4: adamScaled4 for a row of a parameter
@@ -429,43 +447,17 @@ func adamRank2Kernel() {
 		VBROADCASTSD(r, consts[i])
 	}
 	b1, c1, b2, c2, alpha, eps, a0, a1 := Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15
-	SHRQ(U8(2), n)
-	JZ(LabelRef("adamr2_done"))
-	Label("adamr2_loop")
-	VMOVUPD(Mem{Base: x}, Y0)
-	VMULPD(a0, Y0, Y0) // a0·x
-	VMOVUPD(Mem{Base: y}, Y2)
-	VMULPD(a1, Y2, Y2) // a1·y
-	VADDPD(Y2, Y0, Y0)
-	VMULPD(Mem{Base: u}, Y0, Y0) // (a0·x + a1·y)·u
-	VMOVUPD(Mem{Base: m}, Y1)
-	VMULPD(b1, Y1, Y1) // b1·m
-	VMULPD(c1, Y0, Y2) // c1·g
-	VADDPD(Y2, Y1, Y1) // m
-	VMOVUPD(Y1, Mem{Base: m})
-	VMOVUPD(Mem{Base: v}, Y3)
-	VMULPD(b2, Y3, Y3) // b2·v
-	VMULPD(c2, Y0, Y4) // c2·g
-	VMULPD(Y0, Y4, Y4) // (c2·g)·g
-	VADDPD(Y4, Y3, Y3) // v
-	VMOVUPD(Y3, Mem{Base: v})
-	VSQRTPD(Y3, Y5)
-	VADDPD(eps, Y5, Y5)   // √v + eps
-	VMULPD(alpha, Y1, Y6) // alpha·m
-	VDIVPD(Y5, Y6, Y6)    // (alpha·m)/(√v + eps)
-	VMOVUPD(Mem{Base: p}, Y7)
-	VSUBPD(Y6, Y7, Y7)
-	VMOVUPD(Y7, Mem{Base: p})
-	VMULPD(Mem{Base: u}, Y7, Y7) // p·u
-	VMOVUPD(Y7, Mem{Base: w})
-	for _, r := range []Register{p, x, y, m, v, u, w} {
-		ADDQ(U8(32), r)
-	}
-	DECQ(n)
-	JNZ(LabelRef("adamr2_loop"))
-	Label("adamr2_done")
-	VZEROUPPER()
-	RET()
+	lanes4("adamr2_", n, []Register{p, x, y, m, v, u, w}, func() {
+		VMOVUPD(Mem{Base: x}, Y0)
+		VMULPD(a0, Y0, Y0) // a0·x
+		VMOVUPD(Mem{Base: y}, Y2)
+		VMULPD(a1, Y2, Y2) // a1·y
+		VADDPD(Y2, Y0, Y0)
+		VMULPD(Mem{Base: u}, Y0, Y0) // (a0·x + a1·y)·u
+		adamCore(p, m, v, b1, c1, b2, c2, alpha, eps)
+		VMULPD(Mem{Base: u}, Y7, Y7) // p·u
+		VMOVUPD(Y7, Mem{Base: w})
+	})
 }
 
 // reluKernels writes the row loops of a ReLU network's thin layers (one
@@ -1240,22 +1232,12 @@ func reparamKernels() {
 		mu := Load(Param("mu"), GP64())
 		sp := Load(Param("s"), GP64())
 		e := Load(Param("e"), GP64())
-		SHRQ(U8(2), n)
-		JZ(LabelRef("axpye_done"))
-		Label("axpye_loop")
-		VMOVUPD(Mem{Base: sp}, Y0)
-		VMULPD(Mem{Base: e}, Y0, Y0)  // s·e
-		VADDPD(Mem{Base: mu}, Y0, Y0) // mu + s·e
-		VMOVUPD(Y0, Mem{Base: dst})
-		ADDQ(U8(32), dst)
-		ADDQ(U8(32), mu)
-		ADDQ(U8(32), sp)
-		ADDQ(U8(32), e)
-		DECQ(n)
-		JNZ(LabelRef("axpye_loop"))
-		Label("axpye_done")
-		VZEROUPPER()
-		RET()
+		lanes4("axpye_", n, []Register{dst, mu, sp, e}, func() {
+			VMOVUPD(Mem{Base: sp}, Y0)
+			VMULPD(Mem{Base: e}, Y0, Y0)  // s·e
+			VADDPD(Mem{Base: mu}, Y0, Y0) // mu + s·e
+			VMOVUPD(Y0, Mem{Base: dst})
+		})
 	}
 
 	TEXT("gradReparam4", NOSPLIT, "func(n int, gmu, gls, d, e, s *float64)")
@@ -1269,25 +1251,14 @@ func reparamKernels() {
 		d := Load(Param("d"), GP64())
 		e := Load(Param("e"), GP64())
 		sp := Load(Param("s"), GP64())
-		SHRQ(U8(2), n)
-		JZ(LabelRef("gradrp_done"))
-		Label("gradrp_loop")
-		VMOVUPD(Mem{Base: d}, Y0)
-		VADDPD(Mem{Base: gmu}, Y0, Y1) // gmu + d
-		VMOVUPD(Y1, Mem{Base: gmu})
-		VMULPD(Mem{Base: e}, Y0, Y2)   // d·e
-		VMULPD(Mem{Base: sp}, Y2, Y2)  // (d·e)·s
-		VADDPD(Mem{Base: gls}, Y2, Y2) // gls + (d·e)·s
-		VMOVUPD(Y2, Mem{Base: gls})
-		ADDQ(U8(32), gmu)
-		ADDQ(U8(32), gls)
-		ADDQ(U8(32), d)
-		ADDQ(U8(32), e)
-		ADDQ(U8(32), sp)
-		DECQ(n)
-		JNZ(LabelRef("gradrp_loop"))
-		Label("gradrp_done")
-		VZEROUPPER()
-		RET()
+		lanes4("gradrp_", n, []Register{gmu, gls, d, e, sp}, func() {
+			VMOVUPD(Mem{Base: d}, Y0)
+			VADDPD(Mem{Base: gmu}, Y0, Y1) // gmu + d
+			VMOVUPD(Y1, Mem{Base: gmu})
+			VMULPD(Mem{Base: e}, Y0, Y2)   // d·e
+			VMULPD(Mem{Base: sp}, Y2, Y2)  // (d·e)·s
+			VADDPD(Mem{Base: gls}, Y2, Y2) // gls + (d·e)·s
+			VMOVUPD(Y2, Mem{Base: gls})
+		})
 	}
 }
