@@ -271,6 +271,11 @@ func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, 
 		takePoint(propose, &L.proposeFinal)
 	}
 	persist := sumCriterion(pSharpBeg, pSharpEnd, rhoInit, rhoFinal, rho, nil)
+	if depth == 1 {
+		// The halves' inner ends are the subtree's ends (above): the two
+		// extra checks would repeat this one's sums.
+		return persist
+	}
 	persist = persist && sumCriterion(pSharpBeg, pSharpFinalBeg, rhoInit, pFinalBeg, nil, nil)
 	persist = persist && sumCriterion(pSharpInitEnd, pSharpEnd, rhoFinal, pInitEnd, nil, nil)
 	return persist
