@@ -50,7 +50,6 @@ type genWork struct {
 	f2 []float64 // 2×D: fb of the singular-value bound
 	fb []float64 // k×D: w.jt or w.f2
 	k  int       // rank of ∇W₂ᵀ = fa·fb
-	mv []float64 // h: M·v
 	kw *symWork  // d×d: JᵀJ + σ²I and its factorisations
 
 	// Singular-value bound: d loss/dJ = c·(Jv)vᵀ, rank one.
@@ -65,7 +64,7 @@ func newGenWork(d, h, out int) *genWork {
 		mt: make([]float64, (d+1)*h), jt: make([]float64, (d+1)*out),
 		p: make([]float64, h*d), pq: make([]float64, h*(d+1)), b: make([]float64, d*d),
 		fa: make([]float64, h*(d+1)), f2: make([]float64, 2*out),
-		mv: make([]float64, h), kw: newSymWork(d),
+		kw: newSymWork(d),
 	}
 }
 

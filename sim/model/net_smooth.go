@@ -106,18 +106,13 @@ func (t *Net) backwardSmooth(layers []Layer, w, dw []float64) {
 	}
 }
 
-// activate applies a to xs in place; the switch is outside the loops.
+// activate applies a (tanh or ReLU: ELU goes through Net.elu, a layer at a
+// time) to xs in place; the switch is outside the loops.
 func activate(a Activation, xs []float64) {
 	switch a {
 	case Tanh:
 		for j, x := range xs {
 			xs[j] = math.Tanh(x)
-		}
-	case ELU:
-		for j, x := range xs {
-			if x <= 0 {
-				xs[j] = math.Expm1(x)
-			}
 		}
 	default:
 		for j, x := range xs {

@@ -71,6 +71,13 @@ func TestNetSpansMatchDense(t *testing.T) {
 					net.Forward(layers, w)
 					copy(net.OutGrad(), coef)
 				}
+				// Finite first-layer weights take the spans; an Inf or a
+				// NaN there (variants 2, 3) must send Forward to the dense
+				// path, or the comparison below would test dense against
+				// itself without saying so.
+				if on := sp.sp.on; on != (variant < 2) {
+					t.Fatalf("%s: Forward took the spans: %v, want %v", name, on, variant < 2)
+				}
 				dense.Backward(layers, w, dwD)
 				sp.Backward(layers, w, dwS)
 				same(t, name+" f", sp.Out, dense.Out)
