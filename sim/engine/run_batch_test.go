@@ -68,12 +68,12 @@ func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 		{1000 * procs, minBatchTime},
 	} {
 		n.Store(tc.stepping)
-		if got := r.batchTime(); got != tc.want {
+		if got := r.batchTime(r.share()); got != tc.want {
 			t.Errorf("%d stepping on %d cores: batch %v, want %v", tc.stepping, procs, got, tc.want)
 		}
 	}
 	r.opt.Stepping = nil
-	if got := r.batchTime(); got != 10*time.Millisecond {
+	if got := r.batchTime(r.share()); got != 10*time.Millisecond {
 		t.Errorf("no shared count: batch %v, want 10ms", got)
 	}
 }
@@ -96,7 +96,7 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 	var want []int
 	for _, stepping := range []int{1, 1, 2, int(procs), int(procs) + 5} {
 		n.Store(int64(stepping)) // the run itself among them
-		r.shareCores()
+		r.shareCores(r.share())
 		if w := max(1, procs-stepping+1); len(want) == 0 || want[len(want)-1] != w {
 			want = append(want, w)
 		}
@@ -105,7 +105,7 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 		t.Errorf("on %d cores told %v, want %v", procs, m.told, want)
 	}
 	r.opt.Stepping = nil
-	r.shareCores()
+	r.shareCores(r.share())
 	if len(m.told) != len(want) {
 		t.Errorf("no shared count: told %v more", m.told[len(want):])
 	}
@@ -120,25 +120,26 @@ func TestBatchBudgetPaysBackOverruns(t *testing.T) {
 	r := &Run{opt: RunOptions{FrameRate: 25, BatchTime: 2 * time.Millisecond, Stepping: &n}}
 	procs := int64(runtime.GOMAXPROCS(0))
 	n.Store(procs + 1)
-	d := r.batchTime()
-	r.ranOver(d/2 + 2*d) // a step of 3.5 batch times: 2.5 owed
+	sh := r.share()
+	d := r.batchTime(sh)
+	r.ranOver(sh, d/2+2*d) // a step of 3.5 batch times: 2.5 owed
 	var got []time.Duration
 	for range 4 {
-		b, _ := r.batchBudget()
-		got = append(got, b)
+		got = append(got, r.batchBudget(sh))
 	}
 	if want := []time.Duration{0, 0, d / 2, d}; !slices.Equal(got, want) {
 		t.Errorf("after an overrun of 2.5 batch times (%v) the budgets are %v, want %v", d, got, want)
 	}
-	r.ranOver(time.Hour)
+	r.ranOver(sh, time.Hour)
 	if r.overrun != maxOverrun {
 		t.Errorf("an hour's overrun is owed as %v, want %v", r.overrun, maxOverrun)
 	}
 	n.Store(procs) // no longer taking turns: the debt is forgiven
-	if b, turns := r.batchBudget(); b != r.batchTime() || turns || r.overrun != 0 {
-		t.Errorf("not crowded: budget %v (want %v), owing %v", b, r.batchTime(), r.overrun)
+	sh = r.share()
+	if b := r.batchBudget(sh); b != r.batchTime(sh) || sh.crowded() || r.overrun != 0 {
+		t.Errorf("not crowded: budget %v (want %v), owing %v", b, r.batchTime(sh), r.overrun)
 	}
-	r.ranOver(time.Second)
+	r.ranOver(sh, time.Second)
 	if r.overrun != 0 {
 		t.Errorf("not crowded: an overrun is owed (%v)", r.overrun)
 	}

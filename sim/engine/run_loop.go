@@ -95,27 +95,33 @@ func (r *Run) steps(ctx context.Context) {
 // a millisecond the loop's own work (commands, frames, yielding) shows.
 const minBatchTime = time.Millisecond
 
+// share is one reading of the shared count of stepping runs: n of them
+// on procs cores. A batch reads it once, so its budget, its overrun and
+// the method's thread count agree; procs is 0 without a shared count.
+type share struct{ n, procs int64 }
+
+// share reads the shared count of stepping runs.
+func (r *Run) share() share {
+	if r.opt.Stepping == nil {
+		return share{}
+	}
+	return share{r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))}
+}
+
+// crowded reports whether more runs step than there are cores, so that
+// they take turns.
+func (s share) crowded() bool { return s.n > s.procs }
+
 // batchTime is how long one batch may step: BatchTime and the frame
 // interval, and, when more runs step than there are cores, the share of a
 // frame interval that lets every one of them have a batch in turn within
 // it (a run publishes only between batches).
-func (r *Run) batchTime() time.Duration {
+func (r *Run) batchTime(s share) time.Duration {
 	d := min(r.opt.BatchTime, r.frameInterval())
-	n, procs, crowded := r.crowded()
-	if !crowded {
+	if !s.crowded() {
 		return d
 	}
-	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(procs)/time.Duration(n)))
-}
-
-// crowded reports whether more runs step than there are cores (n of them
-// on procs), so that they take turns.
-func (r *Run) crowded() (n, procs int64, crowded bool) {
-	if r.opt.Stepping == nil {
-		return 0, 0, false
-	}
-	n, procs = r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))
-	return n, procs, n > procs
+	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(s.procs)/time.Duration(s.n)))
 }
 
 // maxOverrun caps what one batch's overrun is paid back with: a step
@@ -128,25 +134,24 @@ const maxOverrun = time.Second
 // a run whose steps outlast the batch time — HMC's four chains, 4 ms, with
 // 2-ms batches — would otherwise take two or three times its share of
 // the cores); 0 skips this turn. Runs that do not take turns owe nothing.
-// It also reports whether runs take turns now.
-func (r *Run) batchBudget() (budget time.Duration, turns bool) {
-	d := r.batchTime()
-	if _, _, turns = r.crowded(); !turns {
+func (r *Run) batchBudget(s share) time.Duration {
+	d := r.batchTime(s)
+	if !s.crowded() {
 		r.overrun = 0
-		return d, false
+		return d
 	}
 	if r.overrun >= d {
 		r.overrun -= d
-		return 0, true
+		return 0
 	}
 	d, r.overrun = d-r.overrun, 0
-	return d, true
+	return d
 }
 
 // ranOver records how much CPU time a batch used past its budget, to be
 // paid back by the next ones while runs take turns.
-func (r *Run) ranOver(over time.Duration) {
-	if _, _, turns := r.crowded(); turns && over > 0 {
+func (r *Run) ranOver(s share, over time.Duration) {
+	if s.crowded() && over > 0 {
 		r.overrun = min(over, maxOverrun)
 	}
 }
@@ -154,12 +159,12 @@ func (r *Run) ranOver(over time.Duration) {
 // shareCores tells a method that steps in several goroutines
 // (sim.Threaded) how many it may use: the cores the other stepping runs
 // leave, at least one. Without a shared count it is left as it likes.
-func (r *Run) shareCores() {
+func (r *Run) shareCores(s share) {
 	t, ok := r.m.(sim.Threaded)
-	if !ok || r.opt.Stepping == nil {
+	if !ok || s.procs == 0 {
 		return
 	}
-	n := max(1, int(int64(runtime.GOMAXPROCS(0))-r.opt.Stepping.Load()+1))
+	n := max(1, int(s.procs-s.n+1))
 	if n != r.threads {
 		r.threads = n
 		t.SetThreads(n)
@@ -235,8 +240,9 @@ func (r *Run) batch(start time.Time) {
 	if r.budget > 0 {
 		limit = min(limit, r.budget-r.step)
 	}
-	r.shareCores()
-	budget, turns := r.batchBudget()
+	sh := r.share()
+	r.shareCores(sh)
+	budget := r.batchBudget(sh)
 	if budget == 0 {
 		return // this turn pays for the last batch's overrun
 	}
@@ -245,7 +251,7 @@ func (r *Run) batch(start time.Time) {
 	// that is no share of the cores the run took.
 	var cpu0 time.Duration
 	measured := false
-	if turns {
+	if sh.crowded() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		cpu0, measured = cputime.Thread()
@@ -258,7 +264,7 @@ func (r *Run) batch(start time.Time) {
 	}
 	if measured {
 		if cpu1, ok := cputime.Thread(); ok {
-			r.ranOver(cpu1 - cpu0 - budget)
+			r.ranOver(sh, cpu1-cpu0-budget)
 		}
 	}
 	r.dirty = true

@@ -5,11 +5,13 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"go.uber.org/goleak"
 )
 
 var allKinds = []kind{kindMetropolis, kindSGLD, kindHMC, kindNUTS}
@@ -238,55 +240,41 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestWorkersStop: Close ends the chains' goroutines, and so does dropping
-// an unclosed method (runtime cleanup).
+// an unclosed method (runtime cleanup). goleak compares goroutines by
+// identity, so an earlier test's worker still exiting cannot count.
 func TestWorkersStop(t *testing.T) {
 	d := loadData(t, "linreg")
-	base := settledGoroutines()
+	before := goleak.IgnoreCurrent()
 	m := newSampler(t, kindHMC, "linear")
 	if _, err := sim.Init(m, d, sim.Controls{"chains": sim.Num(8)}, numeric.NewRand(1)); err != nil {
 		t.Fatal(err)
 	}
 	m.Step()
-	if n := runtime.NumGoroutine(); n < base+7 {
-		t.Fatalf("%d goroutines, want ≥ %d", n, base+7)
+	if n := chainWorkers(); n < 7 {
+		t.Fatalf("%d chain workers, want ≥ 7", n)
 	}
 	m.Close()
-	waitGoroutines(t, base)
+	if err := goleak.Find(before); err != nil {
+		t.Errorf("after Close: %v", err)
+	}
 	m.Step() // restarts the workers
 	m = nil
-	waitGoroutines(t, base)
+	runtime.GC() // the workers of a dropped method stop in its cleanup
+	if err := goleak.Find(before); err != nil {
+		t.Errorf("after dropping an unclosed method: %v", err)
+	}
 }
 
-// settledGoroutines is the goroutine count once it has stopped changing:
-// earlier tests' workers return after Close has seen them done, and one
-// still exiting would count in a base it then leaves.
-func settledGoroutines() int {
-	n := runtime.NumGoroutine()
-	for range 100 {
-		runtime.GC()
-		time.Sleep(5 * time.Millisecond)
-		m := runtime.NumGoroutine()
-		if m == n {
-			return n
+// chainWorkers counts the goroutines running startWorkers' loop.
+func chainWorkers() int {
+	buf := make([]byte, 1<<20)
+	n := 0
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "mcmc.startWorkers.func") {
+			n++
 		}
-		n = m
 	}
 	return n
-}
-
-// waitGoroutines polls the goroutine count, collecting garbage each time:
-// nothing signals a goroutine's exit, and the workers of a dropped method
-// stop only once the collector has run its cleanup.
-func waitGoroutines(t *testing.T, want int) {
-	t.Helper()
-	for range 100 {
-		runtime.GC()
-		if runtime.NumGoroutine() <= want {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Errorf("%d goroutines remain, want %d", runtime.NumGoroutine(), want)
 }
 
 // TestStepNoAlloc: after warm-up starts, a Step allocates nothing — the
