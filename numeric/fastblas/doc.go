@@ -12,10 +12,10 @@
 //     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
 //     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
 //     micro-kernel accumulates each tile of C in YMM registers with FMA.
-//     A product that fits one cache block (m·k ≤ 120·256, k ≤ 256,
-//     n ≤ 512, all of the project's) skips the packing of whole panels: the
-//     kernel reads
-//     op(A), and B unless transposed, where they lie; a last column panel
+//     Where a k-slice of op(A) (at most 256 steps) fits one packed block
+//     (m·k ≤ 120·256: all of the project's products) the packing of whole
+//     panels is skipped: the kernel reads op(A), and B unless transposed,
+//     where they lie; a last column panel
 //     of at most four columns takes a 12×4 kernel (twelve rows of one YMM)
 //     instead of 6×8 tiles padded from 2–4 columns. Edge tiles are
 //     computed into a stack tile and copied, so no element outside C is

@@ -167,19 +167,6 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 	}
 	buf := getBuffers()
 	defer putBuffers(buf)
-	// In place when op(A) is no larger than a packed mc×kc block (it then
-	// stays in L2 while the column panels pass over it, as a packed block
-	// would): fBNN's 140-row products on gap spent an eighth of their time
-	// packing A under an m ≤ mc bound.
-	if m*k <= mc*kc && n <= nc && k <= kc {
-		nb := nr * k
-		if tB {
-			nb = roundUp(n, nr) * k
-		}
-		buf.size(mr*k, nb, 0)
-		gemmInPlace(buf, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-		return
-	}
 	buf.size(roundUp(min(m, mc), mr)*min(k, kc), min(k, kc)*roundUp(min(n, nc), nr), 0)
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
@@ -189,6 +176,15 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 			if pc > 0 {
 				bt = 1
 			}
+			if m*kb <= mc*kc {
+				// op(A)'s slice is no larger than a packed mc×kc block: read
+				// in place, it stays in L2 while the column panels pass
+				// over it, as a packed block would (fBNN's 140-row products
+				// on gap spent an eighth of their time packing A, and
+				// LIVI's 64×2,701 W₂ᵀ was copied whole).
+				gemmInPlace(buf, tA, tB, m, nb, kb, alpha, a[aOffset(tA, lda, 0, pc):], lda, b[bOffset(tB, ldb, pc, jc):], ldb, bt, c[jc:], ldc)
+				continue
+			}
 			packB(buf.b, tB, b, ldb, pc, jc, kb, nb)
 			for ic := 0; ic < m; ic += mc {
 				mb := min(mc, m-ic)
@@ -197,6 +193,22 @@ func gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 			}
 		}
 	}
+}
+
+// aOffset is the index of op(A)[i][p] in a; bOffset that of op(B)[p][j]
+// in b.
+func aOffset(tA bool, lda, i, p int) int {
+	if tA {
+		return p*lda + i
+	}
+	return i*lda + p
+}
+
+func bOffset(tB bool, ldb, p, j int) int {
+	if tB {
+		return j*ldb + p
+	}
+	return p*ldb + j
 }
 
 // gemmInPlace is gemm for a product within one cache block: the kernel

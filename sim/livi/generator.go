@@ -139,24 +139,13 @@ func mulAxpy(c, a, b []float64, r, k, n int, add bool) {
 }
 
 // mulDot sets c = a·bᵀ, a r×n, b s×n, c r×s (r ≤ 64, s small): a GEMM
-// whose inner dimension n is long, in pieces of dotCols along n. fastblas
-// reads a piece's rows of a where they lie and packs only b's (transposed);
-// one call over all of n would copy the whole of a (W₂ᵀ, 1.4 MB) into its
-// packed panels first.
+// whose inner dimension n is long (fastblas reads a's rows where they lie,
+// a kc-long slice at a time, and packs only b's).
 func mulDot(c, a, b []float64, r, s, n int) {
-	beta := 0.0
-	for p0 := 0; p0 < n; p0 += dotCols {
-		nb := min(dotCols, n-p0)
-		A := blas64.General{Rows: r, Cols: nb, Stride: n, Data: a[p0:]}
-		B := blas64.General{Rows: s, Cols: nb, Stride: n, Data: b[p0:]}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, beta, blas64.General{Rows: r, Cols: s, Stride: s, Data: c})
-		beta = 1
-	}
+	A := blas64.General{Rows: r, Cols: n, Stride: n, Data: a}
+	B := blas64.General{Rows: s, Cols: n, Stride: n, Data: b}
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, 0, blas64.General{Rows: r, Cols: s, Stride: s, Data: c})
 }
-
-// dotCols is fastblas's largest inner dimension (kc) for which it reads A in
-// place; gonum (purego) takes any.
-const dotCols = 256
 
 // forward sets w.a, w.hv, w.s from w.z and writes g(z) into theta.
 func (g *generator) forward(w *genWork, theta []float64) {
