@@ -1,13 +1,3 @@
-// Package target holds two-dimensional target densities: the problems of
-// the gallery, which have no data set and no predictive band, only an
-// unnormalised log density over two named parameters and a box that holds
-// all but a negligible part of its mass.
-//
-// A Target is evaluated in the hot loop of every sampler and variational
-// family, so its methods take and return fixed-size arrays by value: a
-// call allocates nothing. A Target is immutable once built; controls (a
-// correlation, a curvature) are fixed at construction, and a new value of
-// a control builds a new Target.
 package target
 
 // Point is a position in the plane, (θ₁, θ₂), in the order Params names them.

@@ -1,0 +1,99 @@
+package target
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/posterior-playground/playground/sim"
+)
+
+// MaxDraws bounds a call of Draws.
+const MaxDraws = 100_000
+
+// Quantile returns the p-quantile of parameter axis (0 or 1), linear
+// within the marginal's bins. A quantile in mass outside Box (only a
+// Quadrature target has any: the funnel's x) is reported at Box's edge.
+func (g *Grid) Quantile(axis int, p float64) float64 {
+	lo, hi := g.Box.XMin, g.Box.XMax
+	if axis == 1 {
+		lo, hi = g.Box.YMin, g.Box.YMax
+	}
+	w := (hi - lo) / float64(g.N)
+	s := g.outside[axis][0]
+	if p <= s {
+		return lo
+	}
+	for i, d := range g.Marginal[axis] {
+		m := d * w
+		if s+m >= p && m > 0 {
+			return lo + w*(float64(i)+(p-s)/m)
+		}
+		s += m
+	}
+	return hi
+}
+
+// Draws fills dst with independent reference draws: a cell by its mass,
+// then a uniform point inside it (mapped to the target's coordinates for
+// a Quadrature target). len(dst) is at most MaxDraws.
+func (g *Grid) Draws(dst []Point, r *rand.Rand) error {
+	if len(dst) > MaxDraws {
+		return &sim.FieldError{Field: "draws", Message: fmt.Sprintf("%d is outside the allowed range [0, %d]", len(dst), MaxDraws)}
+	}
+	n, b := g.N, g.ibox
+	hx, hy := (b.XMax-b.XMin)/float64(n), (b.YMax-b.YMin)/float64(n)
+	last := g.cum[len(g.cum)-1]
+	for k := range dst {
+		u := r.Float64() * last
+		c, _ := slices.BinarySearch(g.cum, u)
+		c = min(c, len(g.cum)-1)
+		i, j := c%n, c/n
+		p := Point{b.XMin + (float64(i)+r.Float64())*hx, b.YMin + (float64(j)+r.Float64())*hy}
+		if g.from != nil {
+			p = g.from(p)
+		}
+		dst[k] = p
+	}
+	return nil
+}
+
+// KL returns KL(q‖p) = Σ q_c (log q_c − log p_c) over the cells of Box,
+// with q and p each normalised over those cells: the divergence of a
+// variational fit given by its log density (up to a constant) from the
+// target. It is +Inf where q has mass and p none.
+func (g *Grid) KL(logq func(Point) float64) float64 {
+	n := g.N
+	lq := make([]float64, n*n)
+	top := math.Inf(-1)
+	for j := range n {
+		for i := range n {
+			l := logq(g.Centre(i, j))
+			lq[j*n+i] = l
+			top = max(top, l)
+		}
+	}
+	zq := logSumExp(lq, top)
+	zp := logSumExp(g.logp, slices.Max(g.logp))
+	var kl float64
+	for k, l := range lq {
+		l -= zq
+		if q := math.Exp(l); q > 0 {
+			kl += q * (l - (g.logp[k] - zp))
+		}
+	}
+	return kl
+}
+
+// logSumExp is log Σ exp(x) given top = max(x).
+func logSumExp(x []float64, top float64) float64 {
+	if math.IsInf(top, 0) {
+		return top
+	}
+	var s float64
+	for _, v := range x {
+		s += math.Exp(v - top)
+	}
+	return top + math.Log(s)
+}
