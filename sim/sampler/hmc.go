@@ -1,0 +1,122 @@
+package sampler
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/posterior-playground/playground/sim/target"
+)
+
+// HMCConfig sets Hamiltonian Monte Carlo. The zero value is ε = 0.2,
+// L = 20.
+type HMCConfig struct {
+	Step      float64 // ε, in [0.001, 5]; 0 means 0.2
+	Leapfrogs int     // L, in [1, 1000]; 0 means 20
+}
+
+// MaxLeapfrogs bounds HMC's L.
+const MaxLeapfrogs = 1000
+
+func (c HMCConfig) resolve() (HMCConfig, error) {
+	c.Step = orDefault(c.Step, 0.2)
+	if c.Leapfrogs == 0 {
+		c.Leapfrogs = 20
+	}
+	if err := checkRange("step", c.Step, 0.001, 5); err != nil {
+		return c, err
+	}
+	return c, checkRange("leapfrogs", float64(c.Leapfrogs), 1, MaxLeapfrogs)
+}
+
+// HMC is Hamiltonian Monte Carlo with a fixed step ε and L leapfrog steps
+// (Duane et al. 1987; Neal 2011), momentum p ~ N(0, I), H = −log p̃ + ½‖p‖².
+// The end of the trajectory is accepted with probability min(1, e^{H₀−H}).
+// A trajectory whose energy error H − H₀ passes MaxEnergyError is
+// divergent: it is stopped there and rejected. L gradient evaluations a
+// step (fewer when it diverges).
+type HMC struct {
+	chain
+	cfg HMCConfig
+}
+
+// NewHMC starts a chain at start drawing from r.
+func NewHMC(t target.Target, c HMCConfig, r *rand.Rand, start Point) (*HMC, error) {
+	c, err := c.resolve()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := newChain(t, r, start)
+	if err != nil {
+		return nil, err
+	}
+	return &HMC{chain: ch, cfg: c}, nil
+}
+
+// SetConfig changes ε and L between steps.
+func (h *HMC) SetConfig(c HMCConfig) error {
+	c, err := c.resolve()
+	if err == nil {
+		h.cfg = c
+	}
+	return err
+}
+
+// leapfrog advances (x, p) by one step of size e with gradient g at x,
+// returning the new state and its log density and gradient.
+func (c *chain) leapfrog(x, p, g Point, e float64) (Point, Point, float64, Point) {
+	p[0] += 0.5 * e * g[0]
+	p[1] += 0.5 * e * g[1]
+	x[0] += e * p[0]
+	x[1] += e * p[1]
+	lp, g := c.logpGrad(x)
+	p[0] += 0.5 * e * g[0]
+	p[1] += 0.5 * e * g[1]
+	return x, p, lp, g
+}
+
+// energy is H = −log p̃ + ½‖p‖², +Inf for a NaN.
+func energy(lp float64, p Point) float64 {
+	h := -lp + 0.5*(p[0]*p[0]+p[1]*p[1])
+	if h != h {
+		return math.Inf(1)
+	}
+	return h
+}
+
+func (h *HMC) Step(rec *Record) Transition {
+	h.ensureGrad()
+	if rec != nil {
+		rec.reset(h.x)
+		rec.Path = append(rec.Path, h.x)
+	}
+	p := normal2(h.r)
+	h0 := energy(h.lp, p)
+	x, lp, g := h.x, h.lp, h.grad
+	tr := Transition{}
+	for i := range h.cfg.Leapfrogs {
+		x, p, lp, g = h.leapfrog(x, p, g, h.cfg.Step)
+		tr.Leapfrogs++
+		if rec != nil {
+			rec.Path = append(rec.Path, x)
+		}
+		if energy(lp, p)-h0 > MaxEnergyError {
+			tr.Divergent = true
+			if rec != nil {
+				rec.Divergent, rec.DivergentAt = true, i+1
+			}
+			break
+		}
+	}
+	if !tr.Divergent {
+		la := h0 - energy(lp, p)
+		tr.Accept = acceptProb(la)
+		tr.Accepted = accept(h.r, la)
+	}
+	if rec != nil {
+		rec.Proposal, rec.Accepted = x, tr.Accepted
+	}
+	if tr.Accepted {
+		h.x, h.lp, h.grad = x, lp, g
+	}
+	return tr
+}

@@ -1,0 +1,203 @@
+package sampler
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
+)
+
+func must[S Sampler](s S, err error) Sampler {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// samplers builds each sampler at settings that suit a unit-scale target.
+func samplers() []struct {
+	name string
+	mk   func(t target.Target, r *rand.Rand, start Point) Sampler
+} {
+	return []struct {
+		name string
+		mk   func(t target.Target, r *rand.Rand, start Point) Sampler
+	}{
+		{"metropolis", func(t target.Target, r *rand.Rand, s Point) Sampler {
+			return must(NewMetropolis(t, MetropolisConfig{Scale: 1}, r, s))
+		}},
+		{"mala", func(t target.Target, r *rand.Rand, s Point) Sampler {
+			return must(NewMALA(t, LangevinConfig{Step: 0.35}, r, s))
+		}},
+		{"hmc", func(t target.Target, r *rand.Rand, s Point) Sampler {
+			return must(NewHMC(t, HMCConfig{Step: 0.15, Leapfrogs: 12}, r, s))
+		}},
+		{"nuts", func(t target.Target, r *rand.Rand, s Point) Sampler {
+			return must(NewNUTS(t, NUTSConfig{Warmup: 300}, r, s))
+		}},
+	}
+}
+
+// TestStationary runs every exact sampler on the correlated Gaussian
+// (ρ = 0.9) and the banana and compares the draws with the grid.
+func TestStationary(t *testing.T) {
+	for _, tg := range []target.Target{gaussian(t, 0.9), banana(t)} {
+		g := mustGrid(t, tg)
+		for _, s := range samplers() {
+			n := 20000
+			if s.name == "nuts" || s.name == "hmc" {
+				n = 4000
+			}
+			d := run(t, g, 4, 300, n, func(r *rand.Rand, start Point) Sampler { return s.mk(tg, r, start) })
+			checkAgainstGrid(t, s.name+" on "+tg.Name(), g, d)
+		}
+	}
+}
+
+// ulaCov is the unadjusted Langevin chain's stationary covariance on
+// N(0, Σ): θ′ = Aθ + εξ with A = I − (ε²/2)Σ⁻¹, so S = ε²(I − A²)⁻¹, and
+// along an eigenvector of Σ with eigenvalue λ, S's eigenvalue is
+// λ/(1 − ε²/(4λ)). For Σ = [[1, ρ], [ρ, 1]] the eigenvalues are 1 ± ρ on
+// (1, ±1)/√2, so Var θ₁ = Var θ₂ is the mean of the two.
+func ulaVar(rho, eps float64) float64 {
+	s := 0.0
+	for _, l := range []float64{1 + rho, 1 - rho} {
+		s += l / (1 - eps*eps/(4*l)) / 2
+	}
+	return s
+}
+
+// TestLangevinBias: at ε = 0.55 on the Gaussian with ρ = 0.9, ULA's
+// variance is its own stationary one, 20% above the target's (the narrow
+// direction, sd √0.1, is stretched 2.0 times), while MALA at the same
+// step matches the target. The gap must be twice the tolerance, so the
+// bias is plain and not a fluctuation.
+func TestLangevinBias(t *testing.T) {
+	const rho, eps = 0.9, 0.55
+	tg := gaussian(t, rho)
+	g := mustGrid(t, tg)
+	mk := func(adjusted bool) func(r *rand.Rand, s Point) Sampler {
+		return func(r *rand.Rand, s Point) Sampler {
+			return must(newLangevin(tg, LangevinConfig{Step: eps}, r, s, adjusted))
+		}
+	}
+	ula := run(t, g, 4, 500, 20000, mk(false))
+	mala := run(t, g, 4, 500, 20000, mk(true))
+	want := ulaVar(rho, eps)
+	for a := range 2 {
+		v, se := mcStat(ula[a], func(x float64) float64 { return x * x })
+		within(t, "ULA's variance against its stationary one", v, want, se)
+		if math.Abs(v-1) < 2*zTol*se {
+			t.Errorf("ULA's variance %.4g is within %g s.e. (%.2g) of the target's 1", v, 2*zTol, se)
+		}
+		v, se = mcStat(mala[a], func(x float64) float64 { return x * x })
+		within(t, "MALA's variance", v, 1, se)
+	}
+}
+
+// TestFunnelDivergences: fixed-step HMC on the centred funnel diverges,
+// and where it does v is low (the neck, where x's sd e^{v/2} is below the
+// step); on the non-centred funnel, a Gaussian with sds 3 and 1 on which
+// the leapfrog with ε = 0.3 is stable (ε < 2·sd), it never does.
+func TestFunnelDivergences(t *testing.T) {
+	for _, c := range []struct {
+		tg     target.Target
+		centre bool
+	}{{target.Funnel{}, true}, {target.NonCentredFunnel{}, false}} {
+		g := mustGrid(t, c.tg)
+		starts := make([]Point, 4)
+		if err := g.Draws(starts, numeric.NewStream(5, 0)); err != nil {
+			t.Fatal(err)
+		}
+		var div int
+		var vDiv float64
+		for i, st := range starts {
+			h := must(NewHMC(c.tg, HMCConfig{Step: 0.3, Leapfrogs: 10}, numeric.NewStream(5, uint64(i+1)), st))
+			for range 5000 {
+				v := h.Position()[0]
+				if h.Step(nil).Divergent {
+					div++
+					vDiv += v
+				}
+			}
+		}
+		switch {
+		case c.centre && div == 0:
+			t.Error("centred funnel: no divergences")
+		case c.centre && vDiv/float64(div) > -2:
+			t.Errorf("centred funnel: divergences start at mean v = %.2f, want the neck (v < −2)", vDiv/float64(div))
+		case !c.centre && div > 0:
+			t.Errorf("non-centred funnel: %d divergences", div)
+		}
+	}
+}
+
+// TestDeterministic: a seed reproduces a chain exactly.
+func TestDeterministic(t *testing.T) {
+	tg := banana(t)
+	for _, s := range samplers() {
+		a := s.mk(tg, numeric.NewStream(3, 1), Point{0.1, 0.2})
+		b := s.mk(tg, numeric.NewStream(3, 1), Point{0.1, 0.2})
+		for range 200 {
+			a.Step(nil)
+			b.Step(NewRecord(1024)) // recording must not change the chain
+			if a.Position() != b.Position() || a.Counts() != b.Counts() {
+				t.Fatalf("%s: the same seed gave %v and %v", s.name, a.Position(), b.Position())
+			}
+		}
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	tg := gaussian(t, 0)
+	r := numeric.NewRand(1)
+	for _, c := range []struct {
+		err   error
+		field string
+	}{
+		{second(NewMetropolis(tg, MetropolisConfig{Scale: -1}, r, Point{})), "scale"},
+		{second(NewMALA(tg, LangevinConfig{Step: 9}, r, Point{})), "step"},
+		{second(NewHMC(tg, HMCConfig{Leapfrogs: MaxLeapfrogs + 1}, r, Point{})), "leapfrogs"},
+		{second(NewNUTS(tg, NUTSConfig{MaxDepth: MaxTreeDepth + 1}, r, Point{})), "max_depth"},
+		{second(NewNUTS(tg, NUTSConfig{Delta: 1}, r, Point{})), "delta"},
+		{second(NewMetropolis(tg, MetropolisConfig{}, r, Point{math.NaN(), 0})), "start"},
+		{second(New("gibbs", tg, nil, r, Point{})), "method"},
+		{second(New("hmc", tg, sim.Controls{"leapfrogs": sim.Num(2.5)}, r, Point{})), "leapfrogs"},
+		{second(New("nuts", tg, sim.Controls{"scale": sim.Num(1)}, r, Point{})), "scale"},
+	} {
+		var fe *sim.FieldError
+		if !errors.As(c.err, &fe) || fe.Field != c.field {
+			t.Errorf("got %v, want a field error on %q", c.err, c.field)
+		}
+	}
+	for _, s := range Specs() {
+		if _, err := New(s.Name, tg, nil, r, Point{}); err != nil {
+			t.Errorf("New(%q) at its defaults: %v", s.Name, err)
+		}
+	}
+}
+
+func second[S any](_ S, err error) error { return err }
+
+// TestNoAllocs: a step allocates nothing, recording or not.
+func TestNoAllocs(t *testing.T) {
+	tg := banana(t)
+	for _, s := range append(samplers(), struct {
+		name string
+		mk   func(t target.Target, r *rand.Rand, start Point) Sampler
+	}{"langevin", func(t target.Target, r *rand.Rand, s Point) Sampler {
+		return must(NewULA(t, LangevinConfig{Step: 0.3}, r, s))
+	}}) {
+		sm := s.mk(tg, numeric.NewRand(2), Point{0.5, 0})
+		rec := NewRecord(1 << 10)
+		for _, r := range []*Record{nil, rec} {
+			if n := testing.AllocsPerRun(200, func() { sm.Step(r) }); n != 0 {
+				t.Errorf("%s (record %v): %g allocations a step", s.name, r != nil, n)
+			}
+		}
+	}
+}
