@@ -43,7 +43,8 @@ func Specs() []Spec {
 		{Name: "hmc", Label: "HMC", Gradient: true, Help: "L leapfrog steps of size ε along Hamiltonian dynamics, Metropolis-corrected",
 			Controls: []sim.ControlSpec{step(0.2), ctl("leapfrogs", "leapfrog steps L", "the trajectory's number of steps", 1, MaxLeapfrogs, 20, true, true)}},
 		{Name: "nuts", Label: "NUTS", Gradient: true, Help: "trajectories that double until they turn back (Stan's multinomial NUTS), ε adapted in warm-up",
-			Controls: []sim.ControlSpec{nutsStep, ctl("max_depth", "max tree depth", "the most doublings a tree may make", 1, MaxTreeDepth, 10, false, true)}},
+			Controls: []sim.ControlSpec{nutsStep, ctl("max_depth", "max tree depth", "the most doublings a tree may make", 1, MaxTreeDepth, 10, false, true),
+				ctl("warmup", "warm-up", "transitions adapting ε towards acceptance 0.8, whose draws are discarded", 1, 100000, 1000, true, true)}},
 		{Name: "langevin", Label: "Unadjusted Langevin", Gradient: true, Help: "the Langevin step without a correction: biased by O(ε²)",
 			Controls: []sim.ControlSpec{step(0.5)}},
 	}
@@ -53,6 +54,27 @@ func Specs() []Spec {
 // given take their defaults. An unknown sampler is a *sim.FieldError on
 // "method", a bad control one naming it.
 func New(name string, t target.Target, controls sim.Controls, r *rand.Rand, start Point) (Sampler, error) {
+	v, err := values(name, controls)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "metropolis":
+		return NewMetropolis(t, MetropolisConfig{Scale: v["scale"]}, r, start)
+	case "mala":
+		return NewMALA(t, LangevinConfig{Step: v["step"]}, r, start)
+	case "hmc":
+		return NewHMC(t, HMCConfig{Step: v["step"], Leapfrogs: int(v["leapfrogs"])}, r, start)
+	case "nuts":
+		return NewNUTS(t, NUTSConfig{Step: v["step"], MaxDepth: int(v["max_depth"]), Warmup: int(v["warmup"])}, r, start)
+	default:
+		return NewULA(t, LangevinConfig{Step: v["step"]}, r, start)
+	}
+}
+
+// values returns the named sampler's controls: the defaults, overridden
+// by controls after checking each against its spec.
+func values(name string, controls sim.Controls) (map[string]float64, error) {
 	specs := Specs()
 	i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == name })
 	if i < 0 {
@@ -72,16 +94,56 @@ func New(name string, t target.Target, controls sim.Controls, r *rand.Rand, star
 		}
 		v[k] = x.Num
 	}
-	switch name {
-	case "metropolis":
-		return NewMetropolis(t, MetropolisConfig{Scale: v["scale"]}, r, start)
-	case "mala":
-		return NewMALA(t, LangevinConfig{Step: v["step"]}, r, start)
-	case "hmc":
-		return NewHMC(t, HMCConfig{Step: v["step"], Leapfrogs: int(v["leapfrogs"])}, r, start)
-	case "nuts":
-		return NewNUTS(t, NUTSConfig{Step: v["step"], MaxDepth: int(v["max_depth"])}, r, start)
+	return v, nil
+}
+
+// Set changes one control of a running sampler built by New (a live
+// control), checked against its spec; the others keep their values.
+// Setting NUTS's step restarts nothing: it is the step warm-up starts
+// from, read only by a new chain.
+func Set(s Sampler, name string, x sim.Value) error {
+	var kind string
+	switch s := s.(type) {
+	case *Metropolis:
+		kind = "metropolis"
+	case *Langevin:
+		kind = map[bool]string{true: "mala", false: "langevin"}[s.adjusted]
+	case *HMC:
+		kind = "hmc"
+	case *NUTS:
+		kind = "nuts"
 	default:
-		return NewULA(t, LangevinConfig{Step: v["step"]}, r, start)
+		return &sim.FieldError{Field: "method", Message: fmt.Sprintf("%T is not a sampler of this package", s)}
+	}
+	v, err := values(kind, sim.Controls{name: x})
+	if err != nil {
+		return err
+	}
+	switch s := s.(type) {
+	case *Metropolis:
+		return s.SetConfig(MetropolisConfig{Scale: v["scale"]})
+	case *Langevin:
+		return s.SetConfig(LangevinConfig{Step: v["step"]})
+	case *HMC:
+		c := s.cfg
+		switch name {
+		case "step":
+			c.Step = v["step"]
+		case "leapfrogs":
+			c.Leapfrogs = int(v["leapfrogs"])
+		}
+		return s.SetConfig(c)
+	default:
+		n := s.(*NUTS)
+		c := n.cfg
+		switch name {
+		case "max_depth":
+			c.MaxDepth = int(v["max_depth"])
+		case "warmup":
+			c.Warmup = int(v["warmup"])
+		case "step":
+			c.Step = v["step"]
+		}
+		return n.SetConfig(c)
 	}
 }

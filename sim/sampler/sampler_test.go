@@ -201,3 +201,63 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+func TestSet(t *testing.T) {
+	tg := gaussian(t, 0.5)
+	r := numeric.NewRand(1)
+	for _, c := range []struct {
+		method, control string
+		value           float64
+		read            func(Sampler) float64
+	}{
+		{"metropolis", "scale", 2.5, func(s Sampler) float64 { return s.(*Metropolis).cfg.Scale }},
+		{"mala", "step", 0.2, func(s Sampler) float64 { return s.(*Langevin).cfg.Step }},
+		{"langevin", "step", 0.3, func(s Sampler) float64 { return s.(*Langevin).cfg.Step }},
+		{"hmc", "leapfrogs", 7, func(s Sampler) float64 { return float64(s.(*HMC).cfg.Leapfrogs) }},
+		{"hmc", "step", 0.05, func(s Sampler) float64 { return s.(*HMC).cfg.Step }},
+		{"nuts", "max_depth", 4, func(s Sampler) float64 { return float64(s.(*NUTS).cfg.MaxDepth) }},
+	} {
+		s, err := New(c.method, tg, nil, r, Point{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Set(s, c.control, sim.Num(c.value)); err != nil || c.read(s) != c.value {
+			t.Errorf("%s: set %s to %g: %v, reads %g", c.method, c.control, c.value, err, c.read(s))
+		}
+		var fe *sim.FieldError
+		if err := Set(s, c.control, sim.Num(-1)); !errors.As(err, &fe) || fe.Field != c.control || c.read(s) != c.value {
+			t.Errorf("%s: set %s to −1: %v, reads %g", c.method, c.control, err, c.read(s))
+		}
+	}
+	if hmc, _ := New("hmc", tg, nil, r, Point{}); Set(hmc, "scale", sim.Num(1)) == nil {
+		t.Error("HMC took a scale")
+	}
+}
+
+// TestNUTSAdapts: after warm-up, dual averaging has brought the mean
+// acceptance statistic near its target 0.8. The averaged iterate x̄ is
+// not the last one, and with a fixed ε the statistic's mean differs from
+// 0.8 by the adaptation's bias (Stan's runs typically land at 0.8–0.9),
+// hence ±0.1; its Monte Carlo error over 4000 transitions is ~0.005.
+func TestNUTSAdapts(t *testing.T) {
+	for _, tg := range []target.Target{gaussian(t, 0.9), banana(t)} {
+		n := must(NewNUTS(tg, NUTSConfig{Warmup: 500}, numeric.NewRand(8), Point{})).(*NUTS)
+		for range 500 {
+			if !n.Step(nil).Warmup {
+				t.Fatal("a warm-up step not marked so")
+			}
+		}
+		var acc float64
+		const m = 4000
+		for range m {
+			tr := n.Step(nil)
+			if tr.Warmup {
+				t.Fatal("a step after warm-up marked warm-up")
+			}
+			acc += tr.Accept / m
+		}
+		if acc < 0.7 || acc > 0.9 {
+			t.Errorf("%s: mean acceptance %.3f after warm-up, ε = %.3g", tg.Name(), acc, n.StepSize())
+		}
+	}
+}
