@@ -67,6 +67,31 @@ func newChain(t target.Target, r *rand.Rand, start Point) (chain, error) {
 	return c, nil
 }
 
+// config is a sampler's settings: resolve fills in the defaults of zero
+// fields and checks the ranges.
+type config[C any] interface {
+	resolve() (C, error)
+}
+
+// begin resolves c and starts a chain on t at start.
+func begin[C config[C]](t target.Target, c C, r *rand.Rand, start Point) (chain, C, error) {
+	c, err := c.resolve()
+	if err != nil {
+		return chain{}, c, err
+	}
+	ch, err := newChain(t, r, start)
+	return ch, c, err
+}
+
+// setConfig resolves c into *dst, which keeps its value on an error.
+func setConfig[C config[C]](dst *C, c C) error {
+	c, err := c.resolve()
+	if err == nil {
+		*dst = c
+	}
+	return err
+}
+
 func (c *chain) Position() Point { return c.x }
 func (c *chain) Counts() Counts  { return c.counts }
 

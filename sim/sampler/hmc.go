@@ -41,11 +41,7 @@ type HMC struct {
 
 // NewHMC starts a chain at start drawing from r.
 func NewHMC(t target.Target, c HMCConfig, r *rand.Rand, start Point) (*HMC, error) {
-	c, err := c.resolve()
-	if err != nil {
-		return nil, err
-	}
-	ch, err := newChain(t, r, start)
+	ch, c, err := begin(t, c, r, start)
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +50,7 @@ func NewHMC(t target.Target, c HMCConfig, r *rand.Rand, start Point) (*HMC, erro
 
 // SetConfig changes ε and L between steps.
 func (h *HMC) SetConfig(c HMCConfig) error {
-	c, err := c.resolve()
-	if err == nil {
-		h.cfg = c
-	}
-	return err
+	return setConfig(&h.cfg, c)
 }
 
 // leapfrog advances (x, p) by one step of size e with gradient g at x,

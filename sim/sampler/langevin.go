@@ -41,11 +41,7 @@ func NewULA(t target.Target, c LangevinConfig, r *rand.Rand, start Point) (*Lang
 }
 
 func newLangevin(t target.Target, c LangevinConfig, r *rand.Rand, start Point, adjusted bool) (*Langevin, error) {
-	c, err := c.resolve()
-	if err != nil {
-		return nil, err
-	}
-	ch, err := newChain(t, r, start)
+	ch, c, err := begin(t, c, r, start)
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +50,7 @@ func newLangevin(t target.Target, c LangevinConfig, r *rand.Rand, start Point, a
 
 // SetConfig changes the step between steps.
 func (l *Langevin) SetConfig(c LangevinConfig) error {
-	c, err := c.resolve()
-	if err == nil {
-		l.cfg = c
-	}
-	return err
+	return setConfig(&l.cfg, c)
 }
 
 func (l *Langevin) Step(rec *Record) Transition {

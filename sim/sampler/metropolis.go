@@ -27,11 +27,7 @@ type Metropolis struct {
 
 // NewMetropolis starts a chain at start drawing from r.
 func NewMetropolis(t target.Target, c MetropolisConfig, r *rand.Rand, start Point) (*Metropolis, error) {
-	c, err := c.resolve()
-	if err != nil {
-		return nil, err
-	}
-	ch, err := newChain(t, r, start)
+	ch, c, err := begin(t, c, r, start)
 	if err != nil {
 		return nil, err
 	}
@@ -40,11 +36,7 @@ func NewMetropolis(t target.Target, c MetropolisConfig, r *rand.Rand, start Poin
 
 // SetConfig changes the scale between steps.
 func (m *Metropolis) SetConfig(c MetropolisConfig) error {
-	c, err := c.resolve()
-	if err == nil {
-		m.cfg = c
-	}
-	return err
+	return setConfig(&m.cfg, c)
 }
 
 func (m *Metropolis) Step(rec *Record) Transition {

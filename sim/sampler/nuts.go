@@ -76,11 +76,7 @@ type nutsState struct {
 
 // NewNUTS starts a chain at start drawing from r.
 func NewNUTS(t target.Target, c NUTSConfig, r *rand.Rand, start Point) (*NUTS, error) {
-	c, err := c.resolve()
-	if err != nil {
-		return nil, err
-	}
-	ch, err := newChain(t, r, start)
+	ch, c, err := begin(t, c, r, start)
 	if err != nil {
 		return nil, err
 	}
@@ -98,14 +94,12 @@ func (n *NUTS) StepSize() float64 { return n.eps }
 // SetConfig changes the max depth between steps; a new step size (with
 // FixedStep) or a new warm-up takes effect from the next transition.
 func (n *NUTS) SetConfig(c NUTSConfig) error {
-	c, err := c.resolve()
-	if err != nil {
+	if err := setConfig(&n.cfg, c); err != nil {
 		return err
 	}
-	if c.FixedStep {
-		n.eps = c.Step
+	if n.cfg.FixedStep {
+		n.eps = n.cfg.Step
 	}
-	n.cfg = c
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -66,16 +67,12 @@ func (g *Grid) Draws(dst []Point, r *rand.Rand) error {
 func (g *Grid) KL(logq func(Point) float64) float64 {
 	n := g.N
 	lq := make([]float64, n*n)
-	top := math.Inf(-1)
 	for j := range n {
 		for i := range n {
-			l := logq(g.Centre(i, j))
-			lq[j*n+i] = l
-			top = max(top, l)
+			lq[j*n+i] = logq(g.Centre(i, j))
 		}
 	}
-	zq := logSumExp(lq, top)
-	zp := logSumExp(g.logp, slices.Max(g.logp))
+	zq, zp := numeric.LogSumExp(lq), numeric.LogSumExp(g.logp)
 	var kl float64
 	for k, l := range lq {
 		l -= zq
@@ -84,16 +81,4 @@ func (g *Grid) KL(logq func(Point) float64) float64 {
 		}
 	}
 	return kl
-}
-
-// logSumExp is log Σ exp(x) given top = max(x).
-func logSumExp(x []float64, top float64) float64 {
-	if math.IsInf(top, 0) {
-		return top
-	}
-	var s float64
-	for _, v := range x {
-		s += math.Exp(v - top)
-	}
-	return top + math.Log(s)
 }
