@@ -261,3 +261,47 @@ func TestNUTSAdapts(t *testing.T) {
 		}
 	}
 }
+
+// TestEnergyDistanceSeesBias compares thinned draws of MALA and ULA at
+// ε = 0.55 on the Gaussian with ρ = 0.9 with the grid's reference draws by
+// the energy distance. For two independent samples of sizes n and m from
+// one distribution its V-statistic has mean E₀ = D(1/n + 1/m), D =
+// E‖X − X′‖, and is a weighted sum of χ²₁ variables, which exceeds 5 times
+// its mean with probability at most P(χ²₁ > 5) = 2.5% (Székely & Bakirov
+// 2003). Thinned by 50, MALA's draws are close to independent, so its
+// distance stays under 5E₀; ULA's stationary law is another one, and its
+// distance is well over.
+func TestEnergyDistanceSeesBias(t *testing.T) {
+	tg := gaussian(t, 0.9)
+	g := mustGrid(t, tg)
+	const n = 2000
+	ref := make([]Point, n)
+	if err := g.Draws(ref, numeric.NewStream(1, 9)); err != nil {
+		t.Fatal(err)
+	}
+	var d float64 // D, estimated from the reference's pairs
+	for i, p := range ref {
+		for _, q := range ref[i+1:] {
+			d += math.Hypot(p[0]-q[0], p[1]-q[1])
+		}
+	}
+	d /= n * (n - 1) / 2
+	e0 := d * 2 / n
+	for _, adjusted := range []bool{true, false} {
+		s := must(newLangevin(tg, LangevinConfig{Step: 0.55}, numeric.NewStream(2, 1), Point{}, adjusted))
+		draws := make([]Point, 0, n)
+		for i := range 50 * (n + 10) {
+			s.Step(nil)
+			if i%50 == 0 && i >= 500 {
+				draws = append(draws, s.Position())
+			}
+		}
+		ed, err := target.EnergyDistance(draws[:n], ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if adjusted && ed > 5*e0 || !adjusted && ed < 5*e0 {
+			t.Errorf("adjusted %v: energy distance %.3g, 5E₀ = %.3g", adjusted, ed, 5*e0)
+		}
+	}
+}
