@@ -11,13 +11,14 @@
 //
 // # The built-in targets
 //
-// Each is built from a Config whose zero value is the default (a zero
-// field takes its control's default; a control whose allowed range holds 0
-// has 0 as its default, so the zero Config always means the default
-// target), and validated against the ranges Specs lists: a value outside
-// them is a *sim.FieldError naming the control and its range. Specs is
-// the registry a command line's --help and a page list; New builds a
-// target from its name and a set of controls.
+// Each is built from a Config whose zero value is the default: ρ = 0 is
+// the Gaussian's default, the funnel's NonCentred is false (centred), and
+// a zero curvature, separation, weight, radius or width, none of which is
+// an allowed value, stands for its control's default. A Config is
+// validated against the ranges Specs lists: a value outside them is a
+// *sim.FieldError naming the control and its range. Specs is the registry
+// a command line's --help and a page list; New builds a target from its
+// name and a set of controls.
 //
 //   - gaussian: correlation rho and scale_ratio s, Σ = [[1, ρs], [ρs, s²]].
 //   - banana: the twisted Gaussian of Haario, Saksman & Tamminen (1999),
