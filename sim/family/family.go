@@ -199,6 +199,15 @@ func (ft *fitter) gradient() bool {
 			ft.tr.pull(i, scaled(ft.tr.score(i), w), w, ft.grad)
 			continue
 		}
+		if ft.cfg.Divergence == ReverseKL {
+			// Sticking the landing: the path derivative alone,
+			// (∇_u log p̃ − ∇_u log q)·∂T/∂λ, which drops the score
+			// term (zero in expectation) and with it all the noise
+			// when q = p.
+			s := ft.tr.score(i)
+			ft.tr.pull(i, [2]float64{-w * (ft.gu[i][0] - s[0]), -w * (ft.gu[i][1] - s[1])}, 0, ft.grad)
+			continue
+		}
 		// The bound's gradient is Σ ŵₖ ∇λ log wₖ, ŵ ∝ w^{1−α}
 		// (uniform for the ELBO), and ∇λ log wₖ = pull(∇_u log p̃, 1).
 		ft.tr.pull(i, scaled(ft.gu[i], -w), -w, ft.grad)

@@ -63,7 +63,7 @@ func NewFlow(t target.Target, cfg Config) (*Flow, error) {
 	}
 	k, nl, h := c.Samples, c.Layers, c.Hidden
 	fl := &flowT{
-		p: make([]float64, 4+nl*(4*h+2)), nl: nl, h: h, needScore: c.Divergence == ForwardKL,
+		p: make([]float64, 4+nl*(4*h+2)), nl: nl, h: h, needScore: c.Divergence != Renyi,
 		eps: make([][2]float64, k), xL: make([][2]float64, k),
 		hid: make([]float64, k*nl*h),
 		xc:  make([]float64, k*nl), xb: make([]float64, k*nl),
