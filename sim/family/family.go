@@ -67,15 +67,23 @@ const (
 func New(name string, t target.Target, cfg Config) (Fit, error) {
 	switch name {
 	case MeanFieldName:
-		return NewMeanField(t, cfg)
+		return fit(NewMeanField(t, cfg))
 	case FullRankName:
-		return NewFullRank(t, cfg)
+		return fit(NewFullRank(t, cfg))
 	case FlowName:
-		return NewFlow(t, cfg)
+		return fit(NewFlow(t, cfg))
 	case SVGDName:
-		return NewSVGD(t, cfg)
+		return fit(NewSVGD(t, cfg))
 	}
 	return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("unknown family %q (allowed: %s, %s, %s, %s)", name, MeanFieldName, FullRankName, FlowName, SVGDName)}
+}
+
+// fit returns q as a Fit, or a nil Fit (not a nil *T inside one) on err.
+func fit[T Fit](q T, err error) (Fit, error) {
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
 }
 
 // transform is a parametric family in the standardised coordinates u: a
