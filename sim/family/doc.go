@@ -44,25 +44,28 @@
 //     the score term −∂λ log q|_z (zero in expectation) and so has no
 //     noise at all once q = p (on the banana the flow's KL after the
 //     same steps is several times smaller than with the score term).
-//     Mode-seeking: on two
-//     separated modes it settles on the one whose basin it starts in
-//     (from the saddle between them, over both: a local optimum too).
+//     Mode-seeking: on two separated modes a Gaussian settles on the one
+//     whose basin it starts in (from the saddle between them, over both:
+//     a local optimum too).
 //   - ForwardKL, KL(p‖q): its gradient −E_p[∇λ log q_λ(z)], estimated as
 //     −Σ w̄ₖ ∇λ log q_λ(zₖ) with self-normalised weights w̄ₖ ∝ wₖ and the
 //     draws held fixed (biased, consistent; the fixed point leans
 //     towards q by O(χ²(p‖q)/K), hence a default K of 256). Needs no
 //     gradient of the target. Mass-covering.
 //   - Renyi, the bound L_α = (1−α)⁻¹ log (1/K)Σ wₖ^{1−α} (Li & Turner
-//     2016), by its reparameterised gradient Σ ŵₖ ∇λ log wₖ, ŵ ∝ w^{1−α}
-//     normalised. α = 1 is the ELBO; α = 0 the importance-weighted bound,
-//     whose gradient in q's parameters fades as K grows (Rainforth et al.
-//     2018), so near α = 0 Adam's steps wander.
+//     2016), whose reparameterised gradient is Σ ŵₖ ∇λ log wₖ, ŵ ∝
+//     w^{1−α} normalised; α = 1 is the ELBO, α = 0 the importance-weighted
+//     bound. Taken in its doubly reparameterised form (Tucker, Lawson,
+//     Gu & Maddison 2019): the score term rewritten by E[f·∇λ log q] =
+//     E[∇_z f·∂z/∂λ] leaves Σ cₖ (∇log p̃ − ∇log q)(zₖ)·∂T/∂λ with
+//     cₖ = αŵₖ + (1−α)ŵₖ², the same expectation (tested) and, like the
+//     ELBO's, no noise at q = p. The plain form's signal fades as α → 0
+//     (Rainforth et al. 2018); this one's does not.
 //
 // The score at a fixed point needs no inverse pass: ∇λ log q_λ(z)|_z =
 // −[∇_z log q(z)·∂T/∂λ + ∂λ log|det ∂T/∂ε|] at z = T(ε), so every
 // gradient is one backward pass through the map with the upstream vector
-// ∇log p̃ (Rényi), ∇log p̃ − ∇log q (reverse) or ∇log q (forward); the
-// flow gets
+// ∇log p̃ − ∇log q (reverse, Rényi) or ∇log q (forward); the flow gets
 // ∇_z log q = J⁻ᵀ(−ε − ∇_ε log|det J|) by carrying the 2×2 Jacobian J
 // forward. The gradients are hand-derived; the tests check each against
 // finite differences.

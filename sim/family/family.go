@@ -184,13 +184,13 @@ func (ft *fitter) gradient() bool {
 		sum += ft.logw[i]
 	}
 	ft.obj.ELBO = sum / float64(k)
-	scale := ft.weightPower()
-	lse := softmax(ft.wt, ft.logw, scale)
+	pw := ft.weightPower()
+	lse := softmax(ft.wt, ft.logw, pw)
 	switch {
-	case ft.cfg.Divergence == ReverseKL || scale == 0:
+	case ft.cfg.Divergence == ReverseKL || pw == 0:
 		ft.obj.Bound = ft.obj.ELBO
 	default:
-		ft.obj.Bound = (lse - math.Log(float64(k))) / scale
+		ft.obj.Bound = (lse - math.Log(float64(k))) / pw
 	}
 	if math.IsInf(lse, -1) || math.IsNaN(lse) {
 		return false
@@ -207,18 +207,16 @@ func (ft *fitter) gradient() bool {
 			ft.tr.pull(i, scaled(ft.tr.score(i), w), w, ft.grad)
 			continue
 		}
-		if ft.cfg.Divergence == ReverseKL {
-			// Sticking the landing: the path derivative alone,
-			// (∇_u log p̃ − ∇_u log q)·∂T/∂λ, which drops the score
-			// term (zero in expectation) and with it all the noise
-			// when q = p.
-			s := ft.tr.score(i)
-			ft.tr.pull(i, [2]float64{-w * (ft.gu[i][0] - s[0]), -w * (ft.gu[i][1] - s[1])}, 0, ft.grad)
-			continue
-		}
-		// The bound's gradient is Σ ŵₖ ∇λ log wₖ, ŵ ∝ w^{1−α}
-		// (uniform for the ELBO), and ∇λ log wₖ = pull(∇_u log p̃, 1).
-		ft.tr.pull(i, scaled(ft.gu[i], -w), -w, ft.grad)
+		// The bound's gradient Σ ŵₖ ∇λ log wₖ (ŵ ∝ w^β, β = 1−α; uniform
+		// for the ELBO) in its doubly reparameterised form: the score
+		// term inside ∇λ log wₖ, rewritten by E[f ∇λ log q] =
+		// E[∇_z f·∂z/∂λ] with ∂ŵₖ/∂log wₖ = βŵₖ(1−ŵₖ), leaves only the
+		// path derivative (∇_u log p̃ − ∇_u log q)·∂T/∂λ, weighted by
+		// cₖ = (1−β)ŵₖ + βŵₖ². For the ELBO that is sticking the
+		// landing; at q = p every path derivative is zero.
+		c := (1-pw)*w + pw*w*w
+		s := ft.tr.score(i)
+		ft.tr.pull(i, [2]float64{-c * (ft.gu[i][0] - s[0]), -c * (ft.gu[i][1] - s[1])}, 0, ft.grad)
 	}
 	return true
 }

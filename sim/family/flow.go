@@ -35,9 +35,8 @@ type Flow struct {
 // with log|det| = s. The last map is u = μ + e^ℓ ⊙ x. Parameters: μ, ℓ,
 // then per layer W₁, b₁, W₂'s s row, W₂'s t row (H each), b₂ (2).
 type flowT struct {
-	p         []float64
-	nl, h     int
-	needScore bool // keep the Jacobian for score (ForwardKL)
+	p     []float64
+	nl, h int
 
 	// Slot k's values; layer values at k·nl + l, hidden ones at
 	// (k·nl + l)·h.
@@ -63,7 +62,7 @@ func NewFlow(t target.Target, cfg Config) (*Flow, error) {
 	}
 	k, nl, h := c.Samples, c.Layers, c.Hidden
 	fl := &flowT{
-		p: make([]float64, 4+nl*(4*h+2)), nl: nl, h: h, needScore: c.Divergence != Renyi,
+		p: make([]float64, 4+nl*(4*h+2)), nl: nl, h: h,
 		eps: make([][2]float64, k), xL: make([][2]float64, k),
 		hid: make([]float64, k*nl*h),
 		xc:  make([]float64, k*nl), xb: make([]float64, k*nl),
@@ -123,7 +122,7 @@ func (fl *flowT) forward(k int, e [2]float64) ([2]float64, float64) {
 	x := e
 	ld := 0.0
 	keep := k >= 0
-	deriv := keep && fl.needScore
+	deriv := keep // score needs J and ∇_ε log|det J|
 	j := [2][2]float64{{1, 0}, {0, 1}}
 	var g [2]float64
 	for l := range fl.nl {
