@@ -165,3 +165,40 @@ func TestNormalised(t *testing.T) {
 		}
 	}
 }
+
+// TestSetLR: Adam's first step moves every parameter by the learning rate
+// (m̂/√v̂ = g/|g|, up to Keras's ε = 1e-7 against |g|; SVGD's pooled
+// form moves each particle by lr·g/√mean(g²)), so after SetLR(2·lr) a
+// family's first step moves its mean (the flow: its affine map's μ)
+// twice as far as at lr, to 1e-6; a rate outside (0, 1] is a field error.
+func TestSetLR(t *testing.T) {
+	for _, name := range []string{MeanFieldName, FullRankName, FlowName, SVGDName} {
+		var moved [2]float64
+		for k, lr := range []float64{0.01, 0.02} {
+			q, err := New(name, gauss2{s1: 1, s2: 1, rho: 0.5}, Config{Seed: 1, LR: 0.3, Particles: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fe *sim.FieldError
+			if err := q.SetLR(1.5); !errors.As(err, &fe) || fe.Field != "lr" {
+				t.Errorf("%s: SetLR(1.5) = %v, want a field error on lr", name, err)
+			}
+			if err := q.SetLR(lr); err != nil {
+				t.Fatal(err)
+			}
+			mean := func() float64 {
+				if f, ok := q.(*Flow); ok {
+					return f.Params().Mu[0]
+				}
+				m, _ := q.Moments()
+				return m[0]
+			}
+			m0 := mean()
+			q.Step()
+			moved[k] = mean() - m0
+		}
+		if math.Abs(moved[1]/moved[0]-2) > 1e-6 {
+			t.Errorf("%s: the first step moved the mean %g at lr 0.01 and %g at 0.02", name, moved[0], moved[1])
+		}
+	}
+}

@@ -200,6 +200,15 @@ func nth(a []float64, k int) float64 {
 	return a[k]
 }
 
+// SetLR changes the learning rate from the next step on.
+func (s *SVGD) SetLR(lr float64) error {
+	if err := checkLR(lr); err != nil {
+		return err
+	}
+	s.cfg.LR = lr
+	return nil
+}
+
 // Evals returns the target gradient evaluations spent: n at the start,
 // n a step.
 func (s *SVGD) Evals() int64 { return s.evals }
