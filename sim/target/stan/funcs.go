@@ -109,9 +109,10 @@ func distributionNames() []string {
 
 // suggest returns the candidate nearest name in edit distance (counting a
 // swap of two neighbours as one edit, since "nromal" is one slip), if it is
-// near enough to be a likely typo: at most one edit in three characters.
+// near enough to be a likely typo: at most one edit in three characters,
+// and fewer edits than name has characters.
 func suggest(name string, candidates []string) (string, bool) {
-	best, bestD := "", len(name)/3+1
+	best, bestD := "", min(max(1, len(name)/3), len(name)-1)+1
 	for _, c := range candidates {
 		if d := editDistance(name, c); d < bestD {
 			best, bestD = c, d

@@ -338,7 +338,14 @@ func (p *parser) call(t token) (*node, error) {
 	}
 	f, ok := functions[t.text]
 	if !ok {
-		return nil, p.unknown(t, "function", callableNames())
+		// A distribution's bare name is a slip for its _lpdf.
+		if s, ok := suggest(t.text, append(callableNames(), distributionNames()...)); ok {
+			if _, isDist := distributions[s]; isDist {
+				s += lpdfSuffix
+			}
+			return nil, p.errorf(t, "unknown function %q; did you mean %q?", t.text, s)
+		}
+		return nil, p.errorf(t, "unknown function %q", t.text)
 	}
 	args, err := p.args(")")
 	if err != nil {
