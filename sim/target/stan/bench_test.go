@@ -3,6 +3,9 @@ package stan
 import (
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/target"
 )
@@ -58,4 +61,29 @@ func BenchmarkFunnelTyped(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchGrad(b, d)
+}
+
+// tapeBanana is the banana recorded on numeric's reverse-mode tape, the
+// other way a typed density could be differentiated: measured to choose.
+type tapeBanana struct {
+	banana
+	tape *numeric.Tape
+	x, y *mat.Dense
+}
+
+func (b *tapeBanana) LogDensityGrad(p target.Point) (float64, target.Point) {
+	t := b.tape
+	t.Reset()
+	b.x.Set(0, 0, p[0])
+	b.y.Set(0, 0, p[1])
+	x, y := t.Param(b.x), t.Param(b.y)
+	x2 := t.Square(x)
+	r := t.Sub(y, t.AddScalar(x2, -1))
+	lp := t.Add(t.Scale(x2, -0.5), t.Scale(t.Square(r), -0.5))
+	t.Backward(lp)
+	return t.Scalar(lp), target.Point{t.Grad(x).At(0, 0), t.Grad(y).At(0, 0)}
+}
+
+func BenchmarkBananaTape(b *testing.B) {
+	benchGrad(b, &tapeBanana{tape: numeric.NewTape(), x: mat.NewDense(1, 1, nil), y: mat.NewDense(1, 1, nil)})
 }

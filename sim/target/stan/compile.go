@@ -161,6 +161,9 @@ func (c *compiler) checkShape(n *node, args []operand, shape []int, in *instr) e
 	}
 	if in.kc {
 		in.k = normaliser(n.op, s[0], s[1])
+		if n.op == opNormal {
+			in.inv = 1 / s[0]
+		}
 	}
 	return nil
 }

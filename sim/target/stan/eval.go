@@ -18,6 +18,7 @@ type instr struct {
 	dst        int32
 	a, b, c, d int32
 	k          float64 // opPowC: the exponent; a distribution with kc: its normaliser
+	inv        float64 // opNormal with kc: 1/σ
 }
 
 // program is a compiled density.
@@ -108,7 +109,16 @@ func (p *program) eval(regs []dual, at [2]float64, code []instr) dual {
 		case opLogSumExp:
 			r = logSumExp(regs[in.a], regs[in.b])
 		case opNormal:
-			r = normalLPDF(regs[in.a], regs[in.b], regs[in.c], in)
+			if !in.kc {
+				r = normalLPDF(regs[in.a], regs[in.b], regs[in.c], in)
+				break
+			}
+			// The commonest statement, y ~ normal(μ, σ) with σ a number,
+			// inline: σ's tangents are zero and 1/σ is precomputed.
+			y, mu := regs[in.a], regs[in.b]
+			z := (y.v - mu.v) * in.inv
+			g := -z * in.inv
+			r = dual{in.k - 0.5*z*z, g * (y.dx - mu.dx), g * (y.dy - mu.dy)}
 		case opStudentT:
 			r = studentTLPDF(regs[in.a], regs[in.b], regs[in.c], regs[in.d], in)
 		case opCauchy:
