@@ -21,8 +21,9 @@ type compiler struct {
 	ntemp  int32
 }
 
-// operand is a compiled expression: where its value is, and the value
-// itself if it is a constant.
+// operand is a compiled expression: where its value is, or the value
+// itself if it is a constant (given a register only if an instruction
+// reads it).
 type operand struct {
 	reg     int32
 	isConst bool
@@ -90,7 +91,7 @@ func (c *compiler) constant(v float64) operand {
 func (c *compiler) expr(n *node) (operand, error) {
 	switch n.op {
 	case opConst:
-		return c.constant(n.val), nil
+		return operand{isConst: true, val: n.val}, nil
 	case opParam:
 		return operand{reg: int32(n.val)}, nil
 	}
@@ -122,16 +123,20 @@ func (c *compiler) expr(n *node) (operand, error) {
 		default:
 			in.op, in.k = opPowC, e
 		}
+		args = args[:1] // the exponent is in the opcode or in k
 	}
 	if allConst {
 		v := fold(in, args)
 		if math.IsNaN(v) {
 			return operand{}, errorAt(c.src, n.pos, "this is NaN (not a number) whatever the parameters")
 		}
-		return c.constant(v), nil
+		return operand{isConst: true, val: v}, nil
 	}
 	regs := [4]*int32{&in.a, &in.b, &in.c, &in.d}
 	for i, a := range args {
+		if a.isConst { // only constants an instruction reads take a register
+			a = c.constant(a.val)
+		}
 		*regs[i] = a.reg
 	}
 	in.dst = 2 + c.top

@@ -110,3 +110,12 @@ func TestNoAllocations(t *testing.T) {
 		}
 	}
 }
+
+// The banana compiles to four instructions on five registers (x, y, the
+// constants 0 and 1, one temporary), as the package documentation says.
+func TestBananaProgramSize(t *testing.T) {
+	d := mustParse(t, typedBanana)
+	if len(d.prog.code) != 4 || d.prog.nregs != 5 {
+		t.Errorf("banana: %d instructions on %d registers, want 4 on 5", len(d.prog.code), d.prog.nregs)
+	}
+}
