@@ -119,3 +119,33 @@ func TestBananaProgramSize(t *testing.T) {
 		t.Errorf("banana: %d instructions on %d registers, want 4 on 5", len(d.prog.code), d.prog.nregs)
 	}
 }
+
+// A Density holds no state an evaluation changes: goroutines sharing one
+// get what one goroutine gets (and -race sees no shared writes).
+func TestConcurrentUse(t *testing.T) {
+	d := mustParse(t, "v ~ normal(0, 3); x ~ student_t(4, 0, exp(v / 2));")
+	points := []target.Point{{0, 0}, {-2, 0.5}, {1.5, -3}, {4, 20}}
+	var want [4]float64
+	for i, p := range points {
+		want[i], _ = d.LogDensityGrad(p)
+	}
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			for range 200 {
+				for i, p := range points {
+					if v, _ := d.LogDensityGrad(p); v != want[i] {
+						done <- fmt.Errorf("at %v: %v, sequentially %v", p, v, want[i])
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -186,12 +186,18 @@ func (p *parser) sampling(y *node) (*node, error) {
 	if err := p.expect("(", "after the distribution's name"); err != nil {
 		return nil, err
 	}
+	return p.density(t, d, y, "")
+}
+
+// density parses a distribution's parameters up to ")" into its lpdf node
+// at y; where says where they stand in the error for a wrong count.
+func (p *parser) density(t token, d distribution, y *node, where string) (*node, error) {
 	args, err := p.args(")")
 	if err != nil {
 		return nil, err
 	}
 	if len(args) != len(d.params) {
-		return nil, p.errorf(t, "%s takes %d parameters (%s), got %d", t.text, len(d.params), strings.Join(d.params, ", "), len(args))
+		return nil, p.errorf(t, "%s takes %d parameters%s (%s), got %d", t.text, len(d.params), where, strings.Join(d.params, ", "), len(args))
 	}
 	return p.newNode(d.op, t.pos, 0, append([]*node{y}, args...)...)
 }
@@ -326,14 +332,7 @@ func (p *parser) call(t token) (*node, error) {
 			if err := p.expect("|", "after the variate (Stan writes "+t.text+"(y | …))"); err != nil {
 				return nil, err
 			}
-			args, err := p.args(")")
-			if err != nil {
-				return nil, err
-			}
-			if len(args) != len(d.params) {
-				return nil, p.errorf(t, "%s takes %d parameters after the bar (%s), got %d", t.text, len(d.params), strings.Join(d.params, ", "), len(args))
-			}
-			return p.newNode(d.op, t.pos, 0, append([]*node{y}, args...)...)
+			return p.density(t, d, y, " after the bar")
 		}
 	}
 	f, ok := functions[t.text]
