@@ -82,7 +82,7 @@ func (c *compiler) constant(v float64) operand {
 	k, ok := c.consts[v]
 	if !ok || math.IsNaN(v) {
 		k = int32(len(c.prog.consts))
-		c.prog.consts = append(c.prog.consts, v)
+		c.prog.consts = append(c.prog.consts, dual{v: v})
 		c.consts[v] = k
 	}
 	return operand{reg: -(k + 1), isConst: true, val: v}
@@ -187,7 +187,7 @@ func distributionOf(op opcode) distribution {
 func fold(in instr, args []operand) float64 {
 	p := program{nregs: 2 + len(args) + 1}
 	for i, a := range args {
-		p.consts = append(p.consts, a.val)
+		p.consts = append(p.consts, dual{v: a.val})
 		*[4]*int32{&in.a, &in.b, &in.c, &in.d}[i] = int32(2 + i)
 	}
 	in.dst = int32(2 + len(args))

@@ -80,12 +80,19 @@ const maxRegs = 2 + MaxNodes
 // program so a small density does not clear a large array every call.
 func (d *Density) run(p target.Point, code []instr) dual {
 	switch n := d.prog.nregs; {
+	case n <= 8:
+		return d.run8(p, code)
 	case n <= 16:
 		return d.run16(p, code)
 	case n <= 64:
 		return d.run64(p, code)
 	}
 	return d.runMax(p, code)
+}
+
+func (d *Density) run8(p target.Point, code []instr) dual {
+	var regs [8]dual
+	return d.prog.eval(regs[:], p, code)
 }
 
 func (d *Density) run16(p target.Point, code []instr) dual {

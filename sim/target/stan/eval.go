@@ -24,7 +24,7 @@ type instr struct {
 // program is a compiled density.
 type program struct {
 	code   []instr
-	consts []float64 // registers 2 … 2+len(consts)-1
+	consts []dual // registers 2 … 2+len(consts)-1, with zero tangents
 	offset float64   // the sum of the statements that are constants
 	nregs  int
 	spans  [][2]int // code[span[0]:span[1]] computes statement i
@@ -36,9 +36,7 @@ func (p *program) eval(regs []dual, at [2]float64, code []instr) dual {
 	regs = regs[:p.nregs]
 	regs[0] = dual{at[0], 1, 0}
 	regs[1] = dual{at[1], 0, 1}
-	for i, c := range p.consts {
-		regs[2+i] = dual{v: c}
-	}
+	copy(regs[2:], p.consts)
 	var acc dual
 	for i := range code {
 		in := &code[i]
