@@ -24,8 +24,8 @@ type instr struct {
 // program is a compiled density.
 type program struct {
 	code   []instr
-	consts []dual // registers 2 … 2+len(consts)-1, with zero tangents
-	offset float64   // the sum of the statements that are constants
+	consts []dual  // registers 2 … 2+len(consts)-1, with zero tangents
+	offset float64 // the sum of the statements that are constants
 	nregs  int
 	spans  [][2]int // code[span[0]:span[1]] computes statement i
 }
