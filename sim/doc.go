@@ -25,9 +25,10 @@
 // # Packages
 //
 // Imports point one way: web/cli → web → handlers → sim/engine →
-// sim/wire → sim → numeric. A method package imports only sim, sim/model
-// and numeric (never the engine, the wire format or net/http), and
-// numeric imports nothing of sim.
+// sim/wire → sim → numeric. A method package imports only sim, sim/model,
+// numeric and, where it builds on one, another method package (fbnn's prior
+// is gp's kernel); never the engine, the wire format or net/http. numeric
+// imports nothing of sim.
 //
 //	numeric            autodiff tape, distributions, Adam, diagnostics, RNG
 //	numeric/fastblas   AVX2/FMA GEMM and triangular kernels, installed as gonum's BLAS
