@@ -10,7 +10,7 @@
 // the method for one batch, publish a frame when one is due (FrameRate,
 // 25 a second by default), and sleep when paused or held back by the speed
 // cap. Every command is answered by the run itself, between two steps, so
-// a method is only ever touched by one goroutine. Viewers read the latest
+// a method is only ever called from the run's goroutine. Viewers read the latest
 // frame (Latest, or Read with a Cursor that returns the history points
 // since that viewer's last frame) and never wait for the run; a slow
 // viewer misses frames, it does not slow the run.
