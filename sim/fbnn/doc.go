@@ -61,8 +61,8 @@
 // data, which independent weights cannot have (the in-between failure of
 // Foong et al. 2019). fBNN allows any q that can be sampled, so the choice
 // is within the method. The learning rate is 3e-3: at 1e-2 Adam's noise
-// moves the band and mean by more than the periodic GP's small posterior
-// sd from one step to the next. The band settles from above, by about 8000
+// keeps moving the band and mean by more than the periodic GP's small
+// posterior sd between checks a few thousand steps apart. The band settles from above, by about 8000
 // steps.
 //
 // # Prior and noise
