@@ -133,4 +133,14 @@
 //
 // Metropolis and SGLD at their default steps have not mixed in 1000 draws
 // (R-hat above 1.01), which the dashboard shows in red beside HMC and NUTS.
+//
+// On a network the posterior itself is uncertain in the gap. On gap data
+// with the 1 → 20 → 1 ReLU network,
+//
+//	playground run --data gap --method nuts --arch 20 --warmup 500 --steps 1000 --seed 1 --json
+//
+// gives an in-between ratio of 10.5, and for f at the gap's centre
+// (f_mid) an R-hat of 1.002 and a bulk ESS of 1651, with no divergences;
+// every transition reaches the default max_depth of 10 (1023 leapfrog
+// steps), which is why the dashboard's network scenario caps it at 8.
 package mcmc
