@@ -38,4 +38,43 @@
 // and every package above run their matrix products and triangular solves on
 // the AVX2/FMA kernels where the CPU has them, and on gonum's code otherwise
 // or when built with the purego tag.
+//
+// # Performance
+//
+// make bench prints these figures: one step of each method, and the
+// numeric kernels, as Go benchmarks with -benchmem (add -cpu 1 for one
+// core, as below). Each benchmark also
+// reports cpu-ns/op, the process's user and system CPU time per operation
+// (package sim/cputime), which a machine shared with other jobs inflates
+// far less than the wall time of ns/op. The table is CPU time per
+// operation on one core (-cpu 1) of a two-core AMD EPYC (16 float64 FLOP a
+// cycle with AVX2/FMA), the least and most of three runs on an
+// otherwise idle machine, the gip row the range of 22 runs; every one
+// allocates nothing per operation. On a loaded machine the same
+// benchmarks read two to four times slower.
+//
+//	benchmark                                              CPU time / op  rate
+//	sim/gip   BenchmarkStep (gap, M = 100, 2×50 network)   379–409 µs     ≈ 2,580 steps/s at the median
+//	sim/mfvi  BenchmarkStep (gap)                          68.7–70.9 µs   14,100–14,600 steps/s
+//	sim/mcmc  BenchmarkGrad/gap (2×50, N = 100)            25.4–25.7 µs   one log-density gradient
+//	sim/livi  BenchmarkStep/sv-bound                       599–616 µs     1,630–1,670 steps/s
+//	sim/livi  BenchmarkStep/jacobian                       811–837 µs     1,190–1,230 steps/s
+//	sim/fbnn  BenchmarkStep (periodic, 50 particles)       2.24–2.31 ms   433–446 steps/s
+//	sim/fbnn  BenchmarkStepGap (gap, 50 particles)         4.65–5.15 ms   194–215 steps/s
+//	sim/mcmc  BenchmarkTransition/gap/hmc (20 leapfrogs)   605–618 µs     1,620–1,650 transitions/s
+//	sim/mcmc  BenchmarkTransition/gap/nuts (early warm-up) 32.3–36.7 ms   27–31 transitions/s
+//
+// The BNN gradient does about 0.63 MFLOP, not the dense 1.6: on data
+// sorted by x, each first-layer ReLU unit is active on one run of rows, and
+// the products skip the rest (model.Net.UseSpans).
+// A gip step is about 9 MFLOP of products and triangular solves on 51- and
+// 100-wide shapes; an fbnn step at 50 particles is 47 MFLOP on periodic
+// and 110 on gap, each particle's products its own, so fbnn is the slowest of the
+// variational methods (its particles control, "Function samples" on the
+// page, trades band accuracy for speed: package fbnn). A NUTS transition early in warm-up
+// takes on the order of a thousand leapfrog steps.
+//
+// make bench-compare runs the same benchmarks interleaved, A/B, between the
+// working tree and a base ref: on a shared machine only paired, alternated
+// runs resolve a change of a few per cent.
 package numeric

@@ -1,11 +1,78 @@
 // Package sim is the contract between Posterior Playground's inference
-// methods and everything that runs them: the Method interface and its
-// optional extensions, control specs and their validation, data sets and
-// the typed FieldError that carries a bad value from the command line to
-// the browser.
+// methods and everything that runs them: the Method interface and the few
+// optional capabilities a method may add, control specs and their one
+// validation, data sets, and the typed FieldError that carries a bad value
+// from the command line or the browser back to its field.
 //
-// Every method implements Method. A method owns its parameters and buffers;
-// it draws randomness only from the *rand.Rand handed to Init, so a seed
-// reproduces a run exactly. The live run loop is in sim/engine, which
-// methods never import; sim imports neither the engine nor net/http.
+// # The contract
+//
+// A Method owns its parameters and buffers and is driven one Step at a
+// time by a single goroutine. It draws training randomness only from the
+// *rand.Rand handed to Init, and evaluation randomness (ELBO and IWBO
+// estimates, the draws behind a predictive band) from a second stream
+// seeded from it, so a seed reproduces a run bit for bit however often a
+// browser asks for a band.
+//
+// A method describes itself with a MethodSpec: its name, family, models
+// and controls, each control a ControlSpec with a range, a default and
+// whether it acts live or restarts the run. The spec a run is checked
+// against is fitted to its data (SpecFor: gip takes at most one inducing
+// point per training point), and Resolve, Init and Set check every value
+// against it before the method sees it, so a method's own Init and Set
+// only ever receive valid values. A refused value is a *FieldError naming
+// the control and the allowed range, and changes nothing.
+//
+// # Packages
+//
+// Imports point one way: web/cli → web → handlers → sim/engine →
+// sim/wire → sim → numeric. A method package imports only sim, sim/model,
+// numeric and, where it builds on one, another method package (fbnn's prior
+// is gp's kernel); never the engine, the wire format or net/http. numeric
+// imports nothing of sim.
+//
+//	numeric            autodiff tape, distributions, Adam, diagnostics, RNG
+//	numeric/fastblas   AVX2/FMA GEMM and triangular kernels, installed as gonum's BLAS
+//	sim                this contract
+//	sim/model          the shared network, its prior and hand-written passes
+//	sim/datasets       the built-in data sets and the CSV loader
+//	sim/target         two-dimensional target densities (problems with no data)
+//	sim/mfvi, sim/gip, sim/livi, sim/fbnn, sim/gp, sim/mcmc
+//	                   one package per family of methods
+//	sim/catalog        method names to constructors, for the server and the CLI
+//	sim/simtest        the conformance suite every catalog method passes
+//	sim/engine         the live run loop and the registry of runs
+//	sim/wire           every JSON shape on the wire
+//	sim/experiment     headless train-and-evaluate and sweeps
+//	sim/sweeps         sweeps started from the browser
+//	handlers           pages, the JSON API and the websocket stream
+//	web                server assembly, middleware, limits, shutdown
+//	web/cli            the playground command: serve, run, sweep
+//
+// # Adding a method
+//
+// A method is one package implementing Method, one entry in sim/catalog
+// and a data set to check it on. The catalog's tests run sim/simtest over
+// every entry: the spec is sane, a seed reproduces a run bit for bit, a
+// refused Set changes nothing, Predict has the right shape, a NaN
+// objective ends the run as diverged, and Close leaves no goroutine
+// behind. Its own tests hold it to its exact special case.
+//
+// # Design
+//
+// One package per family, not one file per method in sim: each method
+// owns its buffers and tests, and a half-finished method cannot break
+// another's build. sim/catalog is the one place that names them all (it
+// cannot live in sim, which the methods import).
+//
+// Hot loops are differentiated by hand where it pays: model.Net is the
+// network's forward and backward pass on BLAS, which writes ReLU outputs
+// straight into buffers with a permanent ones column and skips the zero
+// activations; mfvi, livi, map, ensemble, fbnn and the samplers step
+// through it, and tests hold it to the numeric tape's gradients. gip and
+// gp run on the tape.
+//
+// Built-in data sets are standardised for the methods (model units); the
+// command line reports them in model units, as their sources plot them,
+// and the dashboard plots them in the data's own units. A CSV file is
+// reported in the file's units.
 package sim

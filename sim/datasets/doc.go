@@ -1,4 +1,4 @@
-// Package datasets provides Posterior Playground's six built-in data sets
+// Package datasets provides Posterior Playground's seven built-in data sets
 // and loads a user's CSV file.
 //
 // # Built-in data sets

@@ -54,10 +54,15 @@
 // The expectations are closed form for the Gaussian likelihood, else
 // 20-point Gauss–Hermite (GPflow's default), adaptive Gauss–Legendre panels
 // (`expectation` adaptive, for likelihoods much narrower than q's spread),
-// or reparameterised Monte Carlo with mc_samples draws. Adam maximises F/N
-// over α and log λ and, when learned, the kernel's log parameters and the
-// likelihood's log scale (variational EM); by default the noise scale is
-// learned and the kernel is not. The predictive at new inputs is
+// or reparameterised Monte Carlo with mc_samples draws. The mean moves by
+// damped Newton steps, a fraction lr of the step to F's optimum in m,
+// solved through A without inverting K (vi_newton.go): with a Gaussian
+// likelihood the distance to the exact posterior mean shrinks by 1 − lr a
+// step whatever K's conditioning, where gradient steps on α are slowed by
+// K's condition number (about 1e11 on gap). Adam maximises F/N over log λ
+// and, when learned, the kernel's log parameters and the likelihood's log
+// scale (variational EM); by default the noise scale is learned and the
+// kernel is not. The predictive at new inputs is
 //
 //	q(f*) = N(K*X α, K** + εI − K*X (K + diag(λ⁻²))⁻¹ KX*),
 //
@@ -84,13 +89,39 @@
 //
 // # Checks
 //
-// Tests check that with a Gaussian likelihood gpvi converges to the exact
-// posterior and that at the optimum F equals the log marginal likelihood
-// (within 1e-9; rounding is about 1e-13), the marginal-variance formula,
-// the free-energy and marginal-likelihood gradients against finite
-// differences, the kernels' special cases and gradients, the quadratures
-// against references, that the Cauchy likelihood beats the exact GP on
-// gp-cauchy, and that the classification band covers the true p(x).
+// With a Gaussian likelihood gpvi converges to the exact posterior
+// (TestVIConvergesToExactPosterior), and at the optimum F equals the log
+// marginal likelihood within 1e-9, the rounding being about 1e-13
+// (TestELBOEqualsLogMarginalAtOptimum). On gap (noise e⁻², kernel fixed)
+// F is within 0.1 nat of log p(y) after 5000 steps (TestVIConvergesOnGap).
+// Tests also check the marginal-variance formula, the free-energy and
+// marginal-likelihood gradients against finite differences, the kernels'
+// special cases and gradients, and the quadratures against references.
+//
+// # Results
+//
+// Robust regression: on gp-cauchy (20 points, Cauchy noise) gpvi with the
+// Cauchy likelihood predicts the true function better than gp-exact with
+// Gaussian noise, both with the kernel the data came from
+// (TestRobustRegressionBeatsExact, seeds 1–3). RMSE of the predictive
+// median to the truth on the grid,
+//
+//	playground run --data gp-cauchy --method gpvi --likelihood cauchy --steps 5000 --seed S
+//	playground run --data gp-cauchy --method gp-exact --steps 1 --seed S
+//
+//	seed                  1      2      3      4      5      6
+//	gpvi, Cauchy          0.279  0.401  0.190  0.261  0.678  0.247
+//	gp-exact, σ = e⁻²     0.428  0.681  1.689  0.618  0.786  0.971
+//
+// Classification: on gp-classification, with the kernel variance the data
+// were drawn with (e²), the 95% band of p(x) holds the true p(x) at 80% of
+// the grid or more on seeds 1–3 after 2000 steps
+// (TestClassificationBandCoversTruth), and
+//
+//	playground run --data gp-classification --method gpvi --variance 7.389 --steps 5000 --seed S
+//
+// puts the predicted probability within an RMSE of 0.08–0.14 of the true
+// p(x) over seeds 1–6.
 //
 // Kernel hyperparameters (log variance, log lengthscale, log period) and the
 // likelihood's log scale are either fixed by controls or learned by

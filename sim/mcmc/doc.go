@@ -98,10 +98,49 @@
 // # Checks
 //
 // Tests hold every sampler's posterior mean and sd of b0, b and σ on linreg
-// to the exact values above within 4 Monte Carlo standard errors (from the
-// bulk ESS), and check those closed forms against a 3-D quadrature of log π;
-// check a correlated 2-D Gaussian's mean and covariance, SGLD's stationary
-// variance against the ULA formula, leapfrog's O(ε²) energy error and
-// reversibility, the dual-averaging and window schedules, and that HMC's
-// band on gap widens in the gap.
+// to the exact values above within 4 Monte Carlo standard errors, each
+// from the bulk ESS (TestLinregExactPosterior), and check those closed
+// forms against a 3-D quadrature of log π (TestExactLinearByQuadrature);
+// with fixed_noise, HMC against model.LinearPosterior
+// (TestHMCFixedNoiseExact); a correlated 2-D Gaussian's mean and
+// covariance (TestCorrelatedGaussian); SGLD's stationary variance against
+// the unadjusted Langevin formula (TestSGLDStationaryVariance); leapfrog's
+// O(ε²) energy error and reversibility; the dual-averaging and window
+// schedules; NUTS and HMC agreeing on a 1 → 3 → 1 tanh network
+// (TestSamplersAgreeOnSmallNetwork); draws independent of the number of
+// goroutines the chains step in (TestSetThreadsKeepsTheDraws); and that
+// HMC's band on gap widens in the gap, an in-between ratio above 1 after a
+// short run (TestGapInbetween; mean-field VI gives about 0.5).
+//
+// # Results
+//
+// On linreg, four chains of 1000 warm-up and 1000 kept transitions,
+//
+//	playground run --data linreg --method hmc --steps 2000 --seed 1 --json
+//
+// give b0 −1.020 ± 0.104, b 1.819 ± 0.168 and σ 0.552 ± 0.078 (posterior
+// mean ± sd), against the exact −1.018 ± 0.102, 1.822 ± 0.168 and
+// 0.552 ± 0.079, with R-hat at most 1.003, no divergences and acceptance
+// 0.94. BenchmarkESS runs the four samplers so, at their default controls,
+// and reports the smallest bulk ESS over b0, b and σ, the largest R-hat
+// and the ESS per 1000 gradients; with -benchtime 1x (seed 1) it gives
+//
+//	sampler      smallest bulk ESS  ESS per 1000 gradients  largest R-hat
+//	metropolis   50                 —                       1.067
+//	sgld         43                 5.4                     1.073
+//	hmc (L = 3)  5241               218                     1.002
+//	nuts         3108               82                      1.001
+//
+// Metropolis and SGLD at their default steps have not mixed in 1000 draws
+// (R-hat above 1.01), which the dashboard shows in red beside HMC and NUTS.
+//
+// On a network the posterior itself is uncertain in the gap. On gap data
+// with the 1 → 20 → 1 ReLU network,
+//
+//	playground run --data gap --method nuts --arch 20 --warmup 500 --steps 1000 --seed 1 --json
+//
+// gives an in-between ratio of 10.5, and for f at the gap's centre
+// (f_mid) an R-hat of 1.002 and a bulk ESS of 1651, with no divergences;
+// every transition reaches the default max_depth of 10 (1023 leapfrog
+// steps), which is why the dashboard's network scenario caps it at 8.
 package mcmc

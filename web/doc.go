@@ -1,0 +1,136 @@
+// Package web serves Posterior Playground: it assembles the HTTP server
+// from its configuration (Config, whose zero value is the default), the
+// chi router and middleware, the embedded static files and the pages and
+// API of package handlers, and shuts it all down gracefully.
+//
+// Every claim below has a test, named with it; make test runs them (the
+// load and classroom tests in a short mode: see Load for the full one).
+//
+// # Limits
+//
+// Every limit is answered with an error naming the field and what is
+// allowed, and changes nothing (TestLimitsAnsweredWithFieldErrors,
+// TestLimitsEveryControlRange):
+//
+//	runs                     8 per browser session, 64 in all: 429 naming runs, saying what to do
+//	training points          400 for gp-exact, 300 for gpvi (a step is O(N³)), 10,000 for every other method
+//	commands waiting         16 per run during a long step: 202 queued; beyond, 503 naming op, not applied
+//	steps per run            10,000,000: status done; continue grants as many again
+//	steps per step command   10,000
+//	speed cap                1,000,000 steps/s
+//	controls                 each its spec's range (GET /api/methods): 400 naming the control
+//	data file                1 MiB and 10,000 rows: 400 naming data-file and the row
+//	uploads kept             4 per session (its least recently used evicted), 32 in all, an hour unused
+//	JSON body                64 KiB: 400 naming body
+//	stream message           4 KiB: the socket closes with 1009
+//	panels per page          4
+//	sweeps from the browser  2 at once, 1 per client; 20,000 steps, 50 runs, 2,000 IWBO samples
+//	unwatched runs           paused after 30 s, deleted after a minute (serve --free-unwatched)
+//
+// Each method's spec states the most training points it accepts (max_points
+// in GET /api/methods, with the reason), checked before any matrix is
+// built (TestEveryMethodBoundsItsData, TestGPCreateBoundedByPoints,
+// TestCreateRefusesTooManyPointsBeforeInit).
+//
+// # Input
+//
+// Every API field and stream message is checked against the run's spec. A
+// control's value is a number or, for a choice, a string; null, "", true,
+// arrays and objects are refused naming the control, in words, never a Go
+// type (TestStrictInput). A key given twice in one object, also differing
+// only in case, is refused naming it. CSV cells take decimal and exponent
+// notation only; hexadecimal, underscores, Inf and NaN are refused naming
+// the row and column (sim/datasets TestCSVNumberNotation). make fuzz runs
+// the CSV loader, stream messages, play links, run bodies and data edits
+// as fuzz targets.
+//
+// # Cross-site requests and headers
+//
+// Every POST, PUT, PATCH and DELETE under /api must declare its body as
+// application/json (an upload: text/csv), or get 415 naming content-type;
+// a write whose Origin names another site gets 403 naming origin, and so
+// does a stream opened from one. The page's own origin is allowed, and
+// serve --allow-origin adds more (TestCrossSiteWritesRefused). Every
+// response carries a Content-Security-Policy without 'unsafe-inline'
+// (default-src 'self'; no page has an inline script, style or event
+// attribute: TestPagesNeedNoInlineCode), X-Content-Type-Options: nosniff,
+// Referrer-Policy: same-origin, and frame-ancestors of the page's own
+// origin and each serve --allow-frame-ancestor (with none, also
+// X-Frame-Options: SAMEORIGIN) (TestSecurityHeadersOnEveryResponse).
+//
+// # Sessions
+//
+// Each browser is a session, a random id in an HttpOnly, SameSite=Lax
+// cookie: the runs, uploads and sweeps it makes are its own, and only it may
+// command or delete them. Others may watch a run read-only (a play link's
+// METHOD.watch=ID); their commands are refused with 403 naming session.
+//
+// # Streams
+//
+// A run's viewers share one encoding of each frame: a run's hub encodes a
+// frame once per tick and writes it to every viewer as one prepared
+// websocket message. A run watched by more than 24 viewers sends each at
+// most 12 frames a second (TestStreamPacesCrowdedRuns); a viewer that
+// joins late or misses ticks gets a catch-up frame ending at the latest
+// one, with the run's exact history (TestStreamLaggingViewerCatchesUp).
+// Viewers that never read leave the run's steps/s within a factor of two
+// and the heap within 4 MiB (TestStreamStalledReaderNeitherSlowsNorGrows).
+// The server pings every 5 s and drops a viewer whose last pong is 10 s
+// old, or whose one write waits 10 s (TestStreamDropsSilentViewer,
+// TestStreamDropsStalledViewerWithinPongWait,
+// TestStreamDropsViewerThatCannotKeepUp).
+//
+// # Runs and commands
+//
+// POST /api/runs answers as soon as the request is checked; the run's
+// first frame says preparing while its goroutine initialises the method
+// (TestCreateReturnsWhilePreparingEndToEnd). A command waits up to 1 s for
+// the run's answer: 204 applied, 4xx refused and never applied, or 202
+// queued when the run is inside a longer step, then applied or refused
+// exactly once; no command is a 500 (TestCommandDuringLongStepEndToEnd).
+// A NaN objective marks the run diverged and a panic inside a method is
+// recovered, logged and reported; the server keeps serving
+// (TestStreamDivergedEndToEnd, TestStreamPanicRecoveredEndToEnd).
+//
+// # Shutdown and probes
+//
+// SIGTERM stops every run and closes every stream with code 1001 ("server
+// shutting down"); a viewer that stopped reading is given at most 2 s for
+// its close, so the process exits within seconds
+// (TestBinarySIGTERMClosesStreams, TestShutdownWithStalledViewer). /healthz answers 200 while the process
+// lives; /readyz answers 503 from the moment shutdown begins, and with
+// serve --drain-delay it fails that long while the server still serves, so
+// a balancer sends new clients elsewhere first (TestReadyzFailsFirstOnShutdown).
+// Every GET route answers HEAD.
+//
+// # Observability
+//
+// GET /metrics serves Prometheus metrics from the server's own registry
+// (TestMetrics): playground_runs{status,method} and playground_viewers,
+// read from the run registry at scrape time; playground_steps_total{method};
+// playground_stream_frames_sent_total and
+// playground_stream_frame_bytes_sent_total;
+// playground_commands_total{outcome}; playground_http_request_duration_seconds
+// {method,route,code} (websocket and event streams left out); and the Go
+// runtime's and the process's collectors. It is on the public port: put it
+// behind the proxy if the run counts are nobody's business. Run goroutines
+// carry the profiler labels run and method.
+//
+// # Load
+//
+// TestLoad runs 20 mfvi runs, each watched by 5 websocket viewers, on
+// loopback: every viewer must average at least 10 frames a second (scaled
+// by the cores the process got), the runs must keep at least 0.3 of their
+// unwatched steps/s, the heap in use must stay under 128 MiB, and no
+// goroutine may be left once the viewers leave. PLAYGROUND_LOAD=30s runs it
+// for 30 s. TestLecture (one lecturer's three runs watched by 300
+// students, each its own session) and TestLab (30 sessions of two runs,
+// a viewer each) run the students in a child process; in full
+// (PLAYGROUND_CLASSROOM=30s) every student must average 10 frames a
+// second, a lecture's runs must keep 90% of their unwatched steps/s and a
+// lab's none fall below a quarter of the median, the heap in use must stay
+// under 384 MiB, and no goroutine may be left.
+//
+// Several instances behind a balancer, the container image and Kubernetes
+// are in web/deploy (its README).
+package web
