@@ -27,11 +27,11 @@ generate:
 	$(GO) tool templ generate
 	$(GO) generate ./numeric/fastblas
 
-## test: vet, the Go tests in -short mode, and node for the plot helpers. -short keeps every test
-## but cuts the long statistical sweeps to a meaningful reduced version (the scenario claims on one
-## seed at the claim step, fBNN's band against the exact GP on one case, …), each test under a
-## minute of CPU; the load tests and every check on wall time, frame rate or throughput live in
-## `make load`, so a busy machine cannot fail it.
+## test: vet, the Go tests in -short mode, and node for the plot helpers. -short cuts the long
+## statistical sweeps to a reduced version where one is cheap (the scenario claims on seed 1 at the
+## claim step) and skips the rest and the real-time end-to-end tests (make check runs them), so each
+## test stays under a minute of CPU; the frame-rate and throughput checks live in make load, so a
+## busy machine cannot fail it.
 test: assets
 	$(GO) vet $(PKGS)
 	$(GO) test -short -count=1 -timeout 15m $(PKGS)
@@ -56,8 +56,7 @@ load: assets
 	PLAYGROUND_LOAD=$(LOAD) PLAYGROUND_CLASSROOM=$(CLASSROOM) $(GO) test -count=1 -timeout 15m \
 		-run '^(TestLoad|TestLecture|TestLab|TestStreamStalledReaderNeitherSlowsNorGrows)$$' -v ./web ./handlers
 
-## race: the whole module under the race detector, in -short mode (the browser and load tests skip
-## themselves under it)
+## race: the whole module under the race detector, in -short mode
 race:
 	$(GO) test -count=1 -race -short ./...
 
