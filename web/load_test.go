@@ -42,19 +42,16 @@ const (
 	loadMinViewerShare = 0.3
 )
 
-// loadDurations returns the measuring windows: without viewers, with them.
-// The default (about 10 s in all) suits CI; PLAYGROUND_LOAD=30s runs the
-// issue's full 30 s with viewers.
+// loadDurations returns the measuring windows: without viewers (5 s, or
+// PLAYGROUND_LOAD if shorter) and with them (PLAYGROUND_LOAD; 30s is the
+// issue's).
 func loadDurations(t *testing.T) (baseline, viewed time.Duration) {
 	v := os.Getenv("PLAYGROUND_LOAD")
-	if v == "" {
-		return 1500 * time.Millisecond, 5 * time.Second
-	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		t.Fatalf("PLAYGROUND_LOAD=%q: want a duration such as 30s", v)
 	}
-	return 5 * time.Second, d
+	return min(5*time.Second, d), d
 }
 
 // TestLoad drives the real server (real catalog, mfvi on the gap data set)
@@ -77,11 +74,8 @@ func loadDurations(t *testing.T) (baseline, viewed time.Duration) {
 // 128 MiB leaves room for GC slack; a queue of frames per viewer (~10 KiB ×
 // 25/s × 100 viewers = 25 MB/s) would cross it within the 5 s window.
 func TestLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test: skipped with -short")
-	}
-	if raceEnabled() && os.Getenv("PLAYGROUND_LOAD") == "" {
-		t.Skip("load test: its throughput thresholds do not apply under the race detector (set PLAYGROUND_LOAD to run it anyway)")
+	if os.Getenv("PLAYGROUND_LOAD") == "" {
+		t.Skip("load test: its frame-rate and steps/s thresholds need an idle machine; `make load` runs it")
 	}
 	baseWindow, window := loadDurations(t)
 	leaks := goleak.IgnoreCurrent()
