@@ -36,24 +36,14 @@
 //   - Dsyrk and Dtrmm of order above 24: by blocks of 24, the off-diagonal
 //     blocks by Dgemm and the diagonal blocks by gonum.
 //
-// Outside the BLAS interface, [AdamUpdate] is Adam's elementwise update,
-// four lanes at a time (its square roots and divisions bound an optimiser
-// step), and [AdamUpdateScaled] the same for parameters of a product
-// W = V ⊙ u; [ReLUAffine], [ReLUOutputBackward], [ReLUInputBackward] and
-// [ReLUMatVec] are the row loops of a ReLU network's thin first and last
-// layers (model.Net's); [AxpyElem] and [GradReparam] are the weight draws
-// and gradient sums of a reparameterised Gaussian (fBNN's k·P a step);
-// [ReLURows], [ReLUMaskAdd] and [ReLUMaskSet] are the forward and backward
-// passes of the tape's fused ReLU node, and [RowScale] and [RowScaleDot]
-// those of a matrix scaled by a column (GIP's Λ·Φ and ΦᵀΛΦ); [Transpose]
-// transposes by 4×4 register blocks. Each is rounded exactly as the scalar
-// loop it replaces (no FMA, sums in the same order). [GemmSpanNN] and
+// Outside the BLAS interface, two BLAS-shaped routines: [GemmSpanNN] and
 // [GemmSpanTN] are products with a matrix whose columns are zero outside
 // given row spans (a ReLU layer on one sorted input): the same 6×8 kernel
-// over the hull of the spans each tile meets, skipping zero tiles;
-// [ColumnSums] is the running row sums that replace a product there. Two
-// are not: [SumDots] (NUTS's U-turn criterion) sums in eight partial sums
-// with FMA, and [ExpTo] is within 2 ulp of math.Exp.
+// over the hull of the spans each tile meets, skipping zero tiles; and
+// [Transpose] transposes by 4×4 register blocks. The model's kernels that
+// are not BLAS (Adam's update, the ReLU layers' row loops, the
+// reparameterisation, exp, NUTS's dot products) are numeric's, in
+// numeric/internal/kernels.
 //
 // Every other call is gonum's, so results are those of gonum up to the
 // rounding of a different summation order. Bad arguments panic with gonum's
@@ -78,9 +68,10 @@
 //
 // The assembly (kernel_amd64.s) and its Go declarations (kernel_amd64.go)
 // are written by the avo program in internal/asmgen, a separate module so
-// that avo stays out of the playground's build. `go generate
-// ./numeric/fastblas` rewrites both, byte for byte as committed; `make
-// lint` checks that it does.
+// that avo stays out of the playground's build; so are those of
+// numeric/internal/kernels. `go generate ./numeric/fastblas` rewrites all
+// four, byte for byte as committed; `make lint` checks that it does.
 package fastblas
 
-//go:generate go run -C internal/asmgen . -out ../../kernel_amd64.s -stubs ../../kernel_amd64.go -pkg fastblas
+//go:generate go run -C internal/asmgen . -set blas -out ../../kernel_amd64.s -stubs ../../kernel_amd64.go -pkg fastblas
+//go:generate go run -C internal/asmgen . -set model -out ../../../internal/kernels/kernel_amd64.s -stubs ../../../internal/kernels/kernel_amd64.go -pkg kernels
