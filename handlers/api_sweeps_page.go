@@ -3,26 +3,14 @@ package handlers
 import (
 	"fmt"
 
+	"github.com/posterior-playground/playground/sim/scenario"
 	"github.com/posterior-playground/playground/sim/sweeps"
 	"github.com/posterior-playground/playground/templates"
 )
 
-// SweepSpec is a scenario's sweep, as the CLI's --param and --values: the
-// play page shows a sweep card that starts it with POST /api/sweeps on the
-// page's data set and seed. Zero numbers take the browser's defaults.
-type SweepSpec struct {
-	Method      string
-	Param       string
-	Values      string
-	Steps       int
-	EvalReps    int
-	IWBOSamples int
-	Seeds       int
-}
-
 // sweepView fills the sweep card for a page, or nil when the page has no
 // panel of the sweep's method (a scenario link whose methods were changed).
-func sweepView(s *SweepSpec, c PlayConfig) *templates.SweepView {
+func sweepView(s *scenario.Sweep, c PlayConfig) *templates.SweepView {
 	if s == nil {
 		return nil
 	}

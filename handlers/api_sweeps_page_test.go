@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // TestSweepScenariosShowTheCard: the Prior scale and Inducing points pages
@@ -14,7 +16,7 @@ func TestSweepScenariosShowTheCard(t *testing.T) {
 		"prior-scale":     {`data-param="prior_scale"`, `data-log-x`, `value="logspace:0.316:3.16:11"`, `name="steps" class="small" min="1" max="20000" step="1" value="2000"`},
 		"inducing-points": {`data-param="inducing"`, `value="1,2,5,10,20,30,40,50,60,70,80,90,100"`, `/static/app/sweep.js`},
 	} {
-		s, ok := ScenarioBySlug(slug)
+		s, ok := scenario.BySlug(slug)
 		if !ok || s.Sweep == nil {
 			t.Fatalf("scenario %s has no sweep", slug)
 		}
@@ -31,7 +33,7 @@ func TestSweepScenariosShowTheCard(t *testing.T) {
 			t.Errorf("inducing points are plotted on a log axis")
 		}
 	}
-	s, _ := ScenarioBySlug("mfvi-vs-gip-gap")
+	s, _ := scenario.BySlug("mfvi-vs-gip-gap")
 	if _, body := serve(t, p, s.URL()); strings.Contains(body, `id="sweep"`) {
 		t.Error("a scenario without a sweep shows the sweep card")
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/scenario"
 	"github.com/posterior-playground/playground/templates"
 )
 
@@ -47,7 +48,7 @@ func (p *Pages) Routes(r chi.Router) {
 func (p *Pages) home(w http.ResponseWriter, r *http.Request) {
 	known := p.methods.names()
 	h := templates.Home{Setup: p.setup("gap", []string{"mfvi", "gip"}, defaultSeed)}
-	for _, s := range Scenarios() {
+	for _, s := range scenario.All() {
 		card := templates.Scenario{Slug: s.Slug, Name: s.Name, Summary: s.Summary, URL: s.URL(),
 			Data: dataLabel(s.Data), Available: true, Note: s.Note}
 		for _, m := range s.Methods {
@@ -82,7 +83,7 @@ func (p *Pages) play(w http.ResponseWriter, r *http.Request) {
 
 		MaxStepCommand: engine.MaxStepCommand,
 	}
-	if s, ok := ScenarioBySlug(c.Scenario); ok {
+	if s, ok := scenario.BySlug(c.Scenario); ok {
 		view.Title, view.Description, view.Note = s.Name, s.Description, s.Note
 		if s.Claim != nil {
 			view.Claim, view.ClaimStep = s.Claim.Text, s.Claim.Step

@@ -9,6 +9,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // pageConfig is the JSON the play page's script reads (<script id="config">).
@@ -34,10 +35,10 @@ type pageConfig struct {
 	// Edit is the link's edit of the points (edit=, dataedit.go), applied
 	// by the page to every panel's run; XRange and YRange are where points
 	// may go (datasets.Edit's bounds, user units); null for an upload.
-	Edit   string      `json:"edit,omitempty"`
-	XRange *[2]float64 `json:"x_range"`
-	YRange *[2]float64 `json:"y_range"`
-	Claim  *Claim      `json:"claim,omitempty"` // the scenario's (scenario_claims.go), checked live by the page
+	Edit   string          `json:"edit,omitempty"`
+	XRange *[2]float64     `json:"x_range"`
+	YRange *[2]float64     `json:"y_range"`
+	Claim  *scenario.Claim `json:"claim,omitempty"` // the scenario's (sim/scenario), checked live by the page
 }
 
 // pageLimits are the server's limits the page's controls keep to, sent so
@@ -87,7 +88,7 @@ type panelJSON struct {
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
 		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits(), Edit: c.Edit, ArchPresets: archPresets()}
-	if s, ok := ScenarioBySlug(c.Scenario); ok {
+	if s, ok := scenario.BySlug(c.Scenario); ok {
 		cfg.Claim = s.Claim
 	}
 	for _, pc := range c.Panels {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/scenario"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -85,7 +86,7 @@ func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 		c.Seed = v
 	}
 	if s := single(q, "scenario"); s != "" {
-		if _, ok := ScenarioBySlug(s); !ok {
+		if _, ok := scenario.BySlug(s); !ok {
 			return c, &sim.FieldError{Field: "scenario", Message: fmt.Sprintf("unknown scenario %q", s)}
 		}
 		c.Scenario = s
@@ -135,7 +136,7 @@ func withScenarioDefaults(q url.Values) url.Values {
 	if slug == "" || q.Has("data") || q.Has("methods") {
 		return q
 	}
-	s, ok := ScenarioBySlug(slug)
+	s, ok := scenario.BySlug(slug)
 	if !ok {
 		return q // reported as an unknown scenario
 	}
@@ -401,4 +402,11 @@ func (c PlayConfig) URL() string {
 		q = append(q, "edit="+c.Edit) // base64url: nothing to escape
 	}
 	return "/play?" + strings.Join(q, "&")
+}
+
+// queryEscape escapes a query value but keeps the characters that are legal
+// in a query and make links readable (",", ":"), as scenario links do.
+func queryEscape(s string) string {
+	e := url.QueryEscape(s)
+	return strings.NewReplacer("%2C", ",", "%3A", ":").Replace(e)
 }

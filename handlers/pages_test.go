@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // fakeMethod has a spec and nothing else: the pages only read specs.
@@ -142,7 +145,7 @@ func TestParsePlayDefaults(t *testing.T) {
 // and controls, every scenario alike; a link that names data or methods
 // keeps them.
 func TestParsePlayScenarioAlone(t *testing.T) {
-	for _, s := range Scenarios() {
+	for _, s := range scenario.All() {
 		c, err := parsePlay(url.Values{"scenario": {s.Slug}}, catalogSource())
 		if err != nil {
 			t.Fatalf("%s: %v", s.Slug, err)
@@ -220,7 +223,7 @@ func TestHomeListsScenarios(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("GET / = %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	for _, s := range Scenarios() {
+	for _, s := range scenario.All() {
 		if !strings.Contains(body, s.Name) && !strings.Contains(body, strings.ReplaceAll(s.Name, "'", "&#39;")) {
 			t.Errorf("home page lacks scenario %q", s.Name)
 		}
@@ -274,7 +277,7 @@ func TestScenariosMatchTheCatalog(t *testing.T) {
 	src := methodSource{names: catalog.MethodNames, new: catalog.NewMethod}
 	known := catalog.MethodNames()
 	slugs := map[string]bool{}
-	for _, s := range Scenarios() {
+	for _, s := range scenario.All() {
 		if slugs[s.Slug] {
 			t.Errorf("slug %q used twice", s.Slug)
 		}
@@ -310,4 +313,26 @@ func excerpt(body, near string) string {
 		return "(not found)"
 	}
 	return body[max(0, i-200):min(len(body), i+400)]
+}
+
+// The play page shows a scenario's claim beside its description, with the
+// step it holds from, and hands the checks to the script.
+func TestPlayPageShowsTheClaim(t *testing.T) {
+	s, _ := scenario.BySlug("mfvi-vs-gip-gap")
+	res, body := serve(t, testPages(), s.URL())
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, want := range []string{
+		`<p class="claim" id="claim">`, html.EscapeString(s.Claim.Text), fmt.Sprintf("holds from step %d.", s.Claim.Step),
+		`"claim":{"text":`, `"checks":[{"method":"gip","measure":"inbetween_ratio","op":"\u003e=","value":3}`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the play page lacks %q:\n%s", want, excerpt(body, `id="claim"`))
+		}
+	}
+	// A link without a scenario has no claim.
+	if _, body := serve(t, testPages(), "/play?data=gap&methods=mfvi,gip"); strings.Contains(body, `id="claim"`) || strings.Contains(body, `"claim":`) {
+		t.Error("a plain link shows a claim")
+	}
 }

@@ -5,12 +5,17 @@ import (
 	"html"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/catalog"
+	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // TestScenariosOpenWithTheRealCatalog opens the gallery and every
@@ -21,12 +26,12 @@ func TestScenariosOpenWithTheRealCatalog(t *testing.T) {
 	p := NewPages(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	_, home := serve(t, p, "/")
 	for _, want := range []string{"vi-vs-mcmc", "robust-gp", "gp-classification"} {
-		if _, ok := ScenarioBySlug(want); !ok {
+		if _, ok := scenario.BySlug(want); !ok {
 			t.Errorf("no scenario %q", want)
 		}
 	}
 	cfgRe := regexp.MustCompile(`(?s)<script id="config" type="application/json">(.*?)</script>`)
-	for _, s := range Scenarios() {
+	for _, s := range scenario.All() {
 		if !strings.Contains(home, strings.ReplaceAll(s.URL(), "&", "&amp;")) {
 			t.Errorf("home page lacks the link %s", s.URL())
 		}
@@ -72,6 +77,35 @@ func TestScenariosOpenWithTheRealCatalog(t *testing.T) {
 		}
 		if strings.Contains(body, "have not landed") {
 			t.Errorf("%s: the page still says the samplers have not landed", s.Slug)
+		}
+	}
+}
+
+// TestScenarioRunControlsMatchThePage: the controls a scenario's claim is
+// checked with (scenario.Scenario.RunControls) are those its play page
+// starts each panel's run with, its link parsed as the page parses it
+// against the real catalog's spec fitted to the data.
+func TestScenarioRunControlsMatchThePage(t *testing.T) {
+	src := methodSource{names: catalog.MethodNames, new: catalog.NewMethod,
+		data: func(name string, seed uint64) *sim.Dataset { d, _ := datasets.Load(name, seed); return d }}
+	for _, s := range scenario.All() {
+		u, err := url.Parse(s.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parsePlay(u.Query(), src)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Slug, err)
+		}
+		for _, p := range c.Panels {
+			want, err := s.RunControls(p.Method)
+			if err != nil {
+				t.Errorf("%s: %s: %v", s.Slug, p.Method, err)
+				continue
+			}
+			if !maps.EqualFunc(p.Controls, want, func(a, b sim.Value) bool { return a.String() == b.String() }) {
+				t.Errorf("%s: %s: the page starts the run with %v, the claim is checked with %v", s.Slug, p.Method, p.Controls, want)
+			}
 		}
 	}
 }

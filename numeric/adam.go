@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric/internal/kernels"
 )
 
 // AdamConfig holds Adam's hyperparameters.
@@ -41,7 +41,7 @@ func DefaultAdam(lr float64) AdamConfig {
 // from zero, exactly as a fresh optimiser would, while the other parameters
 // keep theirs. A shorter list drops the state of the missing tail.
 //
-// The elementwise update is fastblas.AdamUpdate: four lanes at a time on
+// The elementwise update is kernels.AdamUpdate: four lanes at a time on
 // AVX2, rounded exactly as the scalar loop.
 //
 // Step allocates nothing once every parameter has been seen at its current
@@ -140,7 +140,7 @@ func (a *Adam) step(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense
 		if k != i && pr.Stride == c && gr.Stride == c {
 			// Contiguous: one pass, so only the last few values miss the
 			// kernel's four lanes rather than a few in every row.
-			fastblas.AdamUpdate(pr.Data[:r*c], gr.Data[:r*c], s.m, s.v, b1, b2, alpha, eps)
+			kernels.AdamUpdate(pr.Data[:r*c], gr.Data[:r*c], s.m, s.v, b1, b2, alpha, eps)
 			continue
 		}
 		for row := range r {
@@ -148,10 +148,10 @@ func (a *Adam) step(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense
 			gd := gr.Data[row*gr.Stride : row*gr.Stride+c]
 			m, v := s.m[row*c:row*c+c], s.v[row*c:row*c+c]
 			if k == i {
-				fastblas.AdamUpdateScaled(pd, gd, m, v, u, wr.Data[row*wr.Stride:row*wr.Stride+c], b1, b2, alpha, eps)
+				kernels.AdamUpdateScaled(pd, gd, m, v, u, wr.Data[row*wr.Stride:row*wr.Stride+c], b1, b2, alpha, eps)
 				continue
 			}
-			fastblas.AdamUpdate(pd, gd, m, v, b1, b2, alpha, eps)
+			kernels.AdamUpdate(pd, gd, m, v, b1, b2, alpha, eps)
 		}
 	}
 }
@@ -174,7 +174,7 @@ const (
 // by the update at once, so the step makes one pass over V, its moments and
 // W and none over a stored r×c gradient. The update is StepProduct's for the
 // gradient fa·fb, whose entries round as the BLAS's GEMM rounds them, or
-// for k ≤ 2 as fa[r,0]·fb[0,c] + fa[r,1]·fb[1,c] (fastblas.AdamUpdateRank2,
+// for k ≤ 2 as fa[r,0]·fb[0,c] + fa[r,1]·fb[1,c] (kernels.AdamUpdateRank2,
 // which forms them in its own pass).
 func (a *Adam) StepProductLowRank(params, grads []*mat.Dense, i int, u []float64, w *mat.Dense, fa, fb blas64.General) {
 	if i < 0 || i >= len(params) {
@@ -204,7 +204,7 @@ func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha
 				a1 = fa.Data[row*fa.Stride+1]
 			}
 			o := row * c
-			fastblas.AdamUpdateRank2(p.Data[row*p.Stride:row*p.Stride+c], x, y, a0, a1, s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
+			kernels.AdamUpdateRank2(p.Data[row*p.Stride:row*p.Stride+c], x, y, a0, a1, s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
 		}
 		return
 	}
@@ -221,7 +221,7 @@ func (a *Adam) stepLowRank(p, w blas64.General, s *adamState, u []float64, alpha
 		}
 		for i := range rb {
 			row, o := r0+i, (r0+i)*c
-			fastblas.AdamUpdateScaled(p.Data[row*p.Stride:row*p.Stride+c], a.scratch[i*c:i*c+c], s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
+			kernels.AdamUpdateScaled(p.Data[row*p.Stride:row*p.Stride+c], a.scratch[i*c:i*c+c], s.m[o:o+c], s.v[o:o+c], u, w.Data[row*w.Stride:row*w.Stride+c], b1, b2, alpha, eps)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric/internal/kernels"
 )
 
 // Elementwise binary operations, with broadcasting (package documentation).
@@ -151,7 +152,7 @@ func (t *Tape) binaryBackward(nd, a, b *node) {
 			// columns at a time: b's sums in four partial sums.
 			nd.aux = grow(nd.aux, 5*r)
 			dot, lanes := nd.aux[:r], nd.aux[r:]
-			fastblas.RowScaleDot(r, c, g, c, av, c, bv, brs, a.g, c, dot, lanes)
+			kernels.RowScaleDot(r, c, g, c, av, c, bv, brs, a.g, c, dot, lanes)
 			for i, d := range dot {
 				b.g[i*brs] += d
 			}

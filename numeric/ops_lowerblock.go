@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric/internal/kernels"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -136,7 +137,7 @@ func (t *Tape) weightedGramBackward(nd, phi, w *node) {
 		// Both in one pass, four columns at a time (the loops below, as
 		// rounded).
 		dot, lanes := nd.aux[n*n+m*n:n*n+m*n+m], nd.aux[n*n+m*n+m:]
-		fastblas.RowScaleDot(m, n, h, n, pn.v, n, wn.v, 1, phi.g, n, dot, lanes)
+		kernels.RowScaleDot(m, n, h, n, pn.v, n, wn.v, 1, phi.g, n, dot, lanes)
 		for i, d := range dot {
 			w.g[i] += 0.5 * d
 		}

@@ -3,7 +3,7 @@ package numeric
 import (
 	"fmt"
 
-	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric/internal/kernels"
 )
 
 // Shape operations.
@@ -43,7 +43,7 @@ func (t *Tape) ReLUAppendOnes(a Var) Var {
 	an := t.node(a)
 	c := an.c + 1
 	v, nd, an := t.push1(opReLUAppendOnes, a, an.r, c)
-	fastblas.ReLURows(nd.r, an.c, an.v, an.c, nd.v, c)
+	kernels.ReLURows(nd.r, an.c, an.v, an.c, nd.v, c)
 	for i := 0; i < nd.r; i++ {
 		nd.v[i*c+an.c] = 1
 	}
@@ -109,11 +109,11 @@ func (t *Tape) shapeBackward(nd, a, b *node) {
 		}
 		ca := c - 1
 		if a.fresh { // the first contribution: written over, not added
-			fastblas.ReLUMaskSet(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
+			kernels.ReLUMaskSet(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
 			a.fresh = false
 			return
 		}
-		fastblas.ReLUMaskAdd(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
+		kernels.ReLUMaskAdd(r, ca, g, c, t.nodes[nd.a].v, ca, a.g, ca)
 	case opSlice:
 		if a == nil {
 			return

@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/posterior-playground/playground/handlers"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // TestBrowserClaimHeadline opens the headline scenario's link replayed to
@@ -18,7 +18,7 @@ import (
 // in-between ratio ≥ 3 and mean-field's ≤ 1, read from the panels' frames,
 // and the claim's line saying it holds at that step.
 func TestBrowserClaimHeadline(t *testing.T) {
-	s, ok := handlers.ScenarioBySlug("mfvi-vs-gip-gap")
+	s, ok := scenario.BySlug("mfvi-vs-gip-gap")
 	if !ok || s.Claim == nil {
 		t.Fatal("no headline scenario with a claim")
 	}
@@ -71,7 +71,7 @@ func thousands(n int64) string {
 func TestBrowserClaimsEveryScenario(t *testing.T) {
 	b := startBrowserTest(t)
 	b.do(chromedp.EmulateViewport(1280, 720))
-	for _, s := range handlers.Scenarios() {
+	for _, s := range scenario.All() {
 		if s.Claim == nil || s.Slug == "mfvi-vs-gip-gap" { // the headline has its own test
 			continue
 		}

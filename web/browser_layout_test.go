@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/posterior-playground/playground/handlers"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // box is an element's place in the viewport (getBoundingClientRect).
@@ -66,7 +66,7 @@ const layoutJS = `(() => {
 // Screenshots of each go to $SCREENSHOT_DIR.
 func TestBrowserLayoutOneScreen(t *testing.T) {
 	b := startBrowserTest(t)
-	for _, s := range handlers.Scenarios() {
+	for _, s := range scenario.All() {
 		b.do(chromedp.EmulateViewport(1280, 720))
 		b.open(s.URL(), len(s.Methods))
 		b.viewShot("layout-1280-" + s.Slug)
@@ -150,7 +150,7 @@ func TestBrowserLayoutOneScreen(t *testing.T) {
 			t.Errorf("%s: text on the page says left or right: %s", s.Slug, words)
 		}
 		if words := b.eval(scenarioSideWordsJS); words != "" {
-			t.Logf("%s: the scenario's own text (handlers/scenarios.go) says left or right: %s", s.Slug, words)
+			t.Logf("%s: the scenario's own text (sim/scenario/gallery.go) says left or right: %s", s.Slug, words)
 		}
 		// Opening the folds was remembered (layout.js): forget it, so the
 		// next page opens as a newcomer's would.
@@ -168,7 +168,7 @@ const toolbarWordsJS = `[...document.querySelectorAll("button[data-all]")].map(b
 // the link to the state) follows.
 func TestBrowserLayoutPresent(t *testing.T) {
 	b := startBrowserTest(t)
-	s, _ := handlers.ScenarioBySlug("mfvi-vs-gip-gap")
+	s, _ := scenario.BySlug("mfvi-vs-gip-gap")
 	b.do(chromedp.EmulateViewport(1280, 720))
 
 	b.open(s.URL(), 2)
@@ -278,7 +278,7 @@ const overflowJS = `(() => {
 })()`
 
 // sideWordsJS lists the text on the page, folded or not, that says left or
-// right, except the scenario's own description and note (scenarios.go's,
+// right, except the scenario's own description and note (sim/scenario/gallery.go's,
 // reported by scenarioSideWordsJS).
 const sideWordsJS = `(() => {
 	const skip = (n) => n.parentElement.closest("script, style, .play-head .description, .play-head .note");

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/posterior-playground/playground/handlers"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // headBox is a panel's header and its plot's top, as headsJS measures them.
@@ -77,7 +77,7 @@ func checkHeads(t *testing.T, b *browser, what string) []headBox {
 }
 
 // replayLink is a scenario's link trained to its claim step.
-func replayLink(s handlers.Scenario) string {
+func replayLink(s scenario.Scenario) string {
 	link := s.URL()
 	for _, m := range s.Methods {
 		link += fmt.Sprintf("&%s.replay=%d", m, s.Claim.Step)
@@ -95,7 +95,7 @@ func replayLink(s handlers.Scenario) string {
 func TestBrowserLecturerHeads(t *testing.T) {
 	b := startBrowserTest(t)
 	b.do(chromedp.EmulateViewport(1280, 720))
-	for _, s := range handlers.Scenarios() {
+	for _, s := range scenario.All() {
 		b.open(s.URL(), len(s.Methods))
 		checkHeads(t, b, s.Slug)
 		checkCards(t, b, s.Slug)
@@ -168,7 +168,7 @@ func checkCards(t *testing.T, b *browser, what string) {
 func TestBrowserLecturerRates(t *testing.T) {
 	b := startBrowserTest(t)
 	b.do(chromedp.EmulateViewport(1280, 720))
-	s, _ := handlers.ScenarioBySlug("mfvi-vs-gip-gap")
+	s, _ := scenario.BySlug("mfvi-vs-gip-gap")
 	b.open(s.URL(), 2)
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
 	// Mean-field runs several times faster than GIP here: wait until
@@ -246,7 +246,7 @@ func TestBrowserLecturerShots(t *testing.T) {
 	only := os.Getenv("LECTURER_ONLY") // a slug, to retake one scenario
 	b := startBrowserTest(t)
 	b.shots = dir
-	for _, s := range handlers.Scenarios() {
+	for _, s := range scenario.All() {
 		if only != "" && s.Slug != only {
 			continue
 		}

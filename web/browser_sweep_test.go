@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/posterior-playground/playground/handlers"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // TestBrowserSweep opens the Inducing points scenario, runs a tiny sweep
@@ -17,7 +17,7 @@ import (
 // points arrive, and cancels it. Screenshots go to $SCREENSHOT_DIR.
 func TestBrowserSweep(t *testing.T) {
 	b := startBrowserTest(t)
-	s, ok := handlers.ScenarioBySlug("inducing-points")
+	s, ok := scenario.BySlug("inducing-points")
 	if !ok {
 		t.Fatal("no inducing-points scenario")
 	}
@@ -66,7 +66,7 @@ func TestBrowserSweep(t *testing.T) {
 	b.elementShot("sweep-3-cancelled-card", "#sweep")
 
 	// The Prior scale page plots its values on a log axis.
-	s, _ = handlers.ScenarioBySlug("prior-scale")
+	s, _ = scenario.BySlug("prior-scale")
 	b.do(chromedp.Navigate(b.url + s.URL()))
 	b.wait(`window.playgroundSweep && window.playground && playground.panels.every(p => p.frames > 0)`, 20*time.Second)
 	setSweepForm(b, "logspace:0.316:3.16:5", 20, 2, 10)

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/posterior-playground/playground/handlers"
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // Every response carries the security headers, whatever answers it.
@@ -56,7 +56,7 @@ func TestPagesNeedNoInlineCode(t *testing.T) {
 	s := newServer(t, Config{})
 	defer s.Close()
 	paths := []string{"/", "/play?data=gap&methods=mfvi,gip,hmc,gp-exact"}
-	for _, sc := range handlers.Scenarios() {
+	for _, sc := range scenario.All() {
 		paths = append(paths, sc.URL())
 	}
 	sweeps := 0

@@ -1,6 +1,6 @@
 package fbnn
 
-import "github.com/posterior-playground/playground/numeric/fastblas"
+import "github.com/posterior-playground/playground/numeric"
 
 // The output layer's weights (the last layer's block of the parameter slab,
 // the hidden units' weights and the output bias) are Gaussian with a full
@@ -13,7 +13,7 @@ import "github.com/posterior-playground/playground/numeric/fastblas"
 // sampleWeights sets w = μ + std∘e and then adds the strictly lower part of
 // L times e's output block (unless m.meanField). m.std must hold exp ρ.
 func (m *Method) sampleWeights(w, e []float64) {
-	fastblas.AxpyElem(w, m.mu, m.std, e)
+	numeric.AxpyElem(w, m.mu, m.std, e)
 	if m.meanField {
 		return
 	}

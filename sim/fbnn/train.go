@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
-	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/gp"
 	"github.com/posterior-playground/playground/sim/model"
@@ -283,7 +282,7 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	for i := range k {
 		e, w := st.eps[i*p:(i+1)*p], st.w[i*p:(i+1)*p]
 		st.net.backward(m.layers, i, w, st.df[i*n:(i+1)*n], m.dw)
-		fastblas.GradReparam(m.gmu, m.gls, m.dw, e, m.std) // dw/dρ = std·ε
+		numeric.GradReparam(m.gmu, m.gls, m.dw, e, m.std) // dw/dρ = std·ε
 		m.addOutCovGrad(m.dw, e)
 	}
 	m.lastKL, m.lastLL, m.lastJ = ce-sh, ll, st.ssge.NumEigen()

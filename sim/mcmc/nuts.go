@@ -3,7 +3,7 @@ package mcmc
 import (
 	"math"
 
-	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric"
 )
 
 // nuts is the no-U-turn sampler as Stan implements it (Hoffman & Gelman
@@ -103,11 +103,11 @@ func (k *nuts) sharp(dst, p []float64) {
 // rho = a + b still points forward at both ends (p♯₊·rho > 0 and
 // p♯₋·rho > 0). rho is formed on the fly, written into set and added into
 // add (either may be nil), and the two dot products are taken in one pass
-// (fastblas.SumDots: AVX2, eight partial sums each; only their signs
+// (numeric.SumDots: AVX2, eight partial sums each; only their signs
 // matter here): one pass over the coordinates where a sum, a store and two
 // dot products took four.
 func sumCriterion(pSharpMinus, pSharpPlus, a, b, set, add []float64) bool {
-	sp, sm := fastblas.SumDots(pSharpPlus, pSharpMinus, a, b, set, add)
+	sp, sm := numeric.SumDots(pSharpPlus, pSharpMinus, a, b, set, add)
 	return sp > 0 && sm > 0
 }
 

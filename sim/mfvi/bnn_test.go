@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
-	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
@@ -313,7 +312,7 @@ func TestOneSampleGradMatchesSampleGradAndKL(t *testing.T) {
 		ll1, kl1 := m.oneSampleGrad(0.01)
 		gmu, gls, gn := append([]float64(nil), m.gmu...), append([]float64(nil), m.gls...), m.gnoise[0]
 
-		fastblas.ExpTo(m.std, m.ls) // the step's exp
+		numeric.ExpTo(m.std, m.ls) // the step's exp
 		clear(m.gmu)
 		clear(m.gls)
 		m.gnoise[0] = 0

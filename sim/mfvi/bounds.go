@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/posterior-playground/playground/numeric"
-	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
@@ -14,7 +13,7 @@ import (
 // m.w = μ + exp(ℓ)·ε (m.std is refreshed too).
 func (m *Method) drawWeights() {
 	numeric.FillNormal(m.eps, m.evalRng)
-	fastblas.ExpTo(m.std, m.ls)
+	numeric.ExpTo(m.std, m.ls)
 	for i, s := range m.std {
 		m.w[i] = m.mu[i] + s*m.eps[i]
 	}

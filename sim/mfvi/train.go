@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/posterior-playground/playground/numeric"
-	"github.com/posterior-playground/playground/numeric/fastblas"
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/model"
 )
@@ -99,7 +98,7 @@ func (m *Method) Step() sim.StepStats {
 		numeric.FillNormal(m.eps, m.rng)
 		ll, kl = m.oneSampleGrad(scale)
 	} else {
-		fastblas.ExpTo(m.std, m.ls)
+		numeric.ExpTo(m.std, m.ls)
 		clear(m.gmu)
 		clear(m.gls)
 		for s := 0; s < m.mc; s++ {
@@ -143,7 +142,7 @@ func (m *Method) sampleGrad(eps []float64, scale float64) float64 {
 // and the KL, equal to what sampleGrad and kl return.
 func (m *Method) oneSampleGrad(scale float64) (ll, kl float64) {
 	eps := m.eps
-	fastblas.ExpTo(m.std, m.ls)
+	numeric.ExpTo(m.std, m.ls)
 	for i, s := range m.std {
 		m.w[i] = m.mu[i] + s*eps[i]
 	}

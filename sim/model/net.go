@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric"
 )
 
 // Layer locates one weight matrix of an Arch in a flat parameter slab:
@@ -114,7 +114,7 @@ func (t *Net) Forward(layers []Layer, w []float64) {
 			continue // forward01 takes the first two layers
 		}
 		if l == 0 && ly.Rows == 2 {
-			fastblas.ReLUAffine(t.n, t.in, 2, w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c], h, c+1)
+			numeric.ReLUAffine(t.n, t.in, 2, w[ly.Off:ly.Off+c], w[ly.Off+c:ly.Off+2*c], h, c+1)
 			continue
 		}
 		// Write the pre-activation into the first c columns of h, then
@@ -166,7 +166,7 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			// exactly where the pre-activation was), in one pass.
 			dwl := dw[ly.Off : ly.Off+ly.Rows]
 			clear(dwl)
-			fastblas.ReLUOutputBackward(t.n, gl, t.h[l-1], c+1, w[ly.Off:ly.Off+c], dwl[:c], t.g[l-1], c)
+			numeric.ReLUOutputBackward(t.n, gl, t.h[l-1], c+1, w[ly.Off:ly.Off+c], dwl[:c], t.g[l-1], c)
 			var bias float64
 			for _, gi := range gl {
 				bias += gi
@@ -180,7 +180,7 @@ func (t *Net) Backward(layers []Layer, w, dw []float64) {
 			d0, d1 := dw[ly.Off:ly.Off+n], dw[ly.Off+n:ly.Off+2*n]
 			clear(d0)
 			clear(d1)
-			fastblas.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
+			numeric.ReLUInputBackward(t.n, t.in, 2, t.h[0], n+1, gl, n, d0, d1)
 			return
 		}
 		if l == 1 && t.sp != nil && t.sp.on {
@@ -226,11 +226,11 @@ func matVec(dst []float64, a blas64.General, v []float64) {
 }
 
 // reluMatVec is matVec after the ReLU of a's columns but the last (the
-// ones), which it applies to a in place (fastblas.ReLUMatVec: four rows at
+// ones), which it applies to a in place (numeric.ReLUMatVec: four rows at
 // a time on AVX2, each row's sum in column order, so the result is one row
 // at a time's bit for bit).
 func reluMatVec(dst []float64, a blas64.General, v []float64) {
-	fastblas.ReLUMatVec(dst, a.Data, a.Stride, v[:a.Cols])
+	numeric.ReLUMatVec(dst, a.Data, a.Stride, v[:a.Cols])
 }
 
 // vecMat sets dst = aᵀ·g for a vector g of length a.Rows.

@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"github.com/posterior-playground/playground/numeric/fastblas"
+	"github.com/posterior-playground/playground/numeric"
 )
 
 // forwardSmooth is Forward for an activation other than ReLU: each layer is
@@ -49,7 +49,7 @@ func (t *Net) forwardSmooth(layers []Layer, w []float64) {
 
 // elu applies the ELU in place to a hidden layer's output h, ones column
 // included (1 > 0 is left as it is): e^x − 1 where x ≤ 0, with every e^x
-// of the layer from one fastblas.ExpTo call (math.Expm1 one element at a
+// of the layer from one numeric.ExpTo call (math.Expm1 one element at a
 // time was half of a NUTS gradient on the LIVI toy network). e^x is within
 // 2 ulp, so e^x − 1 is within about 3·10⁻¹⁶ of expm1(x) in absolute terms
 // (relative accuracy is lost only where |x| < 10⁻³, for a value that
@@ -59,7 +59,7 @@ func (t *Net) elu(h []float64) {
 		t.tmp = make([]float64, len(h))
 	}
 	e := t.tmp[:len(h)]
-	fastblas.ExpTo(e, h)
+	numeric.ExpTo(e, h)
 	// max(x, 0) + min(e^x − 1, 0) without a branch (the signs are
 	// random): x + 0 for x > 0 (including the ones), 0 + (e^x − 1)
 	// otherwise, NaN for NaN.

@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 
+	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/numeric/fastblas"
 )
 
@@ -138,7 +139,7 @@ func (t *Net) forward01(layers []Layer, w []float64, h []float64) {
 		}
 		copy(sp.w2[c*c2:c*c2+c2], w2[u*c2:u*c2+c2])
 	}
-	fastblas.ReLUAffine(t.n, t.in, 2, sp.w0, sp.w1, sp.h, m)
+	numeric.ReLUAffine(t.n, t.in, 2, sp.w0, sp.w1, sp.h, m)
 	n := t.n
 	for c, u := range perm {
 		var au, bu float64
@@ -214,11 +215,11 @@ func (t *Net) backward01(layers []Layer, g, dw []float64) {
 	row := 0
 	for _, c := range ord {
 		if e := sp.hi[c]; e > row {
-			fastblas.ColumnSums(e-row, t.in[2*row:], 2, g[row*c2:], c2, sp.r0, sp.r1)
+			numeric.ColumnSums(e-row, t.in[2*row:], 2, g[row*c2:], c2, sp.r0, sp.r1)
 			row = e
 		}
 		u := sp.perm[c]
-		d0[u], d1[u] = fastblas.SumDots(sp.r0, sp.r1, sp.w2[c*c2:c*c2+c2], sp.zero, nil, nil)
+		d0[u], d1[u] = numeric.SumDots(sp.r0, sp.r1, sp.w2[c*c2:c*c2+c2], sp.zero, nil, nil)
 	}
 	// Suffix units, by decreasing start.
 	ord = ord[:0]
@@ -233,11 +234,11 @@ func (t *Net) backward01(layers []Layer, g, dw []float64) {
 	row = n
 	for _, c := range ord {
 		if s := sp.lo[c]; s < row {
-			fastblas.ColumnSums(row-s, t.in[2*s:], 2, g[s*c2:], c2, sp.r0, sp.r1)
+			numeric.ColumnSums(row-s, t.in[2*s:], 2, g[s*c2:], c2, sp.r0, sp.r1)
 			row = s
 		}
 		u := sp.perm[c]
-		d0[u], d1[u] = fastblas.SumDots(sp.r0, sp.r1, sp.w2[c*c2:c*c2+c2], sp.zero, nil, nil)
+		d0[u], d1[u] = numeric.SumDots(sp.r0, sp.r1, sp.w2[c*c2:c*c2+c2], sp.zero, nil, nil)
 	}
 }
 

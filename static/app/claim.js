@@ -1,4 +1,4 @@
-// A scenario's claim (handlers/scenario_claims.go): checks on what the page
+// A scenario's claim (sim/scenario/claims.go): checks on what the page
 // shows, evaluated on each panel's latest frame as the server's test
 // evaluates them on the engine's frames. The measures are the frame's
 // diagnostics, the band's mean against the data's noiseless truth, or a

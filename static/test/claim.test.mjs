@@ -1,5 +1,5 @@
 // A scenario's claim on the live panels: the same checks as the server's
-// test (handlers/scenario_claims.go).
+// test (sim/scenario/claims.go).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

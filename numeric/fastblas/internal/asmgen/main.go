@@ -1,6 +1,9 @@
-// Command asmgen writes fastblas's amd64 AVX2/FMA kernels and their Go
-// declarations with avo. It is its own module so that avo never enters the
-// playground's build; run it through `go generate ./numeric/fastblas`.
+// Command asmgen writes the amd64 AVX2/FMA kernels and their Go
+// declarations with avo: with -set blas fastblas's (GEMM, TRSM, transpose, row scaling),
+// with -set model numeric/internal/kernels's (Adam, the ReLU layers' row
+// loops, the reparameterisation, exp, NUTS's dot products). It is its own
+// module so that avo never enters the playground's build; run it through
+// `go generate ./numeric/fastblas`, which writes both.
 //
 // Both kernels keep a 6×8 tile of the result in twelve YMM accumulators (two
 // per row), the register tile BLIS uses on Haswell-class cores: 12 of the 16
@@ -14,7 +17,10 @@
 package main
 
 import (
+	"flag"
+	"fmt"
 	"math"
+	"os"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -30,24 +36,33 @@ const (
 )
 
 func main() {
+	set := flag.String("set", "blas", "the kernels to write: blas (fastblas's GEMM, TRSM and transpose) or model (numeric/internal/kernels's elementwise and row loops)")
+	flag.Parse() // before Generate, which parses avo's own flags only when nothing has
 	ConstraintExpr("!purego")
-	gemmKernel()
-	trsmKernel()
-	transposeKernel()
-	adamKernel()
-	reluKernels()
-	reluDotKernel()
-	adamScaledKernel()
-	narrowKernel()
-	sumDotsKernel("sumDots4", sumDotsPlain)
-	sumDotsKernel("sumDotsSet4", sumDotsSet)
-	sumDotsKernel("sumDotsAdd4", sumDotsAdd)
-	expKernel()
-	adamRank2Kernel()
-	reparamKernels()
-	reluTapeKernels()
-	rowScaleDotKernel()
-	rowScaleKernel()
+	switch *set {
+	case "blas":
+		gemmKernel()
+		trsmKernel()
+		transposeKernel()
+		narrowKernel()
+		rowScaleKernel() // Dgemm's outer products too
+	case "model":
+		adamKernel()
+		reluKernels()
+		reluDotKernel()
+		adamScaledKernel()
+		sumDotsKernel("sumDots4", sumDotsPlain)
+		sumDotsKernel("sumDotsSet4", sumDotsSet)
+		sumDotsKernel("sumDotsAdd4", sumDotsAdd)
+		expKernel()
+		adamRank2Kernel()
+		reparamKernels()
+		reluTapeKernels()
+		rowScaleDotKernel()
+	default:
+		fmt.Fprintf(os.Stderr, "asmgen: -set %q: want blas or model\n", *set)
+		os.Exit(2)
+	}
 	Generate()
 }
 

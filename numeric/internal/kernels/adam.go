@@ -1,4 +1,4 @@
-package fastblas
+package kernels
 
 import "math"
 

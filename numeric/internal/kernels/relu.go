@@ -1,13 +1,13 @@
-package fastblas
+package kernels
 
 // The row loops of a ReLU network's thin layers, for model.Net: its first
 // layer (one input and a bias, so a GEMM with k = 2 would be all overhead)
-// and a one-output last layer. Like AdamUpdate they are not BLAS. The
-// kernels run four hidden units at a time; each lane does the scalar
-// loop's operations in its order without FMA and sums over rows stay in row
-// order, so results are those of the loops below bit for bit (a masked
-// entry adds +0 where the loop skips, which changes no sum). The loops
-// take the units the kernels leave (c mod 4) and everything without them.
+// and a one-output last layer. The kernels run four hidden units at a time;
+// each lane does the scalar loop's operations in its order without FMA and
+// sums over rows stay in row order, so results are those of the loops below
+// bit for bit (a masked entry adds +0 where the loop skips, which changes no
+// sum). The loops take the units the kernels leave (c mod 4) and everything
+// without them.
 
 // ReLUAffine sets h[i·hs + j] = max(x[i·xs]·w0[j] + w1[j], 0) for i < n and
 // j < len(w0), NaN and −0 kept as `if v < 0 { v = 0 }` keeps them.
@@ -163,6 +163,6 @@ func ReLUMatVec(dst, a []float64, as int, v []float64) {
 // kernels read and write without bounds checks).
 func checkRows(name string, n, c int, s []float64, ld int) {
 	if ld < c || len(s) < (n-1)*ld+c {
-		panic("fastblas: " + name + ": slice too short for its rows")
+		panic("numeric: " + name + ": slice too short for its rows")
 	}
 }

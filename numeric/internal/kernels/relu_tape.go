@@ -1,4 +1,4 @@
-package fastblas
+package kernels
 
 // The elementwise passes of the tape's fused ReLU node (numeric's
 // ReLUAppendOnes), vectorised: a layer's pre-activations change sign

@@ -1,6 +1,6 @@
 //go:build race
 
-package handlers
+package scenario
 
 // raceEnabled: the test binary runs under the race detector.
 const raceEnabled = true

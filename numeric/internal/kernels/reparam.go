@@ -1,10 +1,10 @@
-package fastblas
+package kernels
 
-// The elementwise passes of a reparameterised Gaussian w = μ + s⊙ε over
-// many samples (fBNN draws k·P = 135,050 weights a step and sums as many
-// gradients). Like AdamUpdate they are not BLAS. The kernels take four
-// values at a time, each lane doing the scalar loop's operations in its
-// order without FMA, so results are the loops' below bit for bit.
+// The elementwise passes of a reparameterised Gaussian w = μ + s⊙ε over many
+// samples (fBNN draws k·P = 135,050 weights a step and sums as many
+// gradients). The kernels take four values at a time, each lane doing the
+// scalar loop's operations in its order without FMA, so results are the
+// loops' below bit for bit.
 
 // AxpyElem sets dst[j] = mu[j] + s[j]·e[j] for j < len(mu).
 func AxpyElem(dst, mu, s, e []float64) {

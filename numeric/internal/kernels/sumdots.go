@@ -1,4 +1,4 @@
-package fastblas
+package kernels
 
 // SumDots returns su = Σ u[i]·r[i] and sw = Σ w[i]·r[i] for r = a + b
 // (all of a's length), and writes r into set, or adds it into add, when
@@ -11,7 +11,7 @@ func SumDots(u, w, a, b, set, add []float64) (su, sw float64) {
 	n := len(a)
 	u, w, b = u[:n], w[:n], b[:n]
 	if set != nil && add != nil {
-		panic("fastblas: SumDots with both set and add")
+		panic("numeric: SumDots with both set and add")
 	}
 	if set != nil {
 		set = set[:n]

@@ -1,4 +1,4 @@
-package fastblas
+package kernels
 
 import (
 	"math"
@@ -70,7 +70,7 @@ func BenchmarkExpTo(b *testing.B) {
 	for i := range x {
 		x[i] = -3 + rng.NormFloat64()
 	}
-	b.Run("fastblas", func(b *testing.B) {
+	b.Run("kernel", func(b *testing.B) {
 		for b.Loop() {
 			ExpTo(y, x)
 		}

@@ -1,37 +1,8 @@
-package handlers
+package scenario
 
-import (
-	"maps"
-	"net/url"
-	"slices"
-	"strconv"
-	"strings"
-)
-
-// Scenario is a preset experiment of the home page's gallery: a data set,
-// one to four methods and control values, written as data so a new one is a
-// new entry in Scenarios.
-type Scenario struct {
-	Slug        string
-	Name        string
-	Summary     string // one line for the gallery card
-	Description string // a paragraph on the play page: what to look at
-	Note        string // what a part of the page costs or needs (a sweep card's minutes)
-	Data        string
-	Methods     []string
-	Seed        uint64
-	Controls    map[string]string // "method.control" → value
-	Hide        []string          // controls hidden on the page ("method.control" or "control")
-	Focus       []string          // controls highlighted on the page
-	Sweep       *SweepSpec        // a sweep card on the page (api_sweeps_page.go), or nil
-	// Claim is what the scenario's picture teaches, checked
-	// (scenario_claims.go).
-	Claim *Claim
-}
-
-// Scenarios returns the gallery, in display order. It returns a fresh copy
+// All returns the gallery, in display order. It returns a fresh copy
 // each time, so callers may not change what others see.
-func Scenarios() []Scenario {
+func All() []Scenario {
 	return []Scenario{
 		{
 			Slug:    "mfvi-vs-gip-gap",
@@ -97,7 +68,7 @@ func Scenarios() []Scenario {
 			Hide:     []string{"lr", "mc_samples"},
 			Focus:    []string{"gip.prior_scale"},
 			// sweeps: the GIP issue's prior scale sweep
-			Sweep: &SweepSpec{Method: "gip", Param: "prior_scale", Values: "logspace:0.316:3.16:11"},
+			Sweep: &Sweep{Method: "gip", Param: "prior_scale", Values: "logspace:0.316:3.16:11"},
 			Claim: &Claim{
 				Text: "At prior scale 0.3 GIP explains the cubic as noise: its noise estimate is 15 or more (the data's is 3) and its ELBO stays below −100.",
 				Step: 1000,
@@ -124,7 +95,7 @@ func Scenarios() []Scenario {
 			Controls: map[string]string{"gip.inducing": "5"},
 			Focus:    []string{"gip.inducing"},
 			// sweeps: the GIP issue's inducing point sweep
-			Sweep: &SweepSpec{Method: "gip", Param: "inducing", Values: "1,2,5,10,20,30,40,50,60,70,80,90,100"},
+			Sweep: &Sweep{Method: "gip", Param: "inducing", Values: "1,2,5,10,20,30,40,50,60,70,80,90,100"},
 			Claim: &Claim{
 				Text:   "Five inducing points are enough for GIP's band to widen in the gap (in-between ratio ≥ 1.5).",
 				Step:   2500,
@@ -320,41 +291,4 @@ func Scenarios() []Scenario {
 			},
 		},
 	}
-}
-
-// ScenarioBySlug returns the scenario with the given slug.
-func ScenarioBySlug(slug string) (Scenario, bool) {
-	for _, s := range Scenarios() {
-		if s.Slug == slug {
-			return s, true
-		}
-	}
-	return Scenario{}, false
-}
-
-// URL returns the play page's link for the scenario.
-func (s Scenario) URL() string {
-	q := []string{
-		"scenario=" + queryEscape(s.Slug),
-		"data=" + queryEscape(s.Data),
-		"methods=" + queryEscape(strings.Join(s.Methods, ",")),
-		"seed=" + strconv.FormatUint(s.Seed, 10),
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Controls)) {
-		q = append(q, queryEscape(k)+"="+queryEscape(s.Controls[k]))
-	}
-	if len(s.Hide) > 0 {
-		q = append(q, "hide="+queryEscape(strings.Join(s.Hide, ",")))
-	}
-	if len(s.Focus) > 0 {
-		q = append(q, "focus="+queryEscape(strings.Join(s.Focus, ",")))
-	}
-	return "/play?" + strings.Join(q, "&")
-}
-
-// queryEscape escapes a query value but keeps the characters that are legal
-// in a query and make links readable (",", ":").
-func queryEscape(s string) string {
-	e := url.QueryEscape(s)
-	return strings.NewReplacer("%2C", ",", "%3A", ":").Replace(e)
 }

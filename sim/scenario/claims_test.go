@@ -1,9 +1,8 @@
-package handlers
+package scenario
 
 import (
 	"context"
 	"fmt"
-	"html"
 	"maps"
 	"math"
 	"slices"
@@ -38,7 +37,7 @@ func checkedSteps(c *Claim) []int64 {
 // TestScenarioClaimsAreWellFormed: every scenario but the pending ones has
 // a claim, with a sentence, a step, and checks on its own panels' measures.
 func TestScenarioClaimsAreWellFormed(t *testing.T) {
-	for _, s := range Scenarios() {
+	for _, s := range All() {
 		c := s.Claim
 		if c == nil {
 			if !slices.Contains(claimPending, s.Slug) {
@@ -160,7 +159,7 @@ func TestScenarioClaims(t *testing.T) {
 		seeds, checked = seeds[:1], func(c *Claim) []int64 { return []int64{c.Step} }
 	}
 	var claimed []Scenario
-	for _, s := range Scenarios() {
+	for _, s := range All() {
 		if s.Claim != nil {
 			claimed = append(claimed, s)
 		}
@@ -317,26 +316,4 @@ func claimValues(s Scenario, frames []*engine.Frame, data *wire.DataPoints) stri
 		}
 	}
 	return strings.Join(out, ", ")
-}
-
-// The play page shows a scenario's claim beside its description, with the
-// step it holds from, and hands the checks to the script.
-func TestPlayPageShowsTheClaim(t *testing.T) {
-	s, _ := ScenarioBySlug("mfvi-vs-gip-gap")
-	res, body := serve(t, testPages(), s.URL())
-	if res.StatusCode != 200 {
-		t.Fatalf("status %d", res.StatusCode)
-	}
-	for _, want := range []string{
-		`<p class="claim" id="claim">`, html.EscapeString(s.Claim.Text), fmt.Sprintf("holds from step %d.", s.Claim.Step),
-		`"claim":{"text":`, `"checks":[{"method":"gip","measure":"inbetween_ratio","op":"\u003e=","value":3}`,
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the play page lacks %q:\n%s", want, excerpt(body, `id="claim"`))
-		}
-	}
-	// A link without a scenario has no claim.
-	if _, body := serve(t, testPages(), "/play?data=gap&methods=mfvi,gip"); strings.Contains(body, `id="claim"`) || strings.Contains(body, `"claim":`) {
-		t.Error("a plain link shows a claim")
-	}
 }

@@ -1,5 +1,5 @@
 //go:build !race
 
-package handlers
+package scenario
 
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package handlers
+package scenario
 
 import (
 	"context"
@@ -6,21 +6,20 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"net/url"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/posterior-playground/playground/sim"
-	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/cputime"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/experiment"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // scenarioRuns are a scenario's panels as engine runs for one seed, made
-// the way the API makes them (NewFactory) with the scenario's controls.
+// the way the API makes them (startRun) with the scenario's controls.
 type scenarioRuns struct {
 	runs    []*engine.Run
 	settled []bool // the method has nothing to iterate (sim.Settler): it records one step and stays there
@@ -45,10 +44,16 @@ func startScenario(tb testing.TB, s Scenario, seed uint64) *scenarioRuns {
 	return sr
 }
 
-// startRun makes a run as the API does (NewFactory) and starts it, paused
-// at step 0; settled reports a method with nothing to iterate.
+// startRun makes a run as the API does for a built-in data set (the data
+// set generated for seed, the method from the catalog, the controls
+// resolved against it) and starts it, paused at step 0; settled reports a
+// method with nothing to iterate.
 func startRun(ctx context.Context, data, method string, c sim.Controls, seed uint64) (r *engine.Run, settled bool, err error) {
-	m, d, controls, err := NewFactory(nil)(engine.RunConfig{Data: data, Method: method, Seed: seed, Controls: c})
+	d, err := datasets.Load(data, seed)
+	if err != nil {
+		return nil, false, err
+	}
+	m, d, _, controls, err := experiment.NewMethod(d, method, "", c, false)
 	if err != nil {
 		return nil, false, err
 	}
@@ -72,27 +77,14 @@ func (sr *scenarioRuns) close() {
 }
 
 // scenarioControls are the controls the scenario's page sends for
-// method's run: its link parsed as the page parses it, against the
-// catalog's spec fitted to the data.
+// method's run (Scenario.RunControls).
 func scenarioControls(tb testing.TB, s Scenario, method string) sim.Controls {
 	tb.Helper()
-	u, err := url.Parse(s.URL())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	src := methodSource{names: catalog.MethodNames, new: catalog.NewMethod,
-		data: func(name string, seed uint64) *sim.Dataset { d, _ := datasets.Load(name, seed); return d }}
-	c, err := parsePlay(u.Query(), src)
+	c, err := s.RunControls(method)
 	if err != nil {
 		tb.Fatalf("%s: %v", s.Slug, err)
 	}
-	for _, p := range c.Panels {
-		if p.Method == method {
-			return p.Controls
-		}
-	}
-	tb.Fatalf("%s has no panel %s", s.Slug, method)
-	return nil
+	return c
 }
 
 // settledTarget is the step a run is stepped to for target: a settled
@@ -151,7 +143,7 @@ func stepTo(ctx context.Context, r *engine.Run, target int64) (*engine.Frame, er
 // websocket encoding and the browser's drawing, which share the machine
 // with the runs.
 func BenchmarkScenarioSecondsToClaim(b *testing.B) {
-	for _, s := range Scenarios() {
+	for _, s := range All() {
 		if s.Claim == nil {
 			continue
 		}
@@ -212,7 +204,7 @@ func BenchmarkScenarioSecondsToClaim(b *testing.B) {
 
 // BenchmarkScenarioSecondsToRHat plays each scenario whose text promises
 // that its sampler's R-hat for f_mid (f at the gap's centre) falls below
-// 1.01 while one watches (issue 16, item 3) as
+// 1.01 while one watches as
 // BenchmarkScenarioSecondsToClaim does, all panels together, and reports
 // when that panel's draw set, as the dashboard shows it (rank-normalised
 // split R-hat over the last engine.StatsWindow retained draws per chain),
@@ -222,7 +214,7 @@ func BenchmarkScenarioSecondsToClaim(b *testing.B) {
 func BenchmarkScenarioSecondsToRHat(b *testing.B) {
 	const limit = 2 * time.Minute
 	for _, slug := range []string{"nn-vi-vs-mcmc"} {
-		s, ok := ScenarioBySlug(slug)
+		s, ok := BySlug(slug)
 		if !ok {
 			b.Fatalf("no scenario %s", slug)
 		}

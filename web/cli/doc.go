@@ -1,0 +1,20 @@
+// Package cli is the playground command line, which main calls through
+// [Main]. Its commands:
+//
+//   - serve (the default) runs the live dashboard on --addr until the context
+//     is cancelled.
+//   - run trains one method headless on a built-in data set (--data) or a
+//     CSV (--data-file) and prints its summary, as a table or as one JSON
+//     object (--json); --draws writes the draws to a CSV file.
+//   - sweep runs one method for each value of one numeric control (--param,
+//     --values) and prints both bounds per value; --shard K/N runs one part,
+//     and "sweep merge PART..." combines the parts into exactly the whole
+//     sweep's output.
+//   - help [CMD] prints the usage, or a command's flags, methods and data
+//     sets; with --method it lists that method's controls from the
+//     catalog's spec (ranges, defaults, live or not).
+//
+// Every method control is also a flag (--prior_scale 3), checked against
+// the method's spec. Bad input exits with status 2 and one line on stderr
+// naming the field and what is allowed.
+package cli
