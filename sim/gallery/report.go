@@ -1,0 +1,108 @@
+package gallery
+
+import (
+	"math"
+
+	"github.com/posterior-playground/playground/numeric"
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/family"
+	"github.com/posterior-playground/playground/sim/target"
+)
+
+// Report is a run's summary against the exact answer: the command line's
+// JSON.
+type Report struct {
+	Target         string       `json:"target"`
+	TargetControls sim.Controls `json:"target_controls"`
+	Method         string       `json:"method"`
+	MethodControls sim.Controls `json:"method_controls"`
+	Chains         int          `json:"chains"`
+	Seed           uint64       `json:"seed"`
+	Steps          int64        `json:"steps"`
+	// Params holds one entry per shown coordinate, keyed by its name
+	// (x, y; the funnel's v, x).
+	Params        map[string]ParamReport `json:"params"`
+	GradientEvals int64                  `json:"gradient_evals"`
+	DensityEvals  int64                  `json:"density_evals"`
+	// EnergyDistance is to the exact reference draws (Measure.Distance);
+	// absent for a family with a density, whose distance is KLExact.
+	EnergyDistance *Float `json:"energy_distance,omitempty"`
+	MeanError      Float  `json:"mean_error"`
+	CovError       Float  `json:"cov_error"`
+	LogZ           Float  `json:"log_z"` // the exact log Z on the grid
+	// A sampler's divergent transitions and mean acceptance after warm-up.
+	Divergences *int64 `json:"divergences,omitempty"`
+	Acceptance  *Float `json:"acceptance,omitempty"`
+	// A family with a density: KL(q‖p) on the grid, the last step's ELBO
+	// estimate (its gap below LogZ is KL(q‖p)), and Pareto k̂ of the
+	// log-ratios log p̃ − log q of paretoDraws draws of q (PSIS's check;
+	// reliable at most ParetoKThreshold).
+	KLExact          *Float `json:"kl_exact,omitempty"`
+	ELBO             *Float `json:"elbo,omitempty"`
+	ParetoK          *Float `json:"pareto_k,omitempty"`
+	ParetoKThreshold *Float `json:"pareto_k_threshold,omitempty"`
+}
+
+// ParamReport is one coordinate's summary beside the exact answer's.
+type ParamReport struct {
+	Mean      Float  `json:"mean"` // q's, or the kept draws'
+	SD        Float  `json:"sd"`
+	RHat      *Float `json:"rhat,omitempty"`     // a sampler's, over its chains' kept draws
+	ESSBulk   *Float `json:"ess_bulk,omitempty"` // a sampler's
+	ExactMean Float  `json:"exact_mean"`
+	ExactSD   Float  `json:"exact_sd"`
+}
+
+func ptr(x float64) *Float { f := Float(x); return &f }
+
+// Report summarises the run now. A family's Pareto k̂ spends paretoDraws
+// target evaluations that are not counted in its budget (they are the
+// check's, not the fit's).
+func (r *Run) Report() Report {
+	g := r.ex.Shown
+	c := r.Counts()
+	m := r.Measure()
+	rep := Report{
+		Target: r.cfg.Target, TargetControls: r.cfg.TargetControls,
+		Method: r.cfg.Method, MethodControls: r.cfg.MethodControls,
+		Chains: r.cfg.Chains, Seed: r.cfg.Seed, Steps: r.steps,
+		Params:        map[string]ParamReport{},
+		GradientEvals: c.Gradient, DensityEvals: c.Density,
+		MeanError: m.MeanError, CovError: m.CovError, LogZ: Float(g.LogZ),
+	}
+	if !math.IsNaN(float64(m.Distance)) || r.dens == nil {
+		rep.EnergyDistance = &m.Distance
+	}
+	if r.fit == nil {
+		rep.Divergences, rep.Acceptance = &m.Divergences, &m.Acceptance
+		for a, name := range g.Params {
+			s := numeric.Summarize(r.series(a))
+			rep.Params[name] = ParamReport{Mean: Float(s.Mean), SD: Float(s.SD), RHat: ptr(s.RHat), ESSBulk: ptr(s.ESSBulk),
+				ExactMean: Float(g.Mean[a]), ExactSD: Float(math.Sqrt(g.Cov[a][a]))}
+		}
+		return rep
+	}
+	mean, cov := r.moments()
+	for a, name := range g.Params {
+		rep.Params[name] = ParamReport{Mean: Float(mean[a]), SD: Float(math.Sqrt(cov[a][a])),
+			ExactMean: Float(g.Mean[a]), ExactSD: Float(math.Sqrt(g.Cov[a][a]))}
+	}
+	if r.dens != nil {
+		rep.KLExact, rep.ELBO = &m.KL, &m.ELBO
+		rep.ParetoK = ptr(paretoK(r.dens, r.ex.Target))
+		rep.ParetoKThreshold = ptr(numeric.ParetoKThreshold(paretoDraws))
+	}
+	return rep
+}
+
+// paretoK is k̂ of log p̃ − log q over paretoDraws draws of q, in the
+// coordinates q is fitted in (the ratios do not depend on them).
+func paretoK(q family.Density, t target.Target) float64 {
+	pts := make([]target.Point, paretoDraws)
+	q.Draw(pts)
+	lr := make([]float64, len(pts))
+	for i, p := range pts {
+		lr[i] = t.LogDensity(p) - q.LogDensity(p)
+	}
+	return numeric.ParetoKhat(lr)
+}
