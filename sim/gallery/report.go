@@ -2,6 +2,7 @@ package gallery
 
 import (
 	"math"
+	"slices"
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
@@ -95,14 +96,25 @@ func (r *Run) Report() Report {
 	return rep
 }
 
+// constantRatios is the spread of log-ratios, in nats, below which the
+// importance ratios count as constant.
+const constantRatios = 1e-6
+
 // paretoK is k̂ of log p̃ − log q over paretoDraws draws of q, in the
-// coordinates q is fitted in (the ratios do not depend on them).
+// coordinates q is fitted in (the ratios do not depend on them). Where
+// every log-ratio is within constantRatios of the others q is p up to
+// its normaliser, the ratios are bounded and have every moment: k = 0.
+// (numeric.ParetoKhat, as loo does, fails to fit a tail that flat and
+// reports +Inf, which would flag the best fit there is as the worst.)
 func paretoK(q family.Density, t target.Target) float64 {
 	pts := make([]target.Point, paretoDraws)
 	q.Draw(pts)
 	lr := make([]float64, len(pts))
 	for i, p := range pts {
 		lr[i] = t.LogDensity(p) - q.LogDensity(p)
+	}
+	if lo, hi := slices.Min(lr), slices.Max(lr); hi-lo < constantRatios {
+		return 0
 	}
 	return numeric.ParetoKhat(lr)
 }
