@@ -53,7 +53,8 @@
 // Frobenius error of the covariance, the ELBO, divergences and
 // acceptance; at each doubling also the costly ones: the energy distance
 // of up to DistanceDraws kept draws (or particles) to as many reference
-// draws, KL(q‖p) on the grid for a family with a density, and the
+// draws, KL(q‖p) on a 64² subgrid of the exact grid for a family with
+// a density (a flow's log density is costly), and the
 // largest R̂ and smallest bulk ESS over the coordinates. Points evenly
 // spaced on a log axis suit the log-log chart, and bound a history to
 // eight points per doubling.

@@ -34,7 +34,7 @@ type Report struct {
 	// A sampler's divergent transitions and mean acceptance after warm-up.
 	Divergences *int64 `json:"divergences,omitempty"`
 	Acceptance  *Float `json:"acceptance,omitempty"`
-	// A family with a density: KL(q‖p) on the grid, the last step's ELBO
+	// A family with a density: KL(q‖p) on the whole grid, the last step's ELBO
 	// estimate (its gap below LogZ is KL(q‖p)), and Pareto k̂ of the
 	// log-ratios log p̃ − log q of paretoDraws draws of q (PSIS's check;
 	// reliable at most ParetoKThreshold).
@@ -89,7 +89,7 @@ func (r *Run) Report() Report {
 			ExactMean: Float(g.Mean[a]), ExactSD: Float(math.Sqrt(g.Cov[a][a]))}
 	}
 	if r.dens != nil {
-		rep.KLExact, rep.ELBO = &m.KL, &m.ELBO
+		rep.KLExact, rep.ELBO = ptr(r.ex.Grid.KL(r.dens.LogDensity)), &m.ELBO
 		rep.ParetoK = ptr(paretoK(r.dens, r.ex.Target))
 		rep.ParetoKThreshold = ptr(numeric.ParetoKThreshold(paretoDraws))
 	}
