@@ -88,8 +88,8 @@ func TestDeterministic(t *testing.T) {
 				t.Errorf("%v %s: %d evaluations after 20 steps of 8 draws, want %d", d, name, a[name].Evals(), want)
 			}
 		}
-		if got := a[SVGDName].Evals(); got != 20*10 {
-			t.Errorf("svgd: %d evaluations after 20 steps of 10 particles, want 200", got)
+		if got := a[SVGDName].Evals(); got != 21*10 {
+			t.Errorf("svgd: %d evaluations after 20 steps of 10 particles, want 210 (one round at the start)", got)
 		}
 	}
 }
@@ -162,6 +162,43 @@ func TestNormalised(t *testing.T) {
 			if math.Abs(dm[i]-m[i]) > 4*s*math.Sqrt(inv) || math.Abs(dc[i][i]/c[i][i]-1) > 4*math.Sqrt((k4-1)*inv) {
 				t.Errorf("%s: the draws' mean and variance [%d] %.4f %.4f, Moments %.4f %.4f", name, i, dm[i], dc[i][i], m[i], c[i][i])
 			}
+		}
+	}
+}
+
+// TestSetLR: Adam's first step moves every parameter by the learning rate
+// (m̂/√v̂ = g/|g|, up to Keras's ε = 1e-7 against |g|; SVGD's pooled
+// form moves each particle by lr·g/√mean(g²)), so after SetLR(2·lr) a
+// family's first step moves its mean (the flow: its affine map's μ)
+// twice as far as at lr, to 1e-6; a rate outside (0, 1] is a field error.
+func TestSetLR(t *testing.T) {
+	for _, name := range []string{MeanFieldName, FullRankName, FlowName, SVGDName} {
+		var moved [2]float64
+		for k, lr := range []float64{0.01, 0.02} {
+			q, err := New(name, gauss2{s1: 1, s2: 1, rho: 0.5}, Config{Seed: 1, LR: 0.3, Particles: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fe *sim.FieldError
+			if err := q.SetLR(1.5); !errors.As(err, &fe) || fe.Field != "lr" {
+				t.Errorf("%s: SetLR(1.5) = %v, want a field error on lr", name, err)
+			}
+			if err := q.SetLR(lr); err != nil {
+				t.Fatal(err)
+			}
+			mean := func() float64 {
+				if f, ok := q.(*Flow); ok {
+					return f.Params().Mu[0]
+				}
+				m, _ := q.Moments()
+				return m[0]
+			}
+			m0 := mean()
+			q.Step()
+			moved[k] = mean() - m0
+		}
+		if math.Abs(moved[1]/moved[0]-2) > 1e-6 {
+			t.Errorf("%s: the first step moved the mean %g at lr 0.01 and %g at 0.02", name, moved[0], moved[1])
 		}
 	}
 }

@@ -46,3 +46,21 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFlowMoments times the flow's Moments: 2,048 draws through the
+// map, about as much as twenty-odd steps at the defaults.
+func BenchmarkFlowMoments(b *testing.B) {
+	q, err := NewFlow(banana{b: 1}, Config{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 10 {
+		q.Step()
+	}
+	b.ReportAllocs()
+	c0 := cputime.Process()
+	for b.Loop() {
+		q.Moments()
+	}
+	b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

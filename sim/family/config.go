@@ -103,8 +103,8 @@ func (c Config) resolve(lr float64) (Config, error) {
 	if c.LR == 0 {
 		c.LR = lr
 	}
-	if !(c.LR > 0 && c.LR <= 1) {
-		return c, fe("lr", "want a number in (0, 1], got %g", c.LR)
+	if err := checkLR(c.LR); err != nil {
+		return c, err
 	}
 	if c.Layers == 0 {
 		c.Layers = DefaultLayers
@@ -132,6 +132,13 @@ func (c Config) resolve(lr float64) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+func checkLR(lr float64) error {
+	if !(lr > 0 && lr <= 1) {
+		return &sim.FieldError{Field: "lr", Message: fmt.Sprintf("want a number in (0, 1], got %g", lr)}
+	}
+	return nil
 }
 
 // frame maps the target's coordinates θ to standardised ones u = (θ − c)/r,

@@ -71,14 +71,21 @@
 // finite differences.
 //
 // A draw where log p̃ or its gradient is not finite gets weight zero; a
-// step where every draw does is skipped.
+// step where every draw does is skipped. So at a hard edge of the
+// support, where reverse KL and Rényi's bound are infinite for any q
+// that crosses it, they fit the density's continuation from inside;
+// forward KL's weights see the edge.
 //
 // # SVGD
 //
 // n particles move along φ(x) = (1/n)Σⱼ [k(xⱼ, x)∇log p̃(xⱼ) +
 // ∇_{xⱼ}k(xⱼ, x)] (Liu & Wang 2016), RBF kernel k = exp(−‖x − y‖²/h) in
 // θ with the median heuristic h = med²/log n, each particle stepped by
-// Adam along φ. n target gradients a step; O(n²) kernel terms.
+// Adam along φ with the second moment pooled over the particles (so a
+// particle's speed stays in proportion to its φ; per-particle Adam moves
+// a particle out of every other's reach at the full learning rate for
+// ever). A step that takes a particle outside the support is undone.
+// n target gradients a step; O(n²) kernel terms.
 //
 // # Rules
 //

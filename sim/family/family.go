@@ -31,7 +31,17 @@ type Fit interface {
 	// particles, in turn). Draws come from a stream of their own, so
 	// drawing never changes training.
 	Draw(dst []target.Point)
+	// SetLR changes Adam's learning rate from the next step on, keeping
+	// its moments (a live control); outside (0, 1] it is a field error
+	// and nothing changes.
+	SetLR(lr float64) error
 }
+
+var (
+	_ Density = (*Gaussian)(nil)
+	_ Density = (*Flow)(nil)
+	_ Fit     = (*SVGD)(nil)
+)
 
 // Density is a Fit with a density: the parametric families.
 type Density interface {
@@ -261,6 +271,16 @@ func softmax(wt, logw []float64, scale float64) float64 {
 		wt[i] /= s
 	}
 	return mx + math.Log(s)
+}
+
+// SetLR changes the learning rate from the next step on.
+func (ft *fitter) SetLR(lr float64) error {
+	if err := checkLR(lr); err != nil {
+		return err
+	}
+	ft.cfg.LR = lr
+	ft.adam.SetLR(lr)
+	return nil
 }
 
 // Evals returns the target evaluations spent.

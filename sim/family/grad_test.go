@@ -21,6 +21,26 @@ const (
 
 func fdClose(a, b float64) bool { return math.Abs(a-b) <= fdTol*math.Max(1, math.Abs(b)) }
 
+// fdGrad is f's gradient in p by central differences, moving p in place
+// and restoring it; with meanField the Cholesky factor's off-diagonal
+// p[4], which mean-field holds at zero, gets 0.
+func fdGrad(p []float64, f func() float64, meanField bool) []float64 {
+	g := make([]float64, len(p))
+	for i := range p {
+		if meanField && i == 4 {
+			continue
+		}
+		p0 := p[i]
+		p[i] = p0 + fdStep
+		fp := f()
+		p[i] = p0 - fdStep
+		fm := f()
+		p[i] = p0
+		g[i] = (fp - fm) / (2 * fdStep)
+	}
+	return g
+}
+
 // paramsOf returns a transform's parameter vector.
 func paramsOf(tr transform) []float64 {
 	switch v := tr.(type) {
@@ -82,17 +102,7 @@ func TestPull(t *testing.T) {
 		tr.forward(0, e)
 		grad := make([]float64, len(p))
 		tr.pull(0, g, w, grad)
-		for i := range p {
-			p0 := p[i]
-			p[i] = p0 + fdStep
-			fp := f()
-			p[i] = p0 - fdStep
-			fm := f()
-			p[i] = p0
-			want := (fp - fm) / (2 * fdStep)
-			if name == "meanfield" && i == 4 {
-				want = 0 // mean-field holds l at zero
-			}
+		for i, want := range fdGrad(p, f, name == "meanfield") {
 			if !fdClose(grad[i], want) {
 				t.Errorf("%s: ∂/∂λ[%d] = %.10g, finite difference %.10g", name, i, grad[i], want)
 			}
@@ -182,17 +192,8 @@ func TestStepGradient(t *testing.T) {
 				}
 				return s
 			}
-			for i := range p {
-				p0 := p[i]
-				p[i] = p0 + fdStep
-				fp := obj()
-				p[i] = p0 - fdStep
-				fm := obj()
-				p[i] = p0
-				want := -(fp - fm) / (2 * fdStep)
-				if name == "meanfield" && i == 4 {
-					want = 0
-				}
+			for i, want := range fdGrad(p, obj, name == "meanfield") {
+				want = -want
 				if !fdClose(ft.grad[i], want) {
 					t.Errorf("%v %s: loss gradient [%d] = %.10g, finite difference %.10g", d, name, i, ft.grad[i], want)
 				}

@@ -3,8 +3,6 @@ package family
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim/target"
 )
@@ -18,15 +16,26 @@ import (
 // heuristic h = med²/log n, med the median distance between particles
 // (the upper median of the n(n−1)/2 pairs), taken afresh each step. The
 // first term pulls particles up the density, the second pushes them apart.
-// Adam steps each particle by φ, in the standardised coordinates.
+//
+// The particles step along φ by Adam in the standardised coordinates with
+// the second moment pooled over the particles (one per coordinate, the
+// mean of φ² over them) and the first moment per particle. Plain Adam
+// normalises each particle's own step to about the learning rate whatever
+// φ's size there, so a particle the others' kernels no longer reach
+// drifts off at that speed for ever; pooled, the field keeps one step
+// size and a particle's speed stays in proportion to its φ.
 type SVGD struct {
 	t      target.Target
 	f      frame
 	cfg    Config
-	adam   *numeric.Adam
-	ps, gs []*mat.Dense   // positions u (n×2) and −φ in u
-	pos    []float64      // ps[0]'s data
-	grad   []float64      // gs[0]'s data
+	pos    []float64  // positions u, n×2 row-major
+	grad   []float64  // −φ in u
+	m      []float64  // Adam's first moments, per particle
+	v      [2]float64 // Adam's second moments, pooled
+	steps  int
+	prev   []float64      // each particle's last position inside the support
+	pg     []target.Point // ∇log p̃ there
+	inside []bool         // whether it has one
 	th     []target.Point // positions θ
 	g      []target.Point // ∇log p̃ at th
 	d2     []float64      // squared distances of the pairs, for the median
@@ -48,8 +57,8 @@ func NewSVGD(t target.Target, cfg Config) (*SVGD, error) {
 	n := c.Particles
 	s := &SVGD{
 		t: t, f: f, cfg: c,
-		adam: numeric.NewAdam(numeric.DefaultAdam(c.LR)),
-		pos:  make([]float64, 2*n), grad: make([]float64, 2*n),
+		pos: make([]float64, 2*n), grad: make([]float64, 2*n), m: make([]float64, 2*n),
+		prev: make([]float64, 2*n), pg: make([]target.Point, n), inside: make([]bool, n),
 		th: make([]target.Point, n), g: make([]target.Point, n),
 		d2: make([]float64, n*(n-1)/2),
 	}
@@ -59,25 +68,18 @@ func NewSVGD(t target.Target, cfg Config) (*SVGD, error) {
 		s.pos[2*i] += st[0]
 		s.pos[2*i+1] += st[1]
 	}
-	s.ps = []*mat.Dense{mat.NewDense(n, 2, s.pos)}
-	s.gs = []*mat.Dense{mat.NewDense(n, 2, s.grad)}
+	s.evaluate()
 	return s, nil
 }
 
-// Step moves every particle one Adam step along φ. A particle where the
-// target's gradient is not finite pulls no one (its gradient taken as
-// zero) but still repels.
+// Step moves every particle one Adam step along φ, then evaluates the
+// target's gradient where they landed, for the next step. A particle a
+// step took outside the target's support (log p̃ or its gradient not
+// finite) goes back to where it was, as a sampler rejects a move, and
+// loses its momentum; one that has never been inside pulls no one (its
+// gradient taken as zero) but still repels.
 func (s *SVGD) Step() {
 	n := len(s.th)
-	s.positions()
-	for j, p := range s.th {
-		_, g := s.t.LogDensityGrad(p)
-		if math.IsNaN(g[0]+g[1]) || math.IsInf(g[0]+g[1], 0) {
-			g = target.Point{}
-		}
-		s.g[j] = g
-	}
-	s.evals += int64(n)
 	m := 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
@@ -111,7 +113,52 @@ func (s *SVGD) Step() {
 		s.grad[2*i] *= -s.f.r[0] / float64(n)
 		s.grad[2*i+1] *= -s.f.r[1] / float64(n)
 	}
-	s.adam.Step(s.ps, s.gs)
+	s.adam()
+	s.evaluate()
+}
+
+// evaluate sets th and g at the particles' positions, sending back any
+// particle outside the support to its last position inside.
+func (s *SVGD) evaluate() {
+	s.positions()
+	for j, p := range s.th {
+		lp, g := s.t.LogDensityGrad(p)
+		switch {
+		case !math.IsNaN(lp+g[0]+g[1]) && !math.IsInf(lp+g[0]+g[1], 0):
+			s.prev[2*j], s.prev[2*j+1] = s.pos[2*j], s.pos[2*j+1]
+			s.pg[j], s.inside[j] = g, true
+		case s.inside[j]:
+			s.pos[2*j], s.pos[2*j+1] = s.prev[2*j], s.prev[2*j+1]
+			s.m[2*j], s.m[2*j+1] = 0, 0
+			s.th[j] = s.f.toTheta([2]float64{s.pos[2*j], s.pos[2*j+1]})
+			g = s.pg[j]
+		default:
+			g = target.Point{}
+		}
+		s.g[j] = g
+	}
+	s.evals += int64(len(s.th))
+}
+
+// adam takes one Adam step (numeric.Adam's update and Keras's constants)
+// on the particles with the second moment pooled over them.
+func (s *SVGD) adam() {
+	a := numeric.DefaultAdam(s.cfg.LR)
+	s.steps++
+	t := float64(s.steps)
+	alpha := a.LR * math.Sqrt(1-math.Pow(a.Beta2, t)) / (1 - math.Pow(a.Beta1, t))
+	n := len(s.th)
+	var g2 [2]float64
+	for i, g := range s.grad {
+		g2[i&1] += g * g / float64(n)
+	}
+	for c := range 2 {
+		s.v[c] = a.Beta2*s.v[c] + (1-a.Beta2)*g2[c]
+	}
+	for i, g := range s.grad {
+		s.m[i] = a.Beta1*s.m[i] + (1-a.Beta1)*g
+		s.pos[i] -= alpha * s.m[i] / (math.Sqrt(s.v[i&1]) + a.Eps)
+	}
 }
 
 // positions sets th from the particles' u.
@@ -153,7 +200,17 @@ func nth(a []float64, k int) float64 {
 	return a[k]
 }
 
-// Evals returns the target gradient evaluations spent: n a step.
+// SetLR changes the learning rate from the next step on.
+func (s *SVGD) SetLR(lr float64) error {
+	if err := checkLR(lr); err != nil {
+		return err
+	}
+	s.cfg.LR = lr
+	return nil
+}
+
+// Evals returns the target gradient evaluations spent: n at the start,
+// n a step.
 func (s *SVGD) Evals() int64 { return s.evals }
 
 // Particles appends the particles' current positions to dst.
