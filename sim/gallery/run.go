@@ -252,12 +252,21 @@ func (r *Run) step(record bool) {
 	r.observe()
 }
 
-// Set changes a live control of a running sampler, in every chain,
-// checked against its spec. A family's controls are fixed: changing one
-// means a new run.
+// Set changes a live control between steps, checked against its spec:
+// any of a sampler's (in every chain), a family's learning rate (Adam's
+// moments kept). A family's other controls shape it: changing one means
+// a new run.
 func (r *Run) Set(name string, v sim.Value) error {
+	if _, err := methodSpec(r.cfg.Method, sim.Controls{name: v}); err != nil {
+		return err
+	}
 	if r.fit != nil {
-		return &sim.FieldError{Field: name, Message: fmt.Sprintf("%s's controls are not live: start a new run", r.cfg.Method)}
+		if name != "lr" {
+			return &sim.FieldError{Field: name, Message: fmt.Sprintf("%s's %s is not live: start a new run", r.cfg.Method, name)}
+		}
+		if err := r.fit.SetLR(v.Num); err != nil {
+			return err
+		}
 	}
 	for _, s := range r.chains {
 		if err := sampler.Set(s, name, v); err != nil {

@@ -266,3 +266,31 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("Set max_depth 99: %v", err)
 	}
 }
+
+// TestSetLive: a sampler's control and a family's learning rate change
+// between steps; a family's other controls and a 0 rate do not.
+func TestSetLive(t *testing.T) {
+	r := newRun(t, gaussian("hmc", 1))
+	if err := r.Set("leapfrogs", sim.Num(5)); err != nil {
+		t.Fatal(err)
+	}
+	r.Step(context.Background(), 1) // the first also takes the gradient at each start
+	e := r.Evals()
+	r.Step(context.Background(), 1)
+	if d := r.Evals() - e; d != 4*5 {
+		t.Errorf("a step of 4 chains at 5 leapfrogs spent %d gradients, want 20", d)
+	}
+	q := newRun(t, gaussian("flow", 1))
+	var fe *sim.FieldError
+	if err := q.Set("lr", sim.Num(0.01)); err != nil {
+		t.Error(err)
+	}
+	for _, tc := range []struct {
+		name string
+		v    float64
+	}{{"layers", 2}, {"lr", 0}, {"lr", 2}} {
+		if err := q.Set(tc.name, sim.Num(tc.v)); !errors.As(err, &fe) || fe.Field != tc.name {
+			t.Errorf("Set %s %g: %v, want a field error on it", tc.name, tc.v, err)
+		}
+	}
+}
