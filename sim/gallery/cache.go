@@ -146,15 +146,36 @@ func Key(name string, controls sim.Controls) (string, error) {
 	return b.String(), nil
 }
 
-// Exact returns the exact answer for the named target and controls,
-// computing it unless it is held or being computed. A caller that finds
-// it in flight waits for it or for ctx; the computation itself is bounded
-// (GridSize² evaluations per grid) and finishes even if the caller that
-// started it gives up, so that others waiting get it. A bad name or
-// control is a *sim.FieldError; a failed computation is not cached.
+// Exact returns the exact answer for the named built-in target and
+// controls, computing it unless it is held or being computed. A caller
+// that finds it in flight waits for it or for ctx; the computation
+// itself is bounded (GridSize² evaluations per grid) and finishes even if
+// the caller that started it gives up, so that others waiting get it. A
+// bad name or control is a *sim.FieldError; a failed computation is not
+// cached.
 func (c *Cache) Exact(ctx context.Context, name string, controls sim.Controls) (*Exact, error) {
 	key, err := Key(name, controls)
 	if err != nil {
+		return nil, err
+	}
+	return c.get(ctx, key, func() (target.Target, error) { return target.New(name, controls) })
+}
+
+// ExactFor is Exact for a target the caller built (a typed density),
+// held under key: the caller's promise that equal keys are equal targets
+// (a typed density's source text, say). Its keys are apart from the
+// built-in targets'.
+func (c *Cache) ExactFor(ctx context.Context, key string, t target.Target) (*Exact, error) {
+	if key == "" || t == nil {
+		return nil, &sim.FieldError{Field: "target", Message: "want a target and a key for it"}
+	}
+	return c.get(ctx, "for:"+key, func() (target.Target, error) { return t, nil })
+}
+
+// get returns the entry under key, computing it from build's target if
+// no one holds or is computing it.
+func (c *Cache) get(ctx context.Context, key string, build func() (target.Target, error)) (*Exact, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -176,7 +197,7 @@ func (c *Cache) Exact(ctx context.Context, name string, controls sim.Controls) (
 	c.stats.Computed++
 	c.mu.Unlock()
 
-	e.ex, e.err = compute(key, name, controls, c.cfg.GridSize)
+	e.ex, e.err = compute(key, build, c.cfg.GridSize)
 
 	c.mu.Lock()
 	if e.err != nil {
@@ -216,8 +237,8 @@ func (c *Cache) Stats() CacheStats {
 }
 
 // compute builds the target and its grids.
-func compute(key, name string, controls sim.Controls, n int) (*Exact, error) {
-	t, err := target.New(name, controls)
+func compute(key string, build func() (target.Target, error), n int) (*Exact, error) {
+	t, err := build()
 	if err != nil {
 		return nil, err
 	}

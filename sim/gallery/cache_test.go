@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
 )
 
 // TestCacheOnce: many concurrent requests for one target compute its
@@ -118,5 +119,39 @@ func TestCacheErrors(t *testing.T) {
 	}
 	if s := c.Stats(); s.Entries != 0 || s.Computed != 0 {
 		t.Errorf("bad requests left %+v", s)
+	}
+}
+
+// TestExactFor: a target the caller builds is held under its own key,
+// apart from the built-in targets', and a run on it reports its name.
+func TestExactFor(t *testing.T) {
+	c, _ := NewCache(CacheConfig{})
+	ctx := context.Background()
+	tg, err := target.New("banana", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.ExactFor(ctx, "banana", tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Exact(ctx, "banana", nil)
+	if a == b || a.Key == b.Key || a.Grid.LogZ != b.Grid.LogZ {
+		t.Errorf("keys %q and %q share an entry, or differ in log Z", a.Key, b.Key)
+	}
+	if again, _ := c.ExactFor(ctx, "banana", tg); again != a {
+		t.Error("ExactFor computed its key twice")
+	}
+	r, err := NewRunOn(a, RunConfig{Method: "mala", Target: "ignored"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Config().Target; got != "banana" {
+		t.Errorf("run on %q", got)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := c.Exact(cancelled, "ring", nil); !errors.Is(err, context.Canceled) || c.Stats().Computed != 2 {
+		t.Errorf("a cancelled request: %v, %+v", err, c.Stats())
 	}
 }

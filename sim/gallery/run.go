@@ -73,33 +73,58 @@ type Run struct {
 // between modes they started in); a family starts at the box's centre.
 // Every bad field is a *sim.FieldError naming it and its range.
 func NewRun(ctx context.Context, cache *Cache, cfg RunConfig) (*Run, error) {
-	spec, err := methodSpec(cfg.Method, cfg.MethodControls)
+	if _, err := checkRun(&cfg); err != nil {
+		return nil, err
+	}
+	ex, err := cache.Exact(ctx, cfg.Target, cfg.TargetControls)
 	if err != nil {
 		return nil, err
+	}
+	return makeRun(ex, cfg)
+}
+
+// NewRunOn is NewRun on an exact answer the caller holds (from
+// Cache.ExactFor, for a typed density): cfg.Target and TargetControls are
+// not read, and the run's Config names ex.Target.
+func NewRunOn(ex *Exact, cfg RunConfig) (*Run, error) {
+	cfg.Target, cfg.TargetControls = ex.Target.Name(), nil
+	return makeRun(ex, cfg)
+}
+
+// checkRun checks cfg's method, chains and draws, filling in defaults,
+// and returns the method's spec.
+func checkRun(cfg *RunConfig) (MethodSpec, error) {
+	spec, err := methodSpec(cfg.Method, cfg.MethodControls)
+	if err != nil {
+		return spec, err
 	}
 	chains := cfg.Chains
 	switch {
 	case spec.Sampler && chains == 0:
 		chains = DefaultChains
 	case spec.Sampler && (chains < 1 || chains > MaxChains):
-		return nil, rangeError("chains", float64(chains), 1, MaxChains)
+		return spec, rangeError("chains", float64(chains), 1, MaxChains)
 	case !spec.Sampler && chains > 1 || chains < 0:
-		return nil, &sim.FieldError{Field: "chains", Message: fmt.Sprintf("%d: a variational family is one fit, want 1", chains)}
+		return spec, &sim.FieldError{Field: "chains", Message: fmt.Sprintf("%d: a variational family is one fit, want 1", chains)}
 	case !spec.Sampler:
 		chains = 1
 	}
 	cfg.Chains = chains
-	cfg.TargetControls, cfg.MethodControls = maps.Clone(cfg.TargetControls), maps.Clone(cfg.MethodControls)
 	if cfg.MaxDraws == 0 {
 		cfg.MaxDraws = MaxKeptDraws
 	}
 	if cfg.MaxDraws < chains || cfg.MaxDraws > MaxKeptDraws {
-		return nil, rangeError("max_draws", float64(cfg.MaxDraws), float64(chains), MaxKeptDraws)
+		return spec, rangeError("max_draws", float64(cfg.MaxDraws), float64(chains), MaxKeptDraws)
 	}
-	ex, err := cache.Exact(ctx, cfg.Target, cfg.TargetControls)
+	return spec, nil
+}
+
+func makeRun(ex *Exact, cfg RunConfig) (*Run, error) {
+	spec, err := checkRun(&cfg)
 	if err != nil {
 		return nil, err
 	}
+	cfg.TargetControls, cfg.MethodControls = maps.Clone(cfg.TargetControls), maps.Clone(cfg.MethodControls)
 	r := &Run{cfg: cfg, spec: spec, ex: ex}
 	if spec.Sampler {
 		err = r.startChains()
