@@ -46,12 +46,25 @@ type Report struct {
 
 // ParamReport is one coordinate's summary beside the exact answer's.
 type ParamReport struct {
-	Mean      Float  `json:"mean"` // q's, or the kept draws'
-	SD        Float  `json:"sd"`
+	Mean Float `json:"mean"` // q's, or the kept draws'
+	SD   Float `json:"sd"`
+	// Q05 and Q95 are the 5% and 95% quantiles: the kept draws', or of
+	// 2,048 draws of q (SVGD: its particles).
+	Q05       Float  `json:"q05"`
+	Q95       Float  `json:"q95"`
 	RHat      *Float `json:"rhat,omitempty"`     // a sampler's, over its chains' kept draws
 	ESSBulk   *Float `json:"ess_bulk,omitempty"` // a sampler's
 	ExactMean Float  `json:"exact_mean"`
 	ExactSD   Float  `json:"exact_sd"`
+	ExactQ05  Float  `json:"exact_q05"`
+	ExactQ95  Float  `json:"exact_q95"`
+}
+
+// exact fills p's exact fields from coordinate a of g.
+func (p ParamReport) exact(g *target.Grid, a int) ParamReport {
+	p.ExactMean, p.ExactSD = Float(g.Mean[a]), Float(math.Sqrt(g.Cov[a][a]))
+	p.ExactQ05, p.ExactQ95 = Float(g.Quantile(a, 0.05)), Float(g.Quantile(a, 0.95))
+	return p
 }
 
 func ptr(x float64) *Float { f := Float(x); return &f }
@@ -78,15 +91,21 @@ func (r *Run) Report() Report {
 		rep.Divergences, rep.Acceptance = &m.Divergences, &m.Acceptance
 		for a, name := range g.Params {
 			s := numeric.Summarize(r.series(a))
-			rep.Params[name] = ParamReport{Mean: Float(s.Mean), SD: Float(s.SD), RHat: ptr(s.RHat), ESSBulk: ptr(s.ESSBulk),
-				ExactMean: Float(g.Mean[a]), ExactSD: Float(math.Sqrt(g.Cov[a][a]))}
+			rep.Params[name] = ParamReport{Mean: Float(s.Mean), SD: Float(s.SD), Q05: Float(s.Q05), Q95: Float(s.Q95),
+				RHat: ptr(s.RHat), ESSBulk: ptr(s.ESSBulk)}.exact(g, a)
 		}
 		return rep
 	}
 	mean, cov := r.moments()
+	pts := r.qPoints()
+	xs := make([]float64, len(pts))
 	for a, name := range g.Params {
+		for i, p := range pts {
+			xs[i] = p[a]
+		}
+		slices.Sort(xs)
 		rep.Params[name] = ParamReport{Mean: Float(mean[a]), SD: Float(math.Sqrt(cov[a][a])),
-			ExactMean: Float(g.Mean[a]), ExactSD: Float(math.Sqrt(g.Cov[a][a]))}
+			Q05: Float(numeric.Quantile(xs, 0.05)), Q95: Float(numeric.Quantile(xs, 0.95))}.exact(g, a)
 	}
 	if r.dens != nil {
 		rep.KLExact, rep.ELBO = ptr(r.ex.Grid.KL(r.dens.LogDensity)), &m.ELBO

@@ -77,6 +77,17 @@ func TestReportFunnel(t *testing.T) {
 			if math.Abs(*v["exact_sd"]/3-1) > 1e-3 || math.Abs(*x["exact_sd"]/math.Exp(2.25)-1) > 1e-3 {
 				t.Errorf("%s centred=%g: exact sds %g, %g, want 3, %g", m, centred, *v["exact_sd"], *x["exact_sd"], math.Exp(2.25))
 			}
+			// v's 5% and 95% quantiles are ∓1.6449·3 (v ~ N(0, 3²)), linear
+			// within bins of 30/256 ≈ 0.12 and so within 0.01, and x's
+			// symmetric about 0.
+			if math.Abs(*v["exact_q05"]+1.6448536*3) > 0.01 || math.Abs(*v["exact_q95"]-1.6448536*3) > 0.01 || math.Abs(*x["exact_q05"]+*x["exact_q95"]) > 0.01 {
+				t.Errorf("%s centred=%g: exact quantiles v %g, %g; x %g, %g", m, centred, *v["exact_q05"], *v["exact_q95"], *x["exact_q05"], *x["exact_q95"])
+			}
+			// NUTS is still in its 1,000 warm-up transitions: no draws yet,
+			// so nulls, not numbers of nothing.
+			if (v["q05"] == nil || x["mean"] == nil) != (m == "nuts") {
+				t.Errorf("%s: quantiles and means in %s", m, b)
+			}
 			sampler := m == "nuts"
 			if _, ok := v["rhat"]; ok != sampler || (rep.Div != nil) != sampler || (rep.KL != nil) == sampler || (rep.K != nil) == sampler {
 				t.Errorf("%s: report %s", m, b)
