@@ -32,9 +32,16 @@
 // once the run's buffers are in place (the costly measures below
 // allocate, at doublings of the budget only).
 //
+// Pace steps several runs together, always the one that has spent least,
+// so that at every moment their budgets differ by at most one step's
+// cost: the equal-budget race.
+//
 // A sampler's chains start at independent draws from the exact answer:
 // stationary from the first transition, so the plane shows mixing, not
 // burn-in, and R̂ still flags chains held in the modes they started in.
+// RunConfig.Start starts them (or q) at a given point instead. NewRunOn
+// runs on an exact answer the caller holds (Cache.ExactFor: a typed
+// density).
 //
 // # What the plane shows
 //

@@ -36,6 +36,12 @@ type RunConfig struct {
 	// Each chain keeps its latest MaxDraws/Chains; the running moments
 	// behind the error in mean and covariance take every draw.
 	MaxDraws int
+	// Start, when set, is where every chain starts, or where q's mean
+	// (SVGD: the particles' centre) starts, in the coordinates the method
+	// steps in (the non-centred funnel's (v, z)): a clicked point, to
+	// watch chains find the mass. Nil: a sampler's chains start at
+	// independent exact draws, a family at the box's centre.
+	Start *target.Point
 }
 
 // Run is one method on one target, stepped by its caller and measured
@@ -67,8 +73,8 @@ type Run struct {
 }
 
 // NewRun builds a run: the target's exact answer from cache, then the
-// method. A sampler's chains start at independent draws from the exact
-// answer (stationary from the first transition, so that a lecturer sees
+// method. Unless cfg.Start says otherwise a sampler's chains start at
+// independent draws from the exact answer (stationary from the first transition, so that a lecturer sees
 // mixing rather than burn-in, and R̂ still flags chains that cannot cross
 // between modes they started in); a family starts at the box's centre.
 // Every bad field is a *sim.FieldError naming it and its range.
@@ -144,7 +150,11 @@ func (r *Run) startChains() error {
 	r.chains = make([]sampler.Sampler, n)
 	r.rings = make([]ring, n)
 	starts := make([]target.Point, n)
-	if err := r.ex.Grid.Draws(starts, numeric.NewStream(r.cfg.Seed, MaxChains)); err != nil {
+	if p := r.cfg.Start; p != nil {
+		for c := range starts {
+			starts[c] = *p
+		}
+	} else if err := r.ex.Grid.Draws(starts, numeric.NewStream(r.cfg.Seed, MaxChains)); err != nil {
 		return err
 	}
 	for c := range n {
@@ -164,7 +174,9 @@ func (r *Run) startChains() error {
 }
 
 func (r *Run) startFamily() error {
-	q, err := family.New(r.cfg.Method, r.ex.Target, familyConfig(r.cfg.MethodControls, r.cfg.Seed))
+	fc := familyConfig(r.cfg.MethodControls, r.cfg.Seed)
+	fc.Start = r.cfg.Start
+	q, err := family.New(r.cfg.Method, r.ex.Target, fc)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
 )
 
 // TestSamplersOnGaussian: each sampler's reported means and sds on the
@@ -291,6 +292,76 @@ func TestSetLive(t *testing.T) {
 	}{{"layers", 2}, {"lr", 0}, {"lr", 2}} {
 		if err := q.Set(tc.name, sim.Num(tc.v)); !errors.As(err, &fe) || fe.Field != tc.name {
 			t.Errorf("Set %s %g: %v, want a field error on it", tc.name, tc.v, err)
+		}
+	}
+}
+
+// TestPace: runs paced together are, at every step, within one step's
+// cost of each other (the most any of them can spend in a step), however
+// far apart their costs per step: checked at every stop of a context
+// that cancels after k steps, for k along the race.
+func TestPace(t *testing.T) {
+	// The most a step can cost: 4 chains × 2^10 leapfrogs for NUTS,
+	// 4 × 20 for HMC, 4 for Metropolis, 32 draws for a Gaussian, 100
+	// particles for SVGD.
+	const maxCost = 4 << 10
+	methods := []string{"metropolis", "hmc", "nuts", "fullrank", "svgd"}
+	runs := make([]*Run, len(methods))
+	for i, m := range methods {
+		runs[i] = newRun(t, gaussian(m, 12))
+	}
+	steps := int64(0)
+	for k := 1; ; k *= 2 {
+		err := Pace(&stopAfter{Context: context.Background(), k: k}, runs, 200_000)
+		lo, hi := runs[0].Evals(), runs[0].Evals()
+		var n int64
+		for _, r := range runs {
+			lo, hi, n = min(lo, r.Evals()), max(hi, r.Evals()), n+r.Steps()
+		}
+		if hi-lo > maxCost {
+			t.Fatalf("after %d steps: budgets from %d to %d", n, lo, hi)
+		}
+		if err == nil {
+			if lo < 200_000 || n-steps > int64(k) {
+				t.Errorf("finished at %d with %d steps, want all at 200000", lo, n-steps)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) || n-steps != int64(k) {
+			t.Fatalf("stopped with %v after %d steps, want cancelled after %d", err, n-steps, k)
+		}
+		steps = n
+	}
+}
+
+// TestStart: a start point starts every chain (or q's mean) there, and a
+// start where the density is not finite is a field error on it.
+func TestStart(t *testing.T) {
+	p := target.Point{3, -3}
+	cfg := gaussian("metropolis", 13)
+	cfg.Start = &p
+	r := newRun(t, cfg)
+	for c, s := range r.chains {
+		if s.Position() != p {
+			t.Errorf("chain %d starts at %v, want %v", c, s.Position(), p)
+		}
+	}
+	cfg.Method = "fullrank"
+	q := newRun(t, cfg)
+	// Started at p, nudged by N(0, 0.1²) in u, whose unit is an eighth of
+	// the box (about 1.3 here): off by more than 0.5 is a χ²₂ past 14, a
+	// chance of 1e-3.
+	if m, _ := q.fit.Moments(); math.Hypot(m[0]-p[0], m[1]-p[1]) > 0.5 {
+		t.Errorf("q's mean starts at %v, want near %v", m, p)
+	}
+	for _, m := range []string{"nuts", "mfvi"} {
+		bad := target.Point{math.NaN(), 0}
+		cfg := gaussian(m, 1)
+		cfg.Start = &bad
+		_, err := NewRun(context.Background(), testCache(), cfg)
+		var fe *sim.FieldError
+		if !errors.As(err, &fe) || fe.Field != "start" {
+			t.Errorf("%s: start at NaN: %v", m, err)
 		}
 	}
 }
