@@ -13,6 +13,7 @@ import (
 // Report is a run's summary against the exact answer: the command line's
 // JSON.
 type Report struct {
+	// The target and method with every control, defaults filled in.
 	Target         string       `json:"target"`
 	TargetControls sim.Controls `json:"target_controls"`
 	Method         string       `json:"method"`
@@ -67,6 +68,28 @@ func (p ParamReport) exact(g *target.Grid, a int) ParamReport {
 	return p
 }
 
+// effective is given over the specs' defaults.
+func effective(specs []sim.ControlSpec, given sim.Controls) sim.Controls {
+	out := sim.Controls{}
+	for _, c := range specs {
+		out[c.Name] = c.Default
+	}
+	for k, v := range given {
+		out[k] = v
+	}
+	return out
+}
+
+// targetControls is the built-in target's controls with defaults filled
+// in; nil for a target the caller built.
+func (r *Run) targetControls() sim.Controls {
+	if r.custom {
+		return nil
+	}
+	spec, _ := target.Lookup(r.cfg.Target)
+	return effective(spec.Controls, r.cfg.TargetControls)
+}
+
 func ptr(x float64) *Float { f := Float(x); return &f }
 
 // Report summarises the run now. A family's Pareto k̂ spends paretoDraws
@@ -77,8 +100,8 @@ func (r *Run) Report() Report {
 	c := r.Counts()
 	m := r.Measure()
 	rep := Report{
-		Target: r.cfg.Target, TargetControls: r.cfg.TargetControls,
-		Method: r.cfg.Method, MethodControls: r.cfg.MethodControls,
+		Target: r.cfg.Target, TargetControls: r.targetControls(),
+		Method: r.cfg.Method, MethodControls: effective(r.spec.Controls, r.cfg.MethodControls),
 		Chains: r.cfg.Chains, Seed: r.cfg.Seed, Steps: r.steps,
 		Params:        map[string]ParamReport{},
 		GradientEvals: c.Gradient, DensityEvals: c.Density,

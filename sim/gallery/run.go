@@ -47,9 +47,10 @@ type RunConfig struct {
 // Run is one method on one target, stepped by its caller and measured
 // against the exact answer. It is used by one goroutine at a time.
 type Run struct {
-	cfg  RunConfig
-	spec MethodSpec
-	ex   *Exact
+	cfg    RunConfig
+	spec   MethodSpec
+	ex     *Exact
+	custom bool // made by NewRunOn: the target's controls are its own
 
 	// A sampler's chains, each keeping its latest draws (shown
 	// coordinates) in a ring, and one Record for the latest transition.
@@ -94,7 +95,11 @@ func NewRun(ctx context.Context, cache *Cache, cfg RunConfig) (*Run, error) {
 // not read, and the run's Config names ex.Target.
 func NewRunOn(ex *Exact, cfg RunConfig) (*Run, error) {
 	cfg.Target, cfg.TargetControls = ex.Target.Name(), nil
-	return makeRun(ex, cfg)
+	r, err := makeRun(ex, cfg)
+	if r != nil {
+		r.custom = true
+	}
+	return r, err
 }
 
 // checkRun checks cfg's method, chains and draws, filling in defaults,

@@ -59,13 +59,17 @@ func TestReportFunnel(t *testing.T) {
 				t.Fatal(err)
 			}
 			var rep struct {
-				Params map[string]map[string]*float64 `json:"params"`
-				KL     *float64                       `json:"kl_exact"`
-				K      *float64                       `json:"pareto_k"`
-				Div    *int64                         `json:"divergences"`
+				Controls map[string]any                 `json:"method_controls"`
+				Params   map[string]map[string]*float64 `json:"params"`
+				KL       *float64                       `json:"kl_exact"`
+				K        *float64                       `json:"pareto_k"`
+				Div      *int64                         `json:"divergences"`
 			}
 			if err := json.Unmarshal(b, &rep); err != nil {
 				t.Fatal(err)
+			}
+			if want := map[string]string{"nuts": "max_depth", "fullrank": "divergence"}[m]; rep.Controls[want] == nil {
+				t.Errorf("%s: method controls %v, want %s's default among them", m, rep.Controls, want)
 			}
 			v, x := rep.Params["v"], rep.Params["x"]
 			if len(rep.Params) != 2 || v == nil || x == nil {
