@@ -14,6 +14,7 @@ import (
 // R̂ of too few draws, a distance not measured at this point).
 type Float float64
 
+// MarshalJSON writes f, or null for NaN and ±Inf.
 func (f Float) MarshalJSON() ([]byte, error) {
 	x := float64(f)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
