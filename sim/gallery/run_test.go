@@ -2,6 +2,7 @@ package gallery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"testing"
@@ -362,6 +363,56 @@ func TestStart(t *testing.T) {
 		var fe *sim.FieldError
 		if !errors.As(err, &fe) || fe.Field != "start" {
 			t.Errorf("%s: start at NaN: %v", m, err)
+		}
+	}
+}
+
+// TestSeed: a seed reproduces a run bit for bit; another seed does not.
+func TestSeed(t *testing.T) {
+	for _, m := range []string{"mala", "mfvi"} {
+		var reps [3]string
+		for i, seed := range []uint64{5, 5, 6} {
+			r := newRun(t, gaussian(m, seed))
+			if err := r.StepToBudget(context.Background(), 5_000); err != nil {
+				t.Fatal(err)
+			}
+			rep := r.Report()
+			rep.Seed = 0
+			b, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reps[i] = string(b)
+		}
+		if reps[0] != reps[1] || reps[0] == reps[2] {
+			t.Errorf("%s: seed 5 twice gave\n%s\n%s\nseed 6\n%s", m, reps[0], reps[1], reps[2])
+		}
+	}
+}
+
+// TestRHatSeparatedModes: on two unit modes 10 apart, a MALA chain of
+// step 0.5 cannot cross (the density between them falls to e^{−12.5} of
+// a peak, and a step moves about 0.5), so chains that started in
+// different modes stay apart and R̂ flags it, far past 1.1: between
+// chains the variance of x is about 25, within each about 1. Chains that
+// all started in one mode (probability 2·2⁻⁴ a seed) would not; the
+// seeds are checked by where the chains started.
+func TestRHatSeparatedModes(t *testing.T) {
+	for seed := range uint64(5) {
+		r := newRun(t, RunConfig{Target: "mixture", TargetControls: sim.Controls{"separation": sim.Num(10)}, Method: "mala", Seed: seed})
+		var left int
+		for _, s := range r.chains {
+			if s.Position()[0] < 0 {
+				left++
+			}
+		}
+		if err := r.Step(context.Background(), 2000); err != nil {
+			t.Fatal(err)
+		}
+		rh := float64(*r.Report().Params["x"].RHat)
+		split := left > 0 && left < len(r.chains)
+		if split && !(rh > 1.5) || !split && !(rh < 1.1) {
+			t.Errorf("seed %d: %d of 4 chains started left, R̂ %.3f", seed, left, rh)
 		}
 	}
 }
