@@ -170,10 +170,9 @@ func (r *Run) startChains() error {
 		r.chains[c] = s
 		r.rings[c] = newRing(r.cfg.MaxDraws / n)
 	}
-	points := sampler.MaxLeapfrogs + 1
-	if r.cfg.Method == "nuts" {
-		points = 1 << sampler.MaxTreeDepth
-	}
+	// The most points a transition can record, whatever its controls
+	// become: a proposal has none beyond Start and Proposal.
+	points := map[string]int{"hmc": sampler.MaxLeapfrogs + 1, "nuts": 1 << sampler.MaxTreeDepth}[r.cfg.Method]
 	r.rec = sampler.NewRecord(points)
 	return nil
 }
