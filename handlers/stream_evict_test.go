@@ -11,12 +11,12 @@ import (
 	"github.com/posterior-playground/playground/sim/engine/enginetest"
 )
 
-// The README's promise: a viewer that stops reading is dropped within
+// The promise web's package doc makes: a viewer that stops reading is dropped within
 // PongWait (10 s by default) of stopping.
 func TestStreamEvictionDefaults(t *testing.T) {
 	c := StreamConfig{}.withDefaults()
 	if c.PongWait != 10*time.Second || c.WriteWait != 10*time.Second || c.PingPeriod != 5*time.Second {
-		t.Fatalf("defaults %+v: the README states 10 s", c)
+		t.Fatalf("defaults %+v: web's package doc states 10 s", c)
 	}
 }
 

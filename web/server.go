@@ -1,7 +1,3 @@
-// Package web assembles the playground's HTTP server: configuration, the chi
-// router and its middleware, the embedded static files, the API and pages
-// from package handlers, and graceful shutdown that also closes the
-// hijacked websocket connections and stops the runs.
 package web
 
 import (

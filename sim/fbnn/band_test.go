@@ -124,8 +124,7 @@ const bandSteps = 8000
 // runs close to ½ over a stretch of the grid that is more than a few
 // points: `gap` seed 5's trained network gave 0.93 here and 0.98 with
 // another 400 draws, so the fractions carry a Monte Carlo error up to about
-// 0.05, and the measured values (README, "fBNN's band against the exact
-// GP") should clear 0.8 by more than that: the closest is `periodic` seed
+// 0.05, and the measured values (the package doc, "Checks") should clear 0.8 by more than that: the closest is `periodic` seed
 // 3's mean at 0.88; every other fraction is ≥ 0.92, and the median ratios
 // lie in 0.85–1.18. The training itself is
 // deterministic (fixed seeds), so the test is not flaky; it is a

@@ -345,7 +345,7 @@ func TestRunDrawsGridFileUnits(t *testing.T) {
 
 // `sweep --shard K/N` for every K and then `sweep merge` print exactly what
 // the whole sweep prints, as a table and as JSON: the batch-engine route
-// the README describes.
+// web/deploy/README.md describes.
 func TestSweepShardMergeIsByteForByte(t *testing.T) {
 	dir := t.TempDir()
 	sweepArgs := []string{"sweep", "--data", "gap", "--method", "mfvi", "--param", "prior_scale",
