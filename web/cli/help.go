@@ -38,7 +38,9 @@ var synopses = map[string]string{
 	"serve": "usage: playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]\n" +
 		"Serves the live dashboard until interrupted.\n",
 	"run": "usage: playground run --data NAME|--data-file F --method NAME [flags] [--<control> VALUE ...]\n" +
-		"Trains one method headless and prints its summary.\n",
+		"       playground run --target NAME|'EXPR' --method NAME [--steps N | --budget-grads N] [--<control> VALUE ...]\n" +
+		"Trains one method headless and prints its summary; on a 2-D target (listed below, with the flags\n" +
+		"playground help run --target NAME lists), against the exact answer.\n",
 	"sweep": "usage: playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST [flags]\n" +
 		"Runs one method for each value of one numeric control and prints both bounds per value.\n" +
 		`LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".` + "\n" +
