@@ -12,6 +12,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/gallery"
 	"github.com/posterior-playground/playground/sim/model"
 )
 
@@ -70,6 +71,9 @@ func wantsHelp(args []string) bool {
 func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error {
 	if name := flagValue(args, "method"); name != "" && cmd != "serve" {
 		m, err := catalog.NewMethod(name, flagValue(args, "model"))
+		if _, ok := gallery.LookupMethod(name); err != nil && ok && cmd == "run" {
+			return targetHelp(w, args) // a method of the 2-D targets only (flow, svgd)
+		}
 		if err != nil {
 			if _, ok := errors.AsType[*sim.FieldError](err); !ok {
 				err = &sim.FieldError{Field: "model", Message: err.Error()}

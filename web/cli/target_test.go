@@ -358,6 +358,10 @@ func TestTargetHelpListsRegistries(t *testing.T) {
 			}
 		}
 	}
+	// A method of the 2-D targets alone has its help without --target.
+	if code, svgd, _ := runCLI(t, "run", "--method", "svgd", "--help"); code != 0 || !strings.Contains(svgd, "\nsvgd: ") {
+		t.Errorf("run --method svgd --help: exit %d, does not list svgd:\n%s", code, svgd)
+	}
 	_, one, _ := runCLI(t, "help", "run", "--target", "banana", "--method", "mala")
 	if !strings.Contains(one, "\nmala: ") || strings.Contains(one, "\nnuts: ") {
 		t.Errorf("help run --target banana --method mala lists other methods, or not mala:\n%s", one)
