@@ -86,22 +86,36 @@ func methodKind(m gallery.MethodSpec) string {
 
 // printTargets lists the built-in targets, a control a line.
 func printTargets(w io.Writer) {
-	fmt.Fprintln(w, "\n2-D targets (--target NAME, or a log density in Stan notation; playground help run --target NAME for one):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NAME\tLABEL\tCONTROLS")
+	var rows []listed
 	for _, s := range target.Specs() {
-		controlRows(tw, s.Name, s.Label, s.Controls)
+		rows = append(rows, listed{s.Name, s.Label, s.Controls})
 	}
-	tw.Flush()
+	printListed(w, "2-D targets (--target NAME, or a log density in Stan notation; playground help run --target NAME for one):", rows)
 }
 
 // printTargetMethods lists the methods on a 2-D target, a control a line.
 func printTargetMethods(w io.Writer) {
-	fmt.Fprintln(w, "\nmethods on a 2-D target (--target NAME --method NAME):")
+	var rows []listed
+	for _, m := range gallery.Methods() {
+		rows = append(rows, listed{m.Name, m.Label, m.Controls})
+	}
+	printListed(w, "methods on a 2-D target (--target NAME --method NAME):", rows)
+}
+
+// listed is a row of printListed: a target or a method.
+type listed struct {
+	name, label string
+	controls    []sim.ControlSpec
+}
+
+// printListed writes a heading and a table of rows, each with its
+// controls a line.
+func printListed(w io.Writer, heading string, rows []listed) {
+	fmt.Fprintln(w, "\n"+heading)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  NAME\tLABEL\tCONTROLS")
-	for _, m := range gallery.Methods() {
-		controlRows(tw, m.Name, m.Label, m.Controls)
+	for _, r := range rows {
+		controlRows(tw, r.name, r.label, r.controls)
 	}
 	tw.Flush()
 }
