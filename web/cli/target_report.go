@@ -14,9 +14,10 @@ import (
 	"github.com/posterior-playground/playground/sim/gallery"
 )
 
-// printReport prints a target run's report as a table: each coordinate's
-// mean and sd beside the exact ones (with R̂ and bulk ESS for a sampler),
-// in the order names gives them, then the run's distance to the exact answer and its cost.
+// printReport prints a target run's report: a line of what ran and what
+// it cost, a table of each coordinate (in the order of names) with its
+// mean and sd beside the exact ones and a sampler's R̂ and bulk ESS, then
+// the measures against the exact answer.
 func printReport(w io.Writer, rep gallery.Report, spec gallery.MethodSpec, names [2]string) {
 	what := fmt.Sprintf("%d chains", rep.Chains)
 	if !spec.Sampler {
