@@ -21,7 +21,8 @@ const exitUsage = 2
 // Main runs the command line args (without the program's name), writing to
 // stdout and stderr, until it is done or ctx is cancelled, and returns the
 // exit status: 0 on success, 2 for bad input (an unknown name or a value out
-// of range, reported as a [sim.FieldError]), 1 for any other failure.
+// of range, reported as a [sim.FieldError], or a typed density that does
+// not parse, reported with its position first), 1 for any other failure.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := "serve"
 	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || wantsHelp(args[:1])) {
@@ -53,7 +54,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "playground:", err)
 	var fe *sim.FieldError
-	if errors.As(err, &fe) {
+	if errors.As(err, &fe) || isStanError(err) {
 		return exitUsage
 	}
 	return 1

@@ -12,6 +12,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/gallery"
 	"github.com/posterior-playground/playground/sim/model"
 )
 
@@ -24,9 +25,13 @@ const usage = `usage:
                    [--steps N] [--seed S] [--data-seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
                    [--shard K/N [--out FILE]]   one part of the sweep, for a batch engine
   playground sweep merge [--json] PART...      the parts' output, as the whole sweep prints it
+  playground run   --target NAME|'EXPR' --method NAME [--steps N | --budget-grads N] [--chains K]
+                   [--seed S] [--<control> VALUE ...] [--json]   a 2-D target against its exact answer
   playground help [serve|run|sweep]     a command's flags, methods and data sets
   playground run --method NAME --help   the method's controls: ranges, defaults, live or not
+  playground help run --target NAME     a 2-D target's controls and the methods' on it
 LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".
+EXPR is a log density over two parameters in Stan notation: 'v ~ normal(0, 3); x ~ normal(0, exp(v / 2));'.
 `
 
 // synopses are the first lines of each command's help.
@@ -34,7 +39,9 @@ var synopses = map[string]string{
 	"serve": "usage: playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]\n" +
 		"Serves the live dashboard until interrupted.\n",
 	"run": "usage: playground run --data NAME|--data-file F --method NAME [flags] [--<control> VALUE ...]\n" +
-		"Trains one method headless and prints its summary.\n",
+		"       playground run --target NAME|'EXPR' --method NAME [--steps N | --budget-grads N] [--<control> VALUE ...]\n" +
+		"Trains one method headless and prints its summary; on a 2-D target (listed below, with the flags\n" +
+		"playground help run --target NAME lists), against the exact answer.\n",
 	"sweep": "usage: playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST [flags]\n" +
 		"Runs one method for each value of one numeric control and prints both bounds per value.\n" +
 		`LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".` + "\n" +
@@ -64,6 +71,9 @@ func wantsHelp(args []string) bool {
 func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error {
 	if name := flagValue(args, "method"); name != "" && cmd != "serve" {
 		m, err := catalog.NewMethod(name, flagValue(args, "model"))
+		if _, ok := gallery.LookupMethod(name); err != nil && ok && cmd == "run" {
+			return targetHelp(w, args) // a method of the 2-D targets only (flow, svgd)
+		}
 		if err != nil {
 			if _, ok := errors.AsType[*sim.FieldError](err); !ok {
 				err = &sim.FieldError{Field: "model", Message: err.Error()}
@@ -96,7 +106,12 @@ func commandHelp(w io.Writer, cmd string, fs *flag.FlagSet, args []string) error
 	for _, d := range datasets.Infos() {
 		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", d.Name, d.Label, d.N, d.Task, d.DefaultModel)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || cmd != "run" {
+		return err
+	}
+	printTargets(w)
+	printTargetMethods(w)
+	return nil
 }
 
 // printFlags lists fs's flags, one a line, in the --name VALUE form the
@@ -126,38 +141,53 @@ func printMethod(w io.Writer, cmd string, s sim.MethodSpec) {
 		return
 	}
 	fmt.Fprintf(w, "\ncontrols, each given as --NAME VALUE to playground %s:\n", cmd)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NAME\tLABEL\tRANGE\tDEFAULT\tTYPE\tACTS")
-	for _, c := range s.Controls {
-		rng := fmt.Sprintf("[%g, %g]", c.Min, c.Max)
-		if len(c.Options) > 0 {
-			rng = "one of " + strings.Join(c.Options, "|")
-		}
-		if c.List > 0 {
-			rng = fmt.Sprintf("≤ %d of [%g, %g], comma-separated", c.List, c.Min, c.Max)
-		}
-		acts := "on restart"
-		if c.Live {
-			acts = "live"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Label, rng, c.Default, kind(c), acts)
-	}
-	tw.Flush()
+	controlTable(w, s.Controls)
 	fmt.Fprint(w, "ACTS: live, the dashboard applies a change to the running optimiser or chain;\n"+
 		"on restart, a change in the dashboard starts the run again.\n\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, c := range s.Controls {
-		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.Help)
-	}
-	tw.Flush()
+	controlHelp(w, s.Controls)
 	if _, ok := s.Control(model.ControlArch); ok {
 		fmt.Fprintln(w, "\n--preset NAME sets arch and activation to a named network (an explicit --arch or --activation wins):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, p := range model.Presets() {
 			fmt.Fprintf(tw, "  %s\t%s\t%s %s\n", p.Slug, p.Name, p.Hidden, p.Act)
 		}
 		tw.Flush()
 	}
+}
+
+// controlTable lists controls, one row each: name, label, range or
+// options, default, type and whether a change acts live.
+func controlTable(w io.Writer, controls []sim.ControlSpec) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tLABEL\tRANGE\tDEFAULT\tTYPE\tACTS")
+	for _, c := range controls {
+		acts := "on restart"
+		if c.Live {
+			acts = "live"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Label, controlRange(c), c.Default, kind(c), acts)
+	}
+	tw.Flush()
+}
+
+// controlHelp lists each control's help, a line each.
+func controlHelp(w io.Writer, controls []sim.ControlSpec) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range controls {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, c.Help)
+	}
+	tw.Flush()
+}
+
+// controlRange is a control's range, or its options.
+func controlRange(c sim.ControlSpec) string {
+	switch {
+	case c.List > 0:
+		return fmt.Sprintf("≤ %d of [%g, %g], comma-separated", c.List, c.Min, c.Max)
+	case len(c.Options) > 0:
+		return "one of " + strings.Join(c.Options, "|")
+	}
+	return fmt.Sprintf("[%g, %g]", c.Min, c.Max)
 }
 
 // kind names a control's type as the TYPE column shows it.

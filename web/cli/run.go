@@ -94,6 +94,9 @@ func presetFlag(fs *flag.FlagSet, preset **model.Preset, bad *error) {
 }
 
 func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if hasFlag(args, "target") {
+		return runTarget(ctx, args, stdout, stderr)
+	}
 	cfg := experiment.DefaultConfig()
 	fs := newFlagSet("run")
 	experimentFlags(fs, &cfg)
