@@ -1,0 +1,553 @@
+// The plane view of the two-dimensional gallery: one canvas per panel
+// that draws, over a target's box, the exact density as filled contours
+// of its highest-density regions, q's contours (or SVGD's particles) over
+// them, the draws as points in their chains' colours, the latest
+// transition (a proposal's arrow, HMC's leapfrog path, NUTS's whole tree,
+// a divergence), the divergences so far, and the marginal histograms of
+// the draws under the exact marginals. drawPlane is a function of (frame,
+// view state) alone; PlaneView owns a canvas, its size, and the
+// slow-motion reveal of a transition (plane_anim.js).
+//
+// The frame it consumes:
+//
+// @typedef {{x: [number, number], y: [number, number]}} Box
+//   The target's box (sim/target's Box): the first parameter's range
+//   along x, the second's along y.
+//
+// @typedef {Object} Grid
+//   A density on an n × n grid over the box (sim/target's Grid.Density).
+// @property {number} n
+// @property {ArrayLike<number>} values  values[j·n + i] at the centre of
+//   cell (i, j): i along x, rows j from the box's lower edge.
+// @property {boolean} [log]  values are log densities (up to a constant).
+// @property {[ArrayLike<number>, ArrayLike<number>]} [marginals]  each
+//   parameter's marginal density at the centres of n equal cells across
+//   the box (sim/target's Grid.Marginal), drawn over the histograms.
+//
+// @typedef {Object} Draws  newest last, in flat arrays (a Float64Array
+//   serves) of which the first count are used.
+// @property {ArrayLike<number>} x
+// @property {ArrayLike<number>} y
+// @property {ArrayLike<number>} [chain]  each draw's chain, 0, 1, …
+// @property {number} [count]  defaults to x.length
+//
+// @typedef {Object} Doubling  (sim/sampler's Doubling)
+// @property {number} dir  +1 forward, −1 backward
+// @property {number} depth
+// @property {number} first  path index of its first new point
+// @property {number} last
+// @property {boolean} merged  false: the half was thrown away
+//
+// @typedef {Object} Subtree  (sim/sampler's Subtree)
+// @property {number} depth
+// @property {number} first
+// @property {number} last
+// @property {boolean} uturn
+// @property {boolean} divergent
+//
+// @typedef {Object} Transition  one transition's mechanics (sim/sampler's
+//   Record; a point is [x, y]).
+// @property {string} kind  "metropolis", "mala", "langevin", "hmc", "nuts"
+// @property {[number, number]} start
+// @property {[number, number]} proposal  HMC: the path's end; NUTS: the
+//   chosen point
+// @property {boolean} accepted
+// @property {Array<[number, number]>} [path]  HMC's leapfrog points from
+//   start; NUTS's every leapfrog point in the order computed, start first
+// @property {boolean} [divergent]
+// @property {number} [divergentAt]  path index where the energy error
+//   passed the threshold (−1: none)
+// @property {Doubling[]} [doublings]
+// @property {Subtree[]} [subtrees]
+// @property {number} [chosen]  path index the chain moved to
+// @property {string} [stop]  why NUTS's tree stopped
+//
+// @typedef {Object} PlaneFrame
+// @property {Box} box
+// @property {[string, string]} params  the parameters' names ("x", "y";
+//   the funnel's "v", "x")
+// @property {Grid} exact  the exact density (with its marginals)
+// @property {Grid} [q]  a variational family's density, drawn as lines
+// @property {{x: ArrayLike<number>, y: ArrayLike<number>}} [particles]  SVGD's
+// @property {Draws} [draws]
+// @property {number} [chains]  how many chains (colours) there are
+// @property {Transition} [transition]  the latest transition
+// @property {{x: ArrayLike<number>, y: ArrayLike<number>}} [divergences]
+//   where the divergent transitions so far diverged
+//
+// The view state: {revealed, presentation, highlight}: how many of the
+// transition's points show (Infinity: all, and its arrow and chosen
+// point), the presentation-mode flag (larger type), and how many of the
+// newest draws are highlighted.
+
+import { gridContours } from "./plane_levels.js";
+import { layout, tickCount, tickLabel, ticks, transform } from "./plane_geom.js";
+import { binCount, histogram, marginalPoints, maxOf } from "./plane_hist.js";
+import { decode, visible } from "./plane_tree.js";
+import { Reveal, animate } from "./plane_anim.js";
+
+// Okabe & Ito's colour-blind-safe palette, without its vermillion (the
+// red of rejections and divergences) and its yellow (unreadable on white).
+export const CHAIN_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#555555"];
+// The exact density's regions, from the 99% region (lightest) in: greys
+// evenly spaced in lightness, under coloured points.
+const RAMP = ["#f4f4f4", "#e4e4e4", "#d2d2d2", "#bfbfbf", "#ababab", "#969696"];
+const INK = "#1f2937";
+const Q = "#7b2cbf";
+const ACCEPT = "#1a9641";
+const REJECT = "#d7191c";
+const TURN = "#e66101";
+const HIST = "rgba(0, 114, 178, 0.30)";
+
+export const HIGHLIGHT = 300;
+
+const contourCache = new WeakMap(); // grid → {box, c}
+
+// contoursOf returns a grid's contours over box, computed once per grid
+// object (a frame's grids are immutable; a new density is a new grid).
+export function contoursOf(grid, box) {
+  const hit = contourCache.get(grid);
+  if (hit && hit.box === box) return hit.c;
+  const c = gridContours(grid, box);
+  contourCache.set(grid, { box, c });
+  return c;
+}
+
+// drawPlane draws frame on ctx (CSS pixels, w × h) in view state.
+export function drawPlane(ctx, frame, view, w, h) {
+  const L = layout(w, h, view.presentation);
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, w, h);
+  if (!frame?.box) return L;
+  const T = transform(frame.box, L.plot);
+  const { plot } = L;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(plot.x, plot.y, plot.w, plot.h);
+  ctx.clip();
+  if (frame.exact) drawExact(ctx, contoursOf(frame.exact, frame.box), T);
+  if (frame.q) drawQ(ctx, contoursOf(frame.q, frame.box), T);
+  if (frame.draws) drawDraws(ctx, frame.draws, T, view.highlight ?? HIGHLIGHT);
+  if (frame.particles) drawParticles(ctx, frame.particles, T);
+  if (frame.divergences) drawDivergences(ctx, frame.divergences, T);
+  if (frame.transition) drawTransition(ctx, decode(frame.transition), T, view.revealed ?? Infinity);
+  ctx.restore();
+  drawAxes(ctx, frame, L, T);
+  drawMarginals(ctx, frame, L);
+  return L;
+}
+
+function ringsPath(ctx, rings, T) {
+  ctx.beginPath();
+  for (const ring of rings) {
+    ring.forEach(([x, y], k) => (k ? ctx.lineTo(T.px(x), T.py(y)) : ctx.moveTo(T.px(x), T.py(y))));
+    ctx.closePath();
+  }
+}
+
+// drawExact fills each highest-density region, outermost first, so the
+// bands between levels darken towards the mode, and outlines them.
+function drawExact(ctx, c, T) {
+  c.rings.forEach((rings, k) => {
+    ringsPath(ctx, rings, T);
+    ctx.fillStyle = RAMP[Math.min(k, RAMP.length - 1)];
+    ctx.fill("evenodd");
+  });
+  ctx.strokeStyle = "rgba(31, 41, 55, 0.35)";
+  ctx.lineWidth = 0.8;
+  for (const rings of c.rings) {
+    ringsPath(ctx, rings, T);
+    ctx.stroke();
+  }
+}
+
+function drawQ(ctx, c, T) {
+  ctx.strokeStyle = Q;
+  ctx.lineWidth = 2;
+  for (const rings of c.rings) {
+    ringsPath(ctx, rings, T);
+    ctx.stroke();
+  }
+}
+
+// drawDraws draws every draw as a small translucent square in its chain's
+// colour, one path per chain, then the newest highlight of them larger and
+// opaque.
+function drawDraws(ctx, d, T, highlight) {
+  const n = Math.min(d.count ?? d.x.length, d.x.length, d.y.length);
+  const fresh = Math.max(0, n - highlight);
+  const paint = (from, to, size, alpha) => {
+    const paths = CHAIN_COLORS.map(() => new Path2D());
+    const s2 = size / 2;
+    for (let k = from; k < to; k++) {
+      const c = d.chain ? d.chain[k] % CHAIN_COLORS.length : 0;
+      paths[c].rect(T.px(d.x[k]) - s2, T.py(d.y[k]) - s2, size, size);
+    }
+    ctx.globalAlpha = alpha;
+    paths.forEach((p, c) => {
+      ctx.fillStyle = CHAIN_COLORS[c];
+      ctx.fill(p);
+    });
+    ctx.globalAlpha = 1;
+  };
+  paint(0, fresh, 2, 0.35);
+  paint(fresh, n, 3.5, 0.95);
+}
+
+function drawParticles(ctx, p, T) {
+  ctx.fillStyle = Q;
+  ctx.strokeStyle = "#ffffff";
+  ctx.lineWidth = 1;
+  for (let k = 0; k < Math.min(p.x.length, p.y.length); k++) {
+    ctx.beginPath();
+    ctx.arc(T.px(p.x[k]), T.py(p.y[k]), 3.5, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+  }
+}
+
+function cross(ctx, x, y, r) {
+  ctx.moveTo(x - r, y - r);
+  ctx.lineTo(x + r, y + r);
+  ctx.moveTo(x - r, y + r);
+  ctx.lineTo(x + r, y - r);
+}
+
+function drawDivergences(ctx, dv, T) {
+  ctx.strokeStyle = REJECT;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  for (let k = 0; k < Math.min(dv.x.length, dv.y.length); k++) cross(ctx, T.px(dv.x[k]), T.py(dv.y[k]), 3);
+  ctx.stroke();
+}
+
+function arrow(ctx, [x0, y0], [x1, y1], color, dashed) {
+  const len = Math.hypot(x1 - x0, y1 - y0);
+  if (len < 1) return;
+  const ux = (x1 - x0) / len;
+  const uy = (y1 - y0) / len;
+  const head = Math.min(12, len / 2);
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = 2.5;
+  ctx.setLineDash(dashed ? [6, 4] : []);
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1 - ux * head * 0.8, y1 - uy * head * 0.8);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - ux * head - uy * head * 0.45, y1 - uy * head + ux * head * 0.45);
+  ctx.lineTo(x1 - ux * head + uy * head * 0.45, y1 - uy * head - ux * head * 0.45);
+  ctx.closePath();
+  ctx.fill();
+}
+
+// drawTransition draws the first r points of a decoded transition: its
+// polylines and points (a thrown-away NUTS half dashed and hollow), the
+// ends of the subtrees that made a U-turn joined by a dashed chord, the
+// start, the divergence once reached, and, when every point shows, the
+// chosen point and the arrow from start to proposal (green accepted,
+// red and dashed rejected).
+function drawTransition(ctx, tr, T, r) {
+  const shown = Math.min(r, tr.total);
+  const P = (i) => [T.px(tr.points[i][0]), T.py(tr.points[i][1])];
+  for (const seg of tr.segments) {
+    const idx = visible(seg, shown);
+    if (idx.length === 0) continue;
+    ctx.strokeStyle = seg.merged ? INK : "#6b7280";
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash(seg.merged ? [] : [4, 3]);
+    ctx.beginPath();
+    idx.forEach((i, k) => (k ? ctx.lineTo(...P(i)) : ctx.moveTo(...P(i))));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    for (const i of idx.slice(1)) {
+      ctx.beginPath();
+      ctx.arc(...P(i), 2.6, 0, 2 * Math.PI);
+      if (seg.merged) {
+        ctx.fillStyle = INK;
+        ctx.fill();
+      } else {
+        ctx.fillStyle = "#ffffff";
+        ctx.fill();
+        ctx.stroke();
+      }
+    }
+  }
+  for (const e of tr.ends) {
+    if (e.last >= shown || !e.uturn) continue;
+    ctx.strokeStyle = TURN;
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([3, 3]);
+    ctx.beginPath();
+    ctx.moveTo(...P(e.first));
+    ctx.lineTo(...P(e.last));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    for (const i of [e.first, e.last]) {
+      ctx.beginPath();
+      ctx.arc(...P(i), 4.5, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+  }
+  if (tr.points.length > 0) {
+    const [sx, sy] = P(0);
+    ctx.fillStyle = "#000000";
+    ctx.fillRect(sx - 4, sy - 4, 8, 8);
+  }
+  if (tr.divergentAt >= 0 && tr.divergentAt < shown) {
+    const [x, y] = P(tr.divergentAt);
+    ctx.strokeStyle = REJECT;
+    ctx.lineWidth = 3;
+    ctx.beginPath();
+    cross(ctx, x, y, 8);
+    ctx.stroke();
+  }
+  if (shown < tr.total) return;
+  if (tr.arrow) {
+    const to = [T.px(tr.arrow.to[0]), T.py(tr.arrow.to[1])];
+    arrow(ctx, P(0), to, tr.arrow.accepted ? ACCEPT : REJECT, !tr.arrow.accepted);
+    if (tr.segments.length === 0) {
+      ctx.beginPath();
+      ctx.arc(...to, 3.5, 0, 2 * Math.PI);
+      ctx.fillStyle = tr.arrow.accepted ? ACCEPT : REJECT;
+      ctx.fill();
+    }
+  }
+  if (tr.chosen >= 0) {
+    const [x, y] = P(tr.chosen);
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#ffffff";
+    ctx.beginPath();
+    ctx.arc(x, y, 8, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = ACCEPT;
+    ctx.stroke();
+  }
+}
+
+function drawAxes(ctx, frame, L, T) {
+  const { plot, fonts: f } = L;
+  ctx.strokeStyle = "#6b7280";
+  ctx.lineWidth = 1;
+  ctx.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w - 1, plot.h - 1);
+  ctx.fillStyle = INK;
+  ctx.font = `${f.tick}px system-ui, sans-serif`;
+  const tick = 5;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const v of ticks(...frame.box.x, tickCount(plot.w, f.tick * 3.2))) {
+    const x = T.px(v);
+    ctx.fillRect(x - 0.5, plot.y + plot.h, 1, tick);
+    ctx.fillText(tickLabel(v), x, plot.y + plot.h + tick + 2);
+  }
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const v of ticks(...frame.box.y, tickCount(plot.h, f.tick * 1.4))) {
+    const y = T.py(v);
+    ctx.fillRect(plot.x - tick, y - 0.5, tick, 1);
+    ctx.fillText(tickLabel(v), plot.x - tick - 3, y);
+  }
+  const [nx, ny] = frame.params ?? ["x", "y"];
+  ctx.font = `italic ${f.label}px system-ui, sans-serif`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  ctx.fillText(nx, plot.x + plot.w / 2, L.h - 4);
+  ctx.save();
+  ctx.translate(4 + f.label * 0.6, plot.y + plot.h / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = "middle";
+  ctx.fillText(ny, 0, 0);
+  ctx.restore();
+}
+
+// drawMarginals draws each parameter's histogram of the draws (as a
+// density) in its strip with the exact marginal over it as a line, and
+// q's marginal, where the frame has it, dashed.
+function drawMarginals(ctx, frame, L) {
+  const d = frame.draws;
+  const n = d ? Math.min(d.count ?? d.x.length, d.x.length) : 0;
+  for (const axis of [0, 1]) {
+    const strip = axis === 0 ? L.top : L.right;
+    const [lo, hi] = axis === 0 ? frame.box.x : frame.box.y;
+    const hist = n > 0 ? histogram(axis === 0 ? d.x : d.y, lo, hi, binCount(n), n) : null;
+    const exact = frame.exact?.marginals?.[axis];
+    const q = frame.q?.marginals?.[axis];
+    const top = maxOf(hist?.density, exact, q) * 1.08;
+    if (!(top > 0)) continue;
+    // along = position along the axis, across = height of the density
+    const along = (v) => (axis === 0 ? strip.x : strip.y + strip.h) + ((v - lo) / (hi - lo)) * (axis === 0 ? strip.w : -strip.h);
+    const across = (dv) => (axis === 0 ? strip.y + strip.h : strip.x) + (dv / top) * (axis === 0 ? -strip.h : strip.w);
+    const pt = (a, b) => (axis === 0 ? [a, b] : [b, a]);
+    ctx.strokeStyle = "#d1d5db";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(...pt(along(lo), across(0)));
+    ctx.lineTo(...pt(along(hi), across(0)));
+    ctx.stroke();
+    if (hist) {
+      ctx.fillStyle = HIST;
+      ctx.beginPath();
+      hist.density.forEach((dv, b) => {
+        if (dv <= 0) return;
+        const [a0, a1] = [along(hist.edges[b]), along(hist.edges[b + 1])];
+        const [c0, c1] = [across(0), across(dv)];
+        if (axis === 0) ctx.rect(a0, c1, a1 - a0, c0 - c1);
+        else ctx.rect(c0, a1, c1 - c0, a0 - a1);
+      });
+      ctx.fill();
+    }
+    const line = (m, color, dash) => {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 1.8;
+      ctx.setLineDash(dash);
+      ctx.beginPath();
+      marginalPoints(m, lo, hi).forEach(([v, dv], k) => (k ? ctx.lineTo(...pt(along(v), across(dv))) : ctx.moveTo(...pt(along(v), across(dv)))));
+      ctx.stroke();
+      ctx.setLineDash([]);
+    };
+    if (exact) line(exact, INK, []);
+    if (q) line(q, Q, [5, 3]);
+  }
+}
+
+// describe is a frame's picture in words: the canvas's accessible name and
+// the key a page shows under it.
+export function describe(frame, view = {}) {
+  if (!frame?.box) return "";
+  const [nx, ny] = frame.params ?? ["x", "y"];
+  const parts = [`${ny} against ${nx}. Shaded: the exact density, its regions of highest density holding 99, 95, 80, 60, 40 and 20% of the mass`];
+  if (frame.q) parts.push("purple lines: q's regions holding the same shares");
+  if (frame.particles) parts.push(`purple dots: ${frame.particles.x.length} SVGD particles`);
+  const n = frame.draws ? Math.min(frame.draws.count ?? frame.draws.x.length, frame.draws.x.length) : 0;
+  if (n > 0) parts.push(`dots: ${n} draws in ${frame.chains ?? 1} chain colours, the newest ${Math.min(n, view.highlight ?? HIGHLIGHT)} larger`);
+  const t = frame.transition;
+  if (t) {
+    const kind = t.kind ?? "transition";
+    if (t.doublings?.length) parts.push(`${kind}: its tree of ${t.path?.length ?? 0} leapfrog points in ${t.doublings.length} doublings (dashed: a half thrown away; orange: a subtree's ends that turned), the chosen point ringed`);
+    else if (t.path?.length) parts.push(`${kind}: its leapfrog path of ${t.path.length} points`);
+    parts.push(`arrow: the move, ${t.accepted ? "green: accepted" : "red, dashed: rejected"}`);
+    if (t.divergent) parts.push("red cross: where the energy error blew up");
+  }
+  if (frame.divergences?.x?.length) parts.push(`small red crosses: ${frame.divergences.x.length} divergences so far`);
+  parts.push(`top and right: the draws' marginal histograms under the exact marginals`);
+  return parts.join(" · ");
+}
+
+// PlaneView draws frames on a canvas that follows its element's size, and
+// animates transitions in slow motion on request.
+export class PlaneView {
+  constructor(canvas, opts = {}) {
+    this.canvas = canvas;
+    this.presentation = !!opts.presentation;
+    this.highlight = opts.highlight ?? HIGHLIGHT;
+    this.rate = opts.rate ?? 12; // slow motion, points a second
+    this.slow = false;
+    this.frame = null;
+    this.revealed = Infinity;
+    this.run = null; // {reveal, handle, transition}
+    this.pending = null; // a transition that arrived during a slow reveal
+    this.queued = false;
+    this.draws = 0; // canvas draws, for the harness
+  }
+
+  // setFrame shows frame; its transition is drawn whole, or, in slow
+  // motion, revealed point by point once the current reveal finishes.
+  setFrame(frame) {
+    const t = frame?.transition;
+    const shown = this.run?.transition;
+    this.frame = frame;
+    if (this.slow && t && t !== shown) {
+      if (this.run) this.pending = t;
+      else this.step(t);
+    }
+    this.invalidate();
+  }
+
+  setPresentation(on) {
+    this.presentation = !!on;
+    this.invalidate();
+  }
+
+  // setSlow turns slow motion on or off (off cancels a reveal).
+  setSlow(on, rate = this.rate) {
+    this.slow = !!on;
+    this.rate = rate;
+    if (!this.slow) this.cancel();
+  }
+
+  // step reveals one transition (by default the frame's latest) point by
+  // point at the slow-motion rate, and resolves to "done" or "cancelled".
+  step(transition = this.frame?.transition, sched) {
+    this.cancel();
+    if (!transition) return Promise.resolve("done");
+    const total = decode(transition).total;
+    const reveal = new Reveal(total, this.rate, (sched?.now ?? (() => performance.now()))());
+    const run = { reveal, transition };
+    this.run = run;
+    run.handle = animate(
+      reveal,
+      (shown) => {
+        this.revealed = reveal.state === "done" ? Infinity : shown;
+        this.paint();
+      },
+      sched,
+    );
+    return run.handle.done.then((state) => {
+      if (this.run === run) {
+        this.run = null;
+        this.revealed = Infinity;
+        const next = this.pending;
+        this.pending = null;
+        if (next && this.slow && state === "done") this.step(next, sched);
+        else this.invalidate();
+      }
+      return state;
+    });
+  }
+
+  // cancel stops a reveal and shows the transition whole.
+  cancel() {
+    const run = this.run;
+    this.run = null;
+    this.pending = null;
+    this.revealed = Infinity;
+    run?.handle?.cancel();
+  }
+
+  // invalidate asks for a redraw on the next animation frame.
+  invalidate() {
+    if (this.queued || typeof requestAnimationFrame !== "function") return;
+    this.queued = true;
+    requestAnimationFrame(() => {
+      this.queued = false;
+      this.paint();
+    });
+  }
+
+  // paint draws now, the canvas sized to its element at the device's
+  // pixel ratio.
+  paint() {
+    const c = this.canvas;
+    if (!c?.getContext) return;
+    const dpr = globalThis.devicePixelRatio || 1;
+    const w = Math.max(200, c.clientWidth || 400);
+    const h = Math.max(200, c.clientHeight || 400);
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+    }
+    const ctx = c.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const view = { revealed: this.revealed, presentation: this.presentation, highlight: this.highlight };
+    drawPlane(ctx, this.frame, view, w, h);
+    this.draws++;
+    c.dataset.revealed = String(this.revealed === Infinity ? "all" : this.revealed);
+    const label = describe(this.frame, view);
+    if (c.getAttribute("aria-label") !== label) c.setAttribute("aria-label", label);
+  }
+}
+

@@ -1,0 +1,83 @@
+// Geometry of the plane view (plane.js): where the plot and its two
+// marginal strips sit on a canvas, the maps between a target's box and
+// pixels, and the axes' ticks. Pure functions, tested by node
+// (static/test/plane.test.mjs).
+
+// fonts returns the sizes, in CSS pixels, of tick labels and axis names:
+// at least 12 px on a page, 18 px in presentation mode, so that a row at
+// the back of a lecture hall can read them.
+export function fonts(presentation = false) {
+  return presentation ? { tick: 18, label: 20 } : { tick: 12, label: 14 };
+}
+
+// layout splits a canvas of w × h CSS pixels into the joint plot (plot),
+// the strip above it that holds the first parameter's marginal (top) and
+// the strip to its right that holds the second's (right). The margins are
+// sized from the fonts, so ticks and names are never clipped; the strips
+// take a sixth of the smaller side, within [36, 110] px.
+export function layout(w, h, presentation = false) {
+  const f = fonts(presentation);
+  const strip = Math.round(Math.min(110, Math.max(36, Math.min(w, h) / 6)));
+  const left = Math.round(f.label * 1.4 + f.tick * 3.4 + 8); // name, then ticks like "−12.5"
+  const bottom = Math.round(f.tick * 1.6 + f.label * 1.6 + 6);
+  const top = 6;
+  const right = 8;
+  const plot = {
+    x: left,
+    y: top + strip + 4,
+    w: Math.max(40, w - left - right - strip - 4),
+    h: Math.max(40, h - top - strip - 4 - bottom),
+  };
+  return {
+    w,
+    h,
+    fonts: f,
+    plot,
+    top: { x: plot.x, y: top, w: plot.w, h: strip },
+    right: { x: plot.x + plot.w + 4, y: plot.y, w: strip, h: plot.h },
+  };
+}
+
+// transform maps box = {x: [lo, hi], y: [lo, hi]} onto the pixel rectangle
+// rect = {x, y, w, h}, y upwards: px(box.x[0]) = rect.x, py(box.y[0]) =
+// rect.y + rect.h. invX and invY undo them.
+export function transform(box, rect) {
+  const [x0, x1] = box.x;
+  const [y0, y1] = box.y;
+  const sx = rect.w / (x1 - x0);
+  const sy = rect.h / (y1 - y0);
+  const bottom = rect.y + rect.h;
+  return {
+    px: (x) => rect.x + (x - x0) * sx,
+    py: (y) => bottom - (y - y0) * sy,
+    invX: (p) => x0 + (p - rect.x) / sx,
+    invY: (p) => y0 + (bottom - p) / sy,
+    sx,
+    sy,
+  };
+}
+
+// ticks returns round values (1, 2 or 5 times a power of ten apart) in
+// [lo, hi], at most max of them and at least two when the range allows.
+export function ticks(lo, hi, max = 6) {
+  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
+  const n = Math.max(2, max);
+  const raw = (hi - lo) / n;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => (hi - lo) / s <= n) ?? 10 * p;
+  const out = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step; k++) out.push(Number((k * step).toPrecision(12)));
+  return out;
+}
+
+// tickLabel prints a tick value briefly, with a true minus sign.
+export function tickLabel(v) {
+  const s = Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(1) : String(Number(v.toPrecision(6)));
+  return s.replace(/^-/, "\u2212");
+}
+
+// tickCount is how many ticks fit along a side of len pixels with labels
+// about labelPx wide (or tall) and a gap as wide again between them.
+export function tickCount(len, labelPx) {
+  return Math.max(2, Math.min(10, Math.floor(len / (2 * labelPx))));
+}
