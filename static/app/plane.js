@@ -125,12 +125,15 @@ export function drawPlane(ctx, frame, view, w, h) {
   ctx.beginPath();
   ctx.rect(plot.x, plot.y, plot.w, plot.h);
   ctx.clip();
-  if (frame.exact) drawExact(ctx, contoursOf(frame.exact, frame.box), T);
+  const k = view.presentation ? 1.4 : 1; // marks grow with the type
+  const exact = frame.exact ? contoursOf(frame.exact, frame.box) : null;
+  if (exact) fillRegions(ctx, exact, T);
+  if (frame.draws) drawDraws(ctx, frame.draws, T, view.highlight ?? HIGHLIGHT, k);
+  if (exact) strokeRegions(ctx, exact, T); // over the draws, which hide the fill
   if (frame.q) drawQ(ctx, contoursOf(frame.q, frame.box), T);
-  if (frame.draws) drawDraws(ctx, frame.draws, T, view.highlight ?? HIGHLIGHT);
-  if (frame.particles) drawParticles(ctx, frame.particles, T);
-  if (frame.divergences) drawDivergences(ctx, frame.divergences, T);
-  if (frame.transition) drawTransition(ctx, decode(frame.transition), T, view.revealed ?? Infinity);
+  if (frame.particles) drawParticles(ctx, frame.particles, T, k);
+  if (frame.divergences) drawDivergences(ctx, frame.divergences, T, k);
+  if (frame.transition) drawTransition(ctx, decode(frame.transition), T, view.revealed ?? Infinity, k);
   ctx.restore();
   drawAxes(ctx, frame, L, T);
   drawMarginals(ctx, frame, L);
@@ -145,16 +148,20 @@ function ringsPath(ctx, rings, T) {
   }
 }
 
-// drawExact fills each highest-density region, outermost first, so the
-// bands between levels darken towards the mode, and outlines them.
-function drawExact(ctx, c, T) {
+// fillRegions fills each highest-density region, outermost first, so the
+// bands between levels darken towards the mode; strokeRegions outlines
+// them.
+function fillRegions(ctx, c, T) {
   c.rings.forEach((rings, k) => {
     ringsPath(ctx, rings, T);
     ctx.fillStyle = RAMP[Math.min(k, RAMP.length - 1)];
     ctx.fill("evenodd");
   });
-  ctx.strokeStyle = "rgba(31, 41, 55, 0.35)";
-  ctx.lineWidth = 0.8;
+}
+
+function strokeRegions(ctx, c, T) {
+  ctx.strokeStyle = "rgba(17, 24, 39, 0.55)";
+  ctx.lineWidth = 1;
   for (const rings of c.rings) {
     ringsPath(ctx, rings, T);
     ctx.stroke();
@@ -173,7 +180,7 @@ function drawQ(ctx, c, T) {
 // drawDraws draws every draw as a small translucent square in its chain's
 // colour, one path per chain, then the newest highlight of them larger and
 // opaque.
-function drawDraws(ctx, d, T, highlight) {
+function drawDraws(ctx, d, T, highlight, k) {
   const n = Math.min(d.count ?? d.x.length, d.x.length, d.y.length);
   const fresh = Math.max(0, n - highlight);
   const paint = (from, to, size, alpha) => {
@@ -190,17 +197,17 @@ function drawDraws(ctx, d, T, highlight) {
     });
     ctx.globalAlpha = 1;
   };
-  paint(0, fresh, 2, 0.35);
-  paint(fresh, n, 3.5, 0.95);
+  paint(0, fresh, 2 * k, 0.35);
+  paint(fresh, n, 3.5 * k, 0.95);
 }
 
-function drawParticles(ctx, p, T) {
+function drawParticles(ctx, p, T, s) {
   ctx.fillStyle = Q;
   ctx.strokeStyle = "#ffffff";
   ctx.lineWidth = 1;
   for (let k = 0; k < Math.min(p.x.length, p.y.length); k++) {
     ctx.beginPath();
-    ctx.arc(T.px(p.x[k]), T.py(p.y[k]), 3.5, 0, 2 * Math.PI);
+    ctx.arc(T.px(p.x[k]), T.py(p.y[k]), 3.5 * s, 0, 2 * Math.PI);
     ctx.fill();
     ctx.stroke();
   }
@@ -213,28 +220,26 @@ function cross(ctx, x, y, r) {
   ctx.lineTo(x + r, y - r);
 }
 
-function drawDivergences(ctx, dv, T) {
+function drawDivergences(ctx, dv, T, s) {
   ctx.strokeStyle = REJECT;
-  ctx.lineWidth = 1.5;
+  ctx.lineWidth = 1.5 * s;
   ctx.beginPath();
-  for (let k = 0; k < Math.min(dv.x.length, dv.y.length); k++) cross(ctx, T.px(dv.x[k]), T.py(dv.y[k]), 3);
+  for (let k = 0; k < Math.min(dv.x.length, dv.y.length); k++) cross(ctx, T.px(dv.x[k]), T.py(dv.y[k]), 3.5 * s);
   ctx.stroke();
 }
 
-function arrow(ctx, [x0, y0], [x1, y1], color, dashed) {
+function arrow(ctx, [x0, y0], [x1, y1], color, dashed, s) {
   const len = Math.hypot(x1 - x0, y1 - y0);
   if (len < 1) return;
   const ux = (x1 - x0) / len;
   const uy = (y1 - y0) / len;
-  const head = Math.min(12, len / 2);
-  ctx.strokeStyle = color;
+  const head = Math.min(12 * s, len / 2);
   ctx.fillStyle = color;
-  ctx.lineWidth = 2.5;
   ctx.setLineDash(dashed ? [6, 4] : []);
   ctx.beginPath();
   ctx.moveTo(x0, y0);
   ctx.lineTo(x1 - ux * head * 0.8, y1 - uy * head * 0.8);
-  ctx.stroke();
+  halo(ctx, 2.5 * s, color);
   ctx.setLineDash([]);
   ctx.beginPath();
   ctx.moveTo(x1, y1);
@@ -250,83 +255,82 @@ function arrow(ctx, [x0, y0], [x1, y1], color, dashed) {
 // start, the divergence once reached, and, when every point shows, the
 // chosen point and the arrow from start to proposal (green accepted,
 // red and dashed rejected).
-function drawTransition(ctx, tr, T, r) {
+function drawTransition(ctx, tr, T, r, s) {
   const shown = Math.min(r, tr.total);
   const P = (i) => [T.px(tr.points[i][0]), T.py(tr.points[i][1])];
+  const dot = (i, rad) => {
+    ctx.beginPath();
+    ctx.arc(...P(i), rad, 0, 2 * Math.PI);
+  };
   for (const seg of tr.segments) {
     const idx = visible(seg, shown);
     if (idx.length === 0) continue;
-    ctx.strokeStyle = seg.merged ? INK : "#6b7280";
-    ctx.lineWidth = 1.5;
     ctx.setLineDash(seg.merged ? [] : [4, 3]);
     ctx.beginPath();
     idx.forEach((i, k) => (k ? ctx.lineTo(...P(i)) : ctx.moveTo(...P(i))));
-    ctx.stroke();
+    halo(ctx, 1.8 * s, seg.merged ? INK : "#4b5563");
     ctx.setLineDash([]);
+    ctx.lineWidth = 1.2 * s;
     for (const i of idx.slice(1)) {
-      ctx.beginPath();
-      ctx.arc(...P(i), 2.6, 0, 2 * Math.PI);
-      if (seg.merged) {
-        ctx.fillStyle = INK;
-        ctx.fill();
-      } else {
-        ctx.fillStyle = "#ffffff";
-        ctx.fill();
-        ctx.stroke();
-      }
+      dot(i, 3 * s);
+      ctx.fillStyle = seg.merged ? INK : "#ffffff";
+      ctx.fill();
+      ctx.strokeStyle = seg.merged ? "#ffffff" : "#4b5563";
+      ctx.stroke();
     }
   }
   for (const e of tr.ends) {
     if (e.last >= shown || !e.uturn) continue;
-    ctx.strokeStyle = TURN;
-    ctx.lineWidth = 1.5;
     ctx.setLineDash([3, 3]);
     ctx.beginPath();
     ctx.moveTo(...P(e.first));
     ctx.lineTo(...P(e.last));
-    ctx.stroke();
+    halo(ctx, 2 * s, TURN);
     ctx.setLineDash([]);
     for (const i of [e.first, e.last]) {
-      ctx.beginPath();
-      ctx.arc(...P(i), 4.5, 0, 2 * Math.PI);
+      dot(i, 5.5 * s);
       ctx.stroke();
     }
   }
   if (tr.points.length > 0) {
     const [sx, sy] = P(0);
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(sx - 5.5 * s, sy - 5.5 * s, 11 * s, 11 * s);
     ctx.fillStyle = "#000000";
-    ctx.fillRect(sx - 4, sy - 4, 8, 8);
+    ctx.fillRect(sx - 4 * s, sy - 4 * s, 8 * s, 8 * s);
   }
   if (tr.divergentAt >= 0 && tr.divergentAt < shown) {
     const [x, y] = P(tr.divergentAt);
-    ctx.strokeStyle = REJECT;
-    ctx.lineWidth = 3;
     ctx.beginPath();
-    cross(ctx, x, y, 8);
-    ctx.stroke();
+    cross(ctx, x, y, 9 * s);
+    halo(ctx, 3.5 * s, REJECT);
   }
   if (shown < tr.total) return;
   if (tr.arrow) {
     const to = [T.px(tr.arrow.to[0]), T.py(tr.arrow.to[1])];
-    arrow(ctx, P(0), to, tr.arrow.accepted ? ACCEPT : REJECT, !tr.arrow.accepted);
+    arrow(ctx, P(0), to, tr.arrow.accepted ? ACCEPT : REJECT, !tr.arrow.accepted, s);
     if (tr.segments.length === 0) {
       ctx.beginPath();
-      ctx.arc(...to, 3.5, 0, 2 * Math.PI);
+      ctx.arc(...to, 4 * s, 0, 2 * Math.PI);
       ctx.fillStyle = tr.arrow.accepted ? ACCEPT : REJECT;
       ctx.fill();
     }
   }
   if (tr.chosen >= 0) {
-    const [x, y] = P(tr.chosen);
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = "#ffffff";
-    ctx.beginPath();
-    ctx.arc(x, y, 8, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = ACCEPT;
-    ctx.stroke();
+    dot(tr.chosen, 9 * s);
+    halo(ctx, 2.5 * s, ACCEPT);
   }
+}
+
+// halo strokes the current path in color over a white band twice as wide,
+// so that a mark reads over 20,000 points.
+function halo(ctx, width, color) {
+  ctx.strokeStyle = "rgba(255, 255, 255, 0.9)";
+  ctx.lineWidth = width * 2.4;
+  ctx.stroke();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.stroke();
 }
 
 function drawAxes(ctx, frame, L, T) {

@@ -58,16 +58,26 @@ export function transform(box, rect) {
 }
 
 // ticks returns round values (1, 2 or 5 times a power of ten apart) in
-// [lo, hi], at most max of them and at least two when the range allows.
+// [lo, hi]: the finest such spacing that gives at most max of them, or,
+// when even that gives fewer than two, the next finer one, so that an axis
+// always has at least two ticks to read its scale from.
 export function ticks(lo, hi, max = 6) {
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
-  const n = Math.max(2, max);
-  const raw = (hi - lo) / n;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => (hi - lo) / s <= n) ?? 10 * p;
-  const out = [];
-  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step; k++) out.push(Number((k * step).toPrecision(12)));
-  return out;
+  const p = 10 ** Math.floor(Math.log10(hi - lo));
+  const steps = [5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02].map((m) => m * p); // coarse to fine
+  const at = (step) => {
+    const out = [];
+    for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step; k++) out.push(Number((k * step).toPrecision(12)));
+    return out;
+  };
+  let best = at(steps[0]);
+  for (const step of steps) {
+    const t = at(step);
+    if (t.length > Math.max(2, max)) break;
+    best = t;
+  }
+  if (best.length < 2) best = at(steps.find((step) => at(step).length >= 2));
+  return best;
 }
 
 // tickLabel prints a tick value briefly, with a true minus sign.
@@ -77,7 +87,7 @@ export function tickLabel(v) {
 }
 
 // tickCount is how many ticks fit along a side of len pixels with labels
-// about labelPx wide (or tall) and a gap as wide again between them.
+// about labelPx wide (or tall) and two thirds of that between them.
 export function tickCount(len, labelPx) {
-  return Math.max(2, Math.min(10, Math.floor(len / (2 * labelPx))));
+  return Math.max(2, Math.min(10, Math.floor(len / (1.67 * labelPx))));
 }

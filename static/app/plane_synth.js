@@ -82,7 +82,7 @@ function leapfrog(grad, [qx, qy], [px, py], eps) {
 // the last doubling is thrown away (a subtree turned) when lastMerged is
 // false. Every depth ≥ 1 block of each doubling is a subtree; the chosen
 // point is drawn uniformly from the merged points.
-export function nutsTree({ b = 1, start = [0.5, -0.5], p0 = [1.2, 0.9], eps = 0.18, dirs = [1, -1, 1, -1, 1], lastMerged = false, seed = 1 } = {}) {
+export function nutsTree({ b = 1, start = [0.5, -0.5], p0 = [1.5, -1.5], eps = 0.25, dirs = [1, -1, 1, -1, 1], lastMerged = false, seed = 1 } = {}) {
   const grad = bananaGrad(b);
   const path = [start];
   const doublings = [];

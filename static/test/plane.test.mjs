@@ -43,12 +43,15 @@ test("layout: the plot and strips fit the canvas, with room for the ticks", () =
 });
 
 test("ticks: round values inside the range, at most the count asked", () => {
-  assert.deepEqual(ticks(-15, 15, 6), [-15, -10, -5, 0, 5, 10, 15]);
-  assert.deepEqual(ticks(0, 1, 5), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  assert.deepEqual(ticks(-15, 15, 7), [-15, -10, -5, 0, 5, 10, 15]);
+  assert.deepEqual(ticks(-15, 15, 6), [-10, 0, 10]);
+  assert.deepEqual(ticks(0, 1, 6), [0, 0.2, 0.4, 0.6, 0.8, 1]);
   assert.deepEqual(ticks(-5, 13, 4), [-5, 0, 5, 10]);
+  // never fewer than two: a narrow axis gets a finer spacing than asked
+  assert.deepEqual(ticks(-4, 4, 3), [-4, -2, 0, 2, 4]);
   for (const [lo, hi, n] of [[-3.7, 2.2, 6], [0.001, 0.0042, 4], [-20, 20, 3]]) {
     const t = ticks(lo, hi, n);
-    assert.ok(t.length >= 2 && t.length <= n + 1, `${t}`);
+    assert.ok(t.length >= 2 && t.length <= n, `${t}`);
     assert.ok(t.every((v) => v >= lo && v <= hi));
   }
   assert.equal(tickLabel(-2.5), "\u22122.5");

@@ -1,0 +1,71 @@
+// The plane view's harness (plane_bench.html): a synthetic banana with
+// 20,000 draws in four chains and a NUTS tree that the view reveals point
+// by point, over and over, repainting everything each animation frame, so
+// that a browser test can measure frames per second and the main thread's
+// busy share (web/browser_plane_test.go) and take screenshots. Query:
+// count (draws), rate (points a second), present=1 (presentation type),
+// q=1 (a Gaussian q's contours over p's), freeze=k (no animation: the
+// tree's first k points, or all with k = all).
+
+import { PlaneView, describe } from "./plane.js";
+import { bananaFrame, gridOf } from "./plane_synth.js";
+
+const qs = new URLSearchParams(location.search);
+const count = Number(qs.get("count") ?? 20000);
+const frame = bananaFrame({ count });
+if (qs.get("q") === "1") {
+  // the Gaussian with the banana's mean (0, 0) and covariance diag(1, 3)
+  // (Var y = 2b² + 1 at b = 1): what a full-rank fit by forward KL finds
+  frame.q = gridOf((x, y) => -0.5 * (x * x + (y * y) / 3), frame.box, 128);
+}
+
+document.body.style.margin = "0";
+document.body.style.fontFamily = "system-ui, sans-serif";
+const canvas = document.getElementById("plane");
+canvas.style.display = "block";
+canvas.style.width = "100vw";
+canvas.style.height = "100vh";
+const key = document.getElementById("key");
+key.style.margin = "0.5rem";
+key.style.fontSize = "14px";
+
+const view = new PlaneView(canvas, { presentation: qs.get("present") === "1" });
+const bench = { view, ticks: 0, paintMs: 0, paints: 0, ready: false, ink: () => ink(canvas) };
+window.planeBench = bench;
+
+// Every paint is timed: its share of the wall time is the drawing's part
+// of the main thread's work.
+const paint = view.paint.bind(view);
+view.paint = () => {
+  const t0 = performance.now();
+  paint();
+  bench.paintMs += performance.now() - t0;
+  bench.paints++;
+};
+const tick = () => {
+  bench.ticks++;
+  requestAnimationFrame(tick);
+};
+requestAnimationFrame(tick);
+
+const freeze = qs.get("freeze");
+if (freeze !== null) {
+  view.revealed = freeze === "all" ? Infinity : Number(freeze);
+  view.frame = frame;
+  view.paint();
+} else {
+  view.setSlow(true, Number(qs.get("rate") ?? 24));
+  view.frame = frame;
+  const loop = () => view.step(frame.transition).then((state) => state === "done" && loop());
+  loop();
+}
+key.textContent = describe(frame, view);
+bench.ready = true;
+
+// ink counts the canvas's pixels that are not white.
+function ink(c) {
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let k = 0; k < d.length; k += 4) if (d[k] < 250 || d[k + 1] < 250 || d[k + 2] < 250) n++;
+  return n;
+}

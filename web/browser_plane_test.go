@@ -1,0 +1,136 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/chromedp"
+)
+
+// planeSizes are the viewports the plane view must read at: a projector's
+// and a phone's.
+var planeSizes = []struct {
+	name string
+	w, h int
+}{{"1280x720", 1280, 720}, {"390x844", 390, 844}}
+
+// openPlane opens the plane view's harness (static/app/plane_bench.html)
+// at a viewport with a query, and waits for its first paint.
+func (b *browser) openPlane(w, h int, query string) {
+	b.t.Helper()
+	if w < 500 {
+		b.do(chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateMobile))
+	} else {
+		b.do(chromedp.EmulateViewport(int64(w), int64(h)))
+	}
+	b.do(chromedp.Navigate(b.url + "/static/app/plane_bench.html?" + query))
+	b.wait(`window.planeBench?.ready && planeBench.paints > 0`, 20*time.Second)
+}
+
+// TestBrowserPlaneView draws the synthetic banana with 20,000 draws and a
+// NUTS tree at both viewports (and in presentation type), checks that the
+// canvas is inked and the key names what is drawn, that a slow-motion
+// reveal advances and restarts, and saves screenshots to look at.
+func TestBrowserPlaneView(t *testing.T) {
+	b := startBrowserTest(t)
+	for _, s := range planeSizes {
+		for _, q := range []struct{ name, query string }{
+			{"tree", "freeze=all"},
+			{"half-revealed", "freeze=14&q=1"},
+			{"present", "freeze=all&present=1"},
+		} {
+			b.openPlane(s.w, s.h, q.query)
+			// A blank plot has no ink; the shaded density alone covers
+			// well over a tenth of the canvas.
+			area := b.evalInt(`planeBench.view.canvas.width * planeBench.view.canvas.height`)
+			if ink := b.evalInt(`planeBench.ink()`); ink < area/10 {
+				t.Errorf("%s %s: %d of %d pixels inked; the plane looks blank", s.name, q.name, ink, area)
+			}
+			if got := b.eval(`document.getElementById("plane").dataset.revealed`); q.name == "half-revealed" && got != "14" {
+				t.Errorf("%s: %s points revealed, want 14", q.name, got)
+			}
+			key := b.eval(`document.getElementById("key").textContent`)
+			for _, want := range []string{"20000 draws in 4 chain colours", "nuts: its tree of 32 leapfrog points", "2 divergences so far"} {
+				if !strings.Contains(key, want) {
+					t.Errorf("the key %q does not say %q", key, want)
+				}
+			}
+			b.shot(fmt.Sprintf("plane-%s-%s", s.name, q.name))
+		}
+	}
+	// Slow motion: the tree's points come one by one, and the reveal
+	// starts over once it has shown all 32.
+	b.openPlane(1280, 720, "rate=60")
+	b.wait(`Number(document.getElementById("plane").dataset.revealed) >= 20`, 10*time.Second)
+	b.wait(`Number(document.getElementById("plane").dataset.revealed) < 10`, 10*time.Second)
+	b.shot("plane-1280x720-animating")
+}
+
+// BenchmarkBrowserPlane repaints the harness's whole plane (20,000 draws,
+// the contours, the histograms and a NUTS tree revealed point by point)
+// on every animation frame for 5 s at each viewport and reports the
+// frames per second the page got (its requestAnimationFrame ticks), the
+// main thread's busy share (the growth of Chromium's TaskDuration over the
+// wall time, as in BenchmarkBrowserMainThreadVIvsMCMC) and the painting's
+// own share and mean time. Run alone with -benchtime 1x; on a loaded
+// machine the numbers move with the load.
+func BenchmarkBrowserPlane(b *testing.B) {
+	br := startBrowserTest(b)
+	for _, s := range planeSizes {
+		b.Run(s.name, func(b *testing.B) {
+			br.openPlane(s.w, s.h, "rate=24")
+			if _, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
+				return cdp.Call(ctx, t, performance.Enable, performance.EnableParams{})
+			}); err != nil {
+				b.Fatal(err)
+			}
+			time.Sleep(time.Second) // past the first paint's contour tracing
+			const window = 5 * time.Second
+			var fps, busy, share, paint float64
+			for range b.N {
+				task0 := planeMetric(b, br, "TaskDuration")
+				ticks0, ms0, n0 := br.evalFloat(`planeBench.ticks`), br.evalFloat(`planeBench.paintMs`), br.evalFloat(`planeBench.paints`)
+				start := time.Now()
+				time.Sleep(window)
+				wall := time.Since(start).Seconds()
+				task := planeMetric(b, br, "TaskDuration") - task0
+				ticks, ms, n := br.evalFloat(`planeBench.ticks`)-ticks0, br.evalFloat(`planeBench.paintMs`)-ms0, br.evalFloat(`planeBench.paints`)-n0
+				fps += ticks / wall
+				busy += 100 * task / wall
+				share += 100 * ms / 1000 / wall
+				paint += ms / max(n, 1)
+				b.Logf("%s: %.1f frames/s, main thread busy %.0f%%, painting %.0f%% (%.1f ms a paint, %.0f paints)", s.name, ticks/wall, 100*task/wall, 100*ms/1000/wall, ms/max(n, 1), n)
+			}
+			k := float64(b.N)
+			b.ReportMetric(fps/k, "frames/s")
+			b.ReportMetric(busy/k, "busy-%")
+			b.ReportMetric(share/k, "paint-%")
+			b.ReportMetric(paint/k, "ms/paint")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+func planeMetric(b *testing.B, br *browser, name string) float64 {
+	v, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (float64, error) {
+		res, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
+		if err != nil {
+			return 0, err
+		}
+		for _, m := range res.Metrics {
+			if m.Name == name {
+				return m.Value, nil
+			}
+		}
+		return 0, fmt.Errorf("no metric %s", name)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
