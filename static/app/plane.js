@@ -85,6 +85,7 @@ import { layout, tickCount, tickLabel, ticks, transform } from "./plane_geom.js"
 import { binCount, histogram, marginalPoints, maxOf } from "./plane_hist.js";
 import { decode, visible } from "./plane_tree.js";
 import { Reveal, animate } from "./plane_anim.js";
+import { Layers, parseHex, rasterSquares } from "./plane_layers.js";
 
 // Okabe & Ito's colour-blind-safe palette, without its vermillion (the
 // red of rejections and divergences) and its yellow (unreadable on white).
@@ -113,31 +114,105 @@ export function contoursOf(grid, box) {
   return c;
 }
 
-// drawPlane draws frame on ctx (CSS pixels, w × h) in view state.
+// drawPlane draws frame on ctx (CSS pixels, w × h) in view state: the
+// base (drawBase) and the transition over it (drawTransitionLayer).
 export function drawPlane(ctx, frame, view, w, h) {
+  const L = drawBase(ctx, frame, view, w, h);
+  drawTransitionLayer(ctx, frame, view, L);
+  return L;
+}
+
+// drawBase draws everything but the transition: what changes only with
+// the frame, so that a view animating a transition can keep it as an
+// image and repaint only the transition each animation frame.
+export function drawBase(ctx, frame, view, w, h) {
   const L = layout(w, h, view.presentation);
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, w, h);
   if (!frame?.box) return L;
   const T = transform(frame.box, L.plot);
-  const { plot } = L;
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(plot.x, plot.y, plot.w, plot.h);
-  ctx.clip();
-  const k = view.presentation ? 1.4 : 1; // marks grow with the type
+  clipTo(ctx, L.plot);
+  const k = marks(view);
   const exact = frame.exact ? contoursOf(frame.exact, frame.box) : null;
-  if (exact) fillRegions(ctx, exact, T);
-  if (frame.draws) drawDraws(ctx, frame.draws, T, view.highlight ?? HIGHLIGHT, k);
-  if (exact) strokeRegions(ctx, exact, T); // over the draws, which hide the fill
+  // With layers (a PlaneView's), the exact density's fill and outlines are
+  // kept as images, and the draws rastered into a pixel buffer.
+  const lay = view.layers;
+  const dpr = view.dpr ?? 1;
+  const W = Math.round(w * dpr);
+  const H = Math.round(h * dpr);
+  const gkey = `${exact ? idOf(frame.exact) : "-"} ${idOf(frame.box)} ${W} ${H} ${dpr} ${k}`;
+  const d = frame.draws;
+  const n = d ? Math.min(d.count ?? d.x.length, d.x.length, d.y.length) : 0;
+  const fresh = Math.max(0, n - (view.highlight ?? HIGHLIGHT));
+  if (lay) {
+    // The fill's pixels, kept, with the older draws composited in,
+    // replace the plot's pixels: no canvas path and no image drawn.
+    const under = lay.imageData("under", gkey, W, H, dpr, (c) => {
+      c.fillStyle = "#ffffff";
+      c.fillRect(0, 0, w, h);
+      if (exact) fillRegions(c, exact, T);
+    });
+    const work = lay.scratchData(W, H);
+    work.data.set(under.data);
+    const clip = {
+      x0: Math.max(0, Math.floor(L.plot.x * dpr)),
+      y0: Math.max(0, Math.floor(L.plot.y * dpr)),
+      x1: Math.min(W, Math.ceil((L.plot.x + L.plot.w) * dpr)),
+      y1: Math.min(H, Math.ceil((L.plot.y + L.plot.h) * dpr)),
+    };
+    // T.px(v)·dpr = (T.px(0) + T.sx·v)·dpr; T.py(v)·dpr = (T.py(0) − T.sy·v)·dpr
+    if (d) rasterSquares(work.data, W, { ...d, ax: T.px(0) * dpr, bx: T.sx * dpr, ay: T.py(0) * dpr, by: -T.sy * dpr, from: 0, to: fresh }, RGB, 0.35, Math.max(1, Math.round(2 * k * dpr)), clip);
+    ctx.putImageData(work, 0, 0, clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0);
+  } else {
+    if (exact) fillRegions(ctx, exact, T);
+    if (d) paintSquares(ctx, d, T, 0, fresh, 2 * k, 0.35);
+  }
+  if (d) paintSquares(ctx, d, T, fresh, n, 3.5 * k, 0.95); // the newest, larger and opaque
+  // the outlines go over the draws, which hide the fill
+  if (exact && lay) blit(ctx, lay.image("lines", gkey, W, H, dpr, (c) => strokeRegions(c, exact, T)));
+  else if (exact) strokeRegions(ctx, exact, T);
   if (frame.q) drawQ(ctx, contoursOf(frame.q, frame.box), T);
   if (frame.particles) drawParticles(ctx, frame.particles, T, k);
   if (frame.divergences) drawDivergences(ctx, frame.divergences, T, k);
-  if (frame.transition) drawTransition(ctx, decode(frame.transition), T, view.revealed ?? Infinity, k);
   ctx.restore();
   drawAxes(ctx, frame, L, T);
   drawMarginals(ctx, frame, L);
   return L;
+}
+
+// drawTransitionLayer draws the frame's transition, its first
+// view.revealed points, inside the plot of layout L.
+export function drawTransitionLayer(ctx, frame, view, L) {
+  if (!frame?.box || !frame.transition) return;
+  clipTo(ctx, L.plot);
+  drawTransition(ctx, decode(frame.transition), transform(frame.box, L.plot), view.revealed ?? Infinity, marks(view));
+  ctx.restore();
+}
+
+// blit draws a canvas of the same device size over ctx, pixel for pixel.
+function blit(ctx, image) {
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(image, 0, 0);
+  ctx.restore();
+}
+
+const ids = new WeakMap();
+let lastId = 0;
+// idOf names an object for a layer's key (frames' grids and boxes are
+// immutable: a new one is a new object).
+function idOf(o) {
+  if (!ids.has(o)) ids.set(o, ++lastId);
+  return ids.get(o);
+}
+
+const marks = (view) => (view.presentation ? 1.4 : 1); // marks grow with the type
+
+function clipTo(ctx, r) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(r.x, r.y, r.w, r.h);
+  ctx.clip();
 }
 
 function ringsPath(ctx, rings, T) {
@@ -177,28 +252,22 @@ function drawQ(ctx, c, T) {
   }
 }
 
-// drawDraws draws every draw as a small translucent square in its chain's
-// colour, one path per chain, then the newest highlight of them larger and
-// opaque.
-function drawDraws(ctx, d, T, highlight, k) {
-  const n = Math.min(d.count ?? d.x.length, d.x.length, d.y.length);
-  const fresh = Math.max(0, n - highlight);
-  const paint = (from, to, size, alpha) => {
-    const paths = CHAIN_COLORS.map(() => new Path2D());
-    const s2 = size / 2;
-    for (let k = from; k < to; k++) {
-      const c = d.chain ? d.chain[k] % CHAIN_COLORS.length : 0;
-      paths[c].rect(T.px(d.x[k]) - s2, T.py(d.y[k]) - s2, size, size);
-    }
-    ctx.globalAlpha = alpha;
-    paths.forEach((p, c) => {
-      ctx.fillStyle = CHAIN_COLORS[c];
-      ctx.fill(p);
-    });
-    ctx.globalAlpha = 1;
-  };
-  paint(0, fresh, 2 * k, 0.35);
-  paint(fresh, n, 3.5 * k, 0.95);
+const RGB = CHAIN_COLORS.map(parseHex);
+
+// paintSquares draws draws [from, to) as squares through one canvas path
+// per chain.
+function paintSquares(ctx, d, T, from, to, size, alpha) {
+  const paths = CHAIN_COLORS.map(() => new Path2D());
+  for (let k = from; k < to; k++) {
+    const c = d.chain ? d.chain[k] % CHAIN_COLORS.length : 0;
+    paths[c].rect(T.px(d.x[k]) - size / 2, T.py(d.y[k]) - size / 2, size, size);
+  }
+  ctx.globalAlpha = alpha;
+  paths.forEach((p, c) => {
+    ctx.fillStyle = CHAIN_COLORS[c];
+    ctx.fill(p);
+  });
+  ctx.globalAlpha = 1;
 }
 
 function drawParticles(ctx, p, T, s) {
@@ -455,7 +524,10 @@ export class PlaneView {
     this.run = null; // {reveal, handle, transition}
     this.pending = null; // a transition that arrived during a slow reveal
     this.queued = false;
-    this.draws = 0; // canvas draws, for the harness
+    this.draws = 0; // paints and base layers drawn, for the harness
+    this.baseDraws = 0;
+    this.base = null; // {canvas, frame, key, L}: the base layer as an image
+    this.described = null;
   }
 
   // setFrame shows frame; its transition is drawn whole, or, in slow
@@ -533,25 +605,46 @@ export class PlaneView {
   }
 
   // paint draws now, the canvas sized to its element at the device's
-  // pixel ratio.
+  // pixel ratio. The base is kept as an image while the frame, its draws'
+  // count, the size and the type stay the same, so a reveal repaints only
+  // the transition.
   paint() {
     const c = this.canvas;
     if (!c?.getContext) return;
     const dpr = globalThis.devicePixelRatio || 1;
     const w = Math.max(200, c.clientWidth || 400);
     const h = Math.max(200, c.clientHeight || 400);
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
+    const W = Math.round(w * dpr);
+    const H = Math.round(h * dpr);
+    if (c.width !== W || c.height !== H) {
+      c.width = W;
+      c.height = H;
+    }
+    this.layers ??= new Layers((w, h) => Object.assign(document.createElement("canvas"), { width: w, height: h }));
+    const view = { revealed: this.revealed, presentation: this.presentation, highlight: this.highlight, layers: this.layers, dpr };
+    const f = this.frame;
+    const key = [W, H, dpr, this.presentation, this.highlight, f?.draws?.count ?? f?.draws?.x?.length ?? 0].join(" ");
+    if (!this.base || this.base.frame !== f || this.base.key !== key) {
+      const canvas = this.base?.canvas ?? document.createElement("canvas");
+      canvas.width = W;
+      canvas.height = H;
+      const bctx = canvas.getContext("2d");
+      bctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const L = drawBase(bctx, f, view, w, h);
+      this.base = { canvas, frame: f, key, L };
+      this.baseDraws++;
     }
     const ctx = c.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(this.base.canvas, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const view = { revealed: this.revealed, presentation: this.presentation, highlight: this.highlight };
-    drawPlane(ctx, this.frame, view, w, h);
+    drawTransitionLayer(ctx, f, view, this.base.L);
     this.draws++;
     c.dataset.revealed = String(this.revealed === Infinity ? "all" : this.revealed);
-    const label = describe(this.frame, view);
-    if (c.getAttribute("aria-label") !== label) c.setAttribute("aria-label", label);
+    if (this.described !== f) {
+      this.described = f;
+      c.setAttribute("aria-label", describe(f, view));
+    }
   }
 }
 

@@ -5,7 +5,10 @@
 // busy share (web/browser_plane_test.go) and take screenshots. Query:
 // count (draws), rate (points a second), present=1 (presentation type),
 // q=1 (a Gaussian q's contours over p's), freeze=k (no animation: the
-// tree's first k points, or all with k = all).
+// tree's first k points, or all with k = all), stream=hz (a new frame hz
+// times a second, as the engine's stream sends them, 25 by default there:
+// the base with its 20,000 draws is drawn again for each; stream=raf, a
+// new frame every animation frame).
 
 import { PlaneView, describe } from "./plane.js";
 import { bananaFrame, gridOf } from "./plane_synth.js";
@@ -30,7 +33,7 @@ key.style.margin = "0.5rem";
 key.style.fontSize = "14px";
 
 const view = new PlaneView(canvas, { presentation: qs.get("present") === "1" });
-const bench = { view, ticks: 0, paintMs: 0, paints: 0, ready: false, ink: () => ink(canvas) };
+const bench = { view, ticks: 0, paintMs: 0, paints: 0, ready: false, ink: () => ink(canvas), bases: () => view.baseDraws };
 window.planeBench = bench;
 
 // Every paint is timed: its share of the wall time is the drawing's part
@@ -42,8 +45,11 @@ view.paint = () => {
   bench.paintMs += performance.now() - t0;
   bench.paints++;
 };
+const stream = qs.get("stream");
+if (stream && stream !== "raf") setInterval(() => (view.frame = { ...frame }), 1000 / Number(stream));
 const tick = () => {
   bench.ticks++;
+  if (stream === "raf") view.frame = { ...frame };
   requestAnimationFrame(tick);
 };
 requestAnimationFrame(tick);

@@ -11,6 +11,7 @@ import { binCount, histogram, marginalPoints } from "../app/plane_hist.js";
 import { contourRings, densities, hpdLevels, massAbove } from "../app/plane_levels.js";
 import { bananaFrame, gridOf, normal, nutsTree, rng } from "../app/plane_synth.js";
 import { decode, visible } from "../app/plane_tree.js";
+import { rasterSquares } from "../app/plane_layers.js";
 import { describe as describeFrame } from "../app/plane.js";
 
 test("transform: the box's corners go to the rectangle's, y upwards, and back", () => {
@@ -244,4 +245,21 @@ test("bananaFrame and describe: a frame the view can draw, in words", () => {
   assert.match(text, /500 draws in 4 chain colours/);
   assert.match(text, /nuts: its tree of 32 leapfrog points in 5 doublings/);
   assert.match(text, /2 divergences so far/);
+});
+
+// Source-over, as a canvas composites: red at opacity ½, then blue at ½
+// over it, gives opacity ¾ and colour (blue·½ + red·½·½)/¾ = (85, 0, 170);
+// the red's opacity is stored as 128/255, so the result's is ½ + ½·128/255
+// = 0.751, 191.5 of 255, which rounds to 192.
+test("rasterSquares: overlapping squares composite as a canvas does, clipped", () => {
+  const w = 6;
+  const data = new Uint8ClampedArray(4 * w * 4);
+  const pts = { x: [1, 2], y: [1, 1], chain: [0, 1], ax: 0, bx: 1, ay: 0, by: 1, from: 0, to: 2 };
+  rasterSquares(data, w, pts, [[255, 0, 0], [0, 0, 255]], 0.5, 2, { x0: 0, y0: 0, x1: 3, y1: 4 });
+  const px = (i, j) => Array.from(data.slice(4 * (j * w + i), 4 * (j * w + i) + 4));
+  assert.deepEqual(px(0, 0), [255, 0, 0, 128], "red alone"); // 127.5 rounds to 128
+  assert.deepEqual(px(1, 0), [85, 0, 170, 192], "blue over red");
+  assert.deepEqual(px(2, 0), [0, 0, 255, 128], "blue alone");
+  assert.deepEqual(px(3, 0), [0, 0, 0, 0], "clipped at x1 = 3");
+  assert.deepEqual(px(0, 2), [0, 0, 0, 0], "below the squares");
 });
