@@ -33,16 +33,20 @@ func (b *browser) openPlane(w, h int, query string) {
 }
 
 // TestBrowserPlaneView draws the synthetic banana with 20,000 draws and a
-// NUTS tree at both viewports (and in presentation type), checks that the
-// canvas is inked and the key names what is drawn, that a slow-motion
-// reveal advances and restarts, and saves screenshots to look at.
+// NUTS tree (whole, half revealed under a Gaussian q's contours, in
+// presentation type), a rejected Metropolis proposal and a divergent HMC
+// path at both viewports, checks that the canvas is inked and the key
+// names what is drawn, that a slow-motion reveal advances and restarts,
+// and saves screenshots to look at.
 func TestBrowserPlaneView(t *testing.T) {
 	b := startBrowserTest(t)
 	for _, s := range planeSizes {
-		for _, q := range []struct{ name, query string }{
-			{"tree", "freeze=all"},
-			{"half-revealed", "freeze=14&q=1"},
-			{"present", "freeze=all&present=1"},
+		for _, q := range []struct{ name, query, says string }{
+			{"tree", "freeze=all", "nuts: its tree of 32 leapfrog points"},
+			{"half-revealed", "freeze=14&q=1", "purple lines: q's regions"},
+			{"present", "freeze=all&present=1", "nuts: its tree of 32 leapfrog points"},
+			{"metropolis-rejected", "freeze=all&kind=metropolis", "red, dashed: rejected"},
+			{"hmc-divergent", "freeze=all&kind=hmc", "red cross: where the energy error blew up"},
 		} {
 			b.openPlane(s.w, s.h, q.query)
 			// A blank plot has no ink; the shaded density alone covers
@@ -55,9 +59,9 @@ func TestBrowserPlaneView(t *testing.T) {
 				t.Errorf("%s: %s points revealed, want 14", q.name, got)
 			}
 			key := b.eval(`document.getElementById("key").textContent`)
-			for _, want := range []string{"20000 draws in 4 chain colours", "nuts: its tree of 32 leapfrog points", "2 divergences so far"} {
+			for _, want := range []string{"20000 draws in 4 chain colours", q.says, "2 divergences so far"} {
 				if !strings.Contains(key, want) {
-					t.Errorf("the key %q does not say %q", key, want)
+					t.Errorf("%s: the key %q does not say %q", q.name, key, want)
 				}
 			}
 			b.shot(fmt.Sprintf("plane-%s-%s", s.name, q.name))

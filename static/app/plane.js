@@ -81,7 +81,7 @@
 // newest draws are highlighted.
 
 import { gridContours } from "./plane_levels.js";
-import { layout, tickCount, tickLabel, ticks, transform } from "./plane_geom.js";
+import { edgePoint, layout, tickCount, tickLabel, ticks, transform } from "./plane_geom.js";
 import { binCount, histogram, marginalPoints, maxOf } from "./plane_hist.js";
 import { decode, visible } from "./plane_tree.js";
 import { Reveal, animate } from "./plane_anim.js";
@@ -185,7 +185,7 @@ export function drawBase(ctx, frame, view, w, h) {
 export function drawTransitionLayer(ctx, frame, view, L) {
   if (!frame?.box || !frame.transition) return;
   clipTo(ctx, L.plot);
-  drawTransition(ctx, decode(frame.transition), transform(frame.box, L.plot), view.revealed ?? Infinity, marks(view));
+  drawTransition(ctx, decode(frame.transition), transform(frame.box, L.plot), view.revealed ?? Infinity, marks(view), L.plot);
   ctx.restore();
 }
 
@@ -324,7 +324,7 @@ function arrow(ctx, [x0, y0], [x1, y1], color, dashed, s) {
 // start, the divergence once reached, and, when every point shows, the
 // chosen point and the arrow from start to proposal (green accepted,
 // red and dashed rejected).
-function drawTransition(ctx, tr, T, r, s) {
+function drawTransition(ctx, tr, T, r, s, plot) {
   const shown = Math.min(r, tr.total);
   const P = (i) => [T.px(tr.points[i][0]), T.py(tr.points[i][1])];
   const dot = (i, rad) => {
@@ -369,13 +369,18 @@ function drawTransition(ctx, tr, T, r, s) {
     ctx.fillRect(sx - 4 * s, sy - 4 * s, 8 * s, 8 * s);
   }
   if (tr.divergentAt >= 0 && tr.divergentAt < shown) {
-    const [x, y] = P(tr.divergentAt);
+    // far outside the box, it is marked where its last step leaves it
+    const m = 10 * s; // the cross whole inside the plot
+    const inner = { x: plot.x + m, y: plot.y + m, w: plot.w - 2 * m, h: plot.h - 2 * m };
+    const [x, y] = tr.divergentAt > 0 ? edgePoint(P(tr.divergentAt - 1), P(tr.divergentAt), inner) : P(0);
     ctx.beginPath();
     cross(ctx, x, y, 9 * s);
     halo(ctx, 3.5 * s, REJECT);
   }
   if (shown < tr.total) return;
-  if (tr.arrow) {
+  // A divergent transition's rejection is its cross; an arrow to a point
+  // far outside the box would only point away.
+  if (tr.arrow && tr.divergentAt < 0) {
     const to = [T.px(tr.arrow.to[0]), T.py(tr.arrow.to[1])];
     arrow(ctx, P(0), to, tr.arrow.accepted ? ACCEPT : REJECT, !tr.arrow.accepted, s);
     if (tr.segments.length === 0) {
@@ -502,8 +507,8 @@ export function describe(frame, view = {}) {
     const kind = t.kind ?? "transition";
     if (t.doublings?.length) parts.push(`${kind}: its tree of ${t.path?.length ?? 0} leapfrog points in ${t.doublings.length} doublings (dashed: a half thrown away; orange: a subtree's ends that turned), the chosen point ringed`);
     else if (t.path?.length) parts.push(`${kind}: its leapfrog path of ${t.path.length} points`);
-    parts.push(`arrow: the move, ${t.accepted ? "green: accepted" : "red, dashed: rejected"}`);
-    if (t.divergent) parts.push("red cross: where the energy error blew up");
+    if (t.divergent) parts.push("red cross: where the energy error blew up (rejected)");
+    else parts.push(`arrow: the move, ${t.accepted ? "green: accepted" : "red, dashed: rejected"}`);
   }
   if (frame.divergences?.x?.length) parts.push(`small red crosses: ${frame.divergences.x.length} divergences so far`);
   parts.push(`top and right: the draws' marginal histograms under the exact marginals`);
@@ -518,6 +523,7 @@ export class PlaneView {
     this.presentation = !!opts.presentation;
     this.highlight = opts.highlight ?? HIGHLIGHT;
     this.rate = opts.rate ?? 12; // slow motion, points a second
+    this.sched = opts.sched; // {raf, caf, now}: the browser's when absent (tests pass a fake)
     this.slow = false;
     this.frame = null;
     this.revealed = Infinity;
@@ -557,7 +563,8 @@ export class PlaneView {
 
   // step reveals one transition (by default the frame's latest) point by
   // point at the slow-motion rate, and resolves to "done" or "cancelled".
-  step(transition = this.frame?.transition, sched) {
+  step(transition = this.frame?.transition) {
+    const sched = this.sched;
     this.cancel();
     if (!transition) return Promise.resolve("done");
     const total = decode(transition).total;
@@ -578,7 +585,7 @@ export class PlaneView {
         this.revealed = Infinity;
         const next = this.pending;
         this.pending = null;
-        if (next && this.slow && state === "done") this.step(next, sched);
+        if (next && this.slow && state === "done") this.step(next);
         else this.invalidate();
       }
       return state;

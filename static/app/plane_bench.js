@@ -4,18 +4,25 @@
 // that a browser test can measure frames per second and the main thread's
 // busy share (web/browser_plane_test.go) and take screenshots. Query:
 // count (draws), rate (points a second), present=1 (presentation type),
-// q=1 (a Gaussian q's contours over p's), freeze=k (no animation: the
+// kind=nuts|hmc|metropolis (the transition), q=1 (a Gaussian q's contours over p's), freeze=k (no animation: the
 // tree's first k points, or all with k = all), stream=hz (a new frame hz
 // times a second, as the engine's stream sends them, 25 by default there:
 // the base with its 20,000 draws is drawn again for each; stream=raf, a
 // new frame every animation frame).
 
 import { PlaneView, describe } from "./plane.js";
-import { bananaFrame, gridOf } from "./plane_synth.js";
+import { bananaFrame, gridOf, hmcPath } from "./plane_synth.js";
 
 const qs = new URLSearchParams(location.search);
 const count = Number(qs.get("count") ?? 20000);
-const frame = bananaFrame({ count });
+// kind: the transition drawn, NUTS's tree, HMC's path that diverges, or
+// a rejected Metropolis proposal
+const transitions = {
+  nuts: undefined,
+  hmc: () => hmcPath({ eps: 0.45 }),
+  metropolis: () => ({ kind: "metropolis", start: [0.5, -0.5], proposal: [1.4, 2.6], accepted: false }),
+};
+const frame = bananaFrame({ count, transition: transitions[qs.get("kind") ?? "nuts"]?.() });
 if (qs.get("q") === "1") {
   // the Gaussian with the banana's mean (0, 0) and covariance diag(1, 3)
   // (Var y = 2b² + 1 at b = 1): what a full-rank fit by forward KL finds

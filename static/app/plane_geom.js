@@ -91,3 +91,18 @@ export function tickLabel(v) {
 export function tickCount(len, labelPx) {
   return Math.max(2, Math.min(10, Math.floor(len / (1.67 * labelPx))));
 }
+
+// edgePoint returns b if it lies in rect = {x, y, w, h}, else the point
+// where the segment from a (inside) to b leaves rect: where a mark for b,
+// a divergence far outside the box, is still seen.
+export function edgePoint([ax, ay], [bx, by], rect) {
+  let t = 1;
+  const x1 = rect.x + rect.w;
+  const y1 = rect.y + rect.h;
+  if (bx < rect.x) t = Math.min(t, (rect.x - ax) / (bx - ax));
+  if (bx > x1) t = Math.min(t, (x1 - ax) / (bx - ax));
+  if (by < rect.y) t = Math.min(t, (rect.y - ay) / (by - ay));
+  if (by > y1) t = Math.min(t, (y1 - ay) / (by - ay));
+  t = Math.max(0, t);
+  return [ax + t * (bx - ax), ay + t * (by - ay)];
+}

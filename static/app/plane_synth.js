@@ -122,10 +122,37 @@ export function nutsTree({ b = 1, start = [0.5, -0.5], p0 = [1.5, -1.5], eps = 0
   };
 }
 
+// hmcPath returns an HMC transition on the banana: up to steps leapfrog
+// steps of size eps from start with momentum p0, stopped, as sim/sampler
+// stops it, at the first point where the energy error H − H₀ passes 1000
+// (divergent, then rejected); otherwise accepted when H ≤ H₀ (this is
+// for drawing: no random acceptance).
+export function hmcPath({ b = 1, start = [1.6, 1.2], p0 = [1.5, 2.5], eps = 0.55, steps = 12 } = {}) {
+  const logp = bananaLogp(b);
+  const grad = bananaGrad(b);
+  const H = ([qx, qy], [px, py]) => -logp(qx, qy) + 0.5 * (px * px + py * py);
+  const h0 = H(start, p0);
+  const path = [start];
+  let q = start;
+  let p = p0;
+  let divergentAt = -1;
+  for (let s = 0; s < steps; s++) {
+    [q, p] = leapfrog(grad, q, p, eps);
+    path.push(q);
+    if (!(H(q, p) - h0 <= 1000)) {
+      divergentAt = path.length - 1;
+      break;
+    }
+  }
+  const divergent = divergentAt >= 0;
+  const accepted = !divergent && H(q, p) <= h0;
+  return { kind: "hmc", start, proposal: q, accepted, path, divergent, divergentAt };
+}
+
 // bananaFrame returns a frame of the banana of curvature b: its grid (n
 // cells a side), count exact draws round-robin over chains, a NUTS tree,
 // and a few divergence marks.
-export function bananaFrame({ b = 1, n = 256, count = 20000, chains = 4, seed = 7, tree = {} } = {}) {
+export function bananaFrame({ b = 1, n = 256, count = 20000, chains = 4, seed = 7, tree = {}, transition } = {}) {
   const z = normal(rng(seed));
   const x = new Float64Array(count);
   const y = new Float64Array(count);
@@ -141,7 +168,7 @@ export function bananaFrame({ b = 1, n = 256, count = 20000, chains = 4, seed = 
     exact: gridOf(bananaLogp(b), bananaBox, n),
     draws: { x, y, chain, count },
     chains,
-    transition: nutsTree({ b, ...tree }),
+    transition: transition ?? nutsTree({ b, ...tree }),
     divergences: { x: [-2.6, 2.9], y: [8.1, 10.2] },
   };
 }

@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { animate, Reveal } from "../app/plane_anim.js";
-import { fonts, layout, tickLabel, ticks, transform } from "../app/plane_geom.js";
+import { edgePoint, fonts, layout, tickLabel, ticks, transform } from "../app/plane_geom.js";
 import { binCount, histogram, marginalPoints } from "../app/plane_hist.js";
 import { contourRings, densities, hpdLevels, massAbove } from "../app/plane_levels.js";
-import { bananaFrame, gridOf, normal, nutsTree, rng } from "../app/plane_synth.js";
+import { bananaFrame, gridOf, hmcPath, normal, nutsTree, rng } from "../app/plane_synth.js";
 import { decode, visible } from "../app/plane_tree.js";
 import { rasterSquares } from "../app/plane_layers.js";
-import { describe as describeFrame } from "../app/plane.js";
+import { describe as describeFrame, PlaneView } from "../app/plane.js";
 
 test("transform: the box's corners go to the rectangle's, y upwards, and back", () => {
   const box = { x: [-15, 15], y: [-20, 20] };
@@ -262,4 +262,50 @@ test("rasterSquares: overlapping squares composite as a canvas does, clipped", (
   assert.deepEqual(px(2, 0), [0, 0, 255, 128], "blue alone");
   assert.deepEqual(px(3, 0), [0, 0, 0, 0], "clipped at x1 = 3");
   assert.deepEqual(px(0, 2), [0, 0, 0, 0], "below the squares");
+});
+
+test("edgePoint: a point outside the plot is marked where its segment leaves it", () => {
+  const r = { x: 0, y: 0, w: 100, h: 50 };
+  assert.deepEqual(edgePoint([50, 25], [60, 30], r), [60, 30], "inside: itself");
+  assert.deepEqual(edgePoint([50, 25], [250, 25], r), [100, 25]);
+  assert.deepEqual(edgePoint([50, 25], [50, -75], r), [50, 0]);
+  assert.deepEqual(edgePoint([50, 25], [150, 75], r), [100, 50], "a corner");
+});
+
+// The synthetic HMC path stops as sim/sampler's does: at the first point
+// whose energy error passes 1000.
+test("hmcPath: a divergent path stops where the energy error blew up", () => {
+  const t = hmcPath({ eps: 0.45 });
+  assert.ok(t.divergent && !t.accepted);
+  assert.equal(t.divergentAt, t.path.length - 1);
+  const d = decode(t);
+  assert.equal(d.divergentAt, t.divergentAt);
+  assert.ok(hmcPath({ eps: 0.05, steps: 10 }).divergent === false, "a small step does not diverge");
+});
+
+// PlaneView in slow motion: a transition arriving while another is being
+// revealed waits for it, then is revealed in turn; cancel shows all.
+test("PlaneView: slow motion queues the newest transition and cancel stops", async () => {
+  const s = scheduler();
+  const view = new PlaneView({}, { rate: 10, sched: s });
+  view.setSlow(true);
+  const t1 = nutsTree({ dirs: [1, -1] }); // 4 points
+  const t2 = nutsTree({ dirs: [1, -1, 1] }); // 8 points
+  view.setFrame({ transition: t1 });
+  assert.equal(view.revealed, 1);
+  view.setFrame({ transition: t2 });
+  assert.equal(view.run.transition, t1, "t2 waits");
+  s.advance(150);
+  assert.equal(view.revealed, 2);
+  for (let k = 0; k < 4; k++) s.advance(100);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(view.run?.transition, t2, "t1 done, t2 begun");
+  s.advance(250);
+  assert.equal(view.revealed, 3);
+  view.cancel();
+  assert.equal(view.revealed, Infinity);
+  assert.equal(view.run, null);
+  s.advance(1000);
+  assert.equal(view.revealed, Infinity, "nothing moves after cancel");
+  assert.equal(await view.step(null), "done");
 });
