@@ -511,7 +511,7 @@ export function describe(frame, view = {}) {
     else parts.push(`arrow: the move, ${t.accepted ? "green: accepted" : "red, dashed: rejected"}`);
   }
   if (frame.divergences?.x?.length) parts.push(`small red crosses: ${frame.divergences.x.length} divergences so far`);
-  parts.push(`top and right: the draws' marginal histograms under the exact marginals`);
+  parts.push(n > 0 ? "top and right: the draws' marginal histograms under the exact marginals" : "top and right: the exact marginals");
   return parts.join(" · ");
 }
 

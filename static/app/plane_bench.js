@@ -4,7 +4,8 @@
 // that a browser test can measure frames per second and the main thread's
 // busy share (web/browser_plane_test.go) and take screenshots. Query:
 // count (draws), rate (points a second), present=1 (presentation type),
-// kind=nuts|hmc|metropolis (the transition), q=1 (a Gaussian q's contours over p's), freeze=k (no animation: the
+// kind=nuts|hmc|metropolis (the transition), svgd=1 (particles instead
+// of draws), q=1 (a Gaussian q's contours over p's), freeze=k (no animation: the
 // tree's first k points, or all with k = all), stream=hz (a new frame hz
 // times a second, as the engine's stream sends them, 25 by default there:
 // the base with its 20,000 draws is drawn again for each; stream=raf, a
@@ -27,6 +28,14 @@ if (qs.get("q") === "1") {
   // the Gaussian with the banana's mean (0, 0) and covariance diag(1, 3)
   // (Var y = 2b² + 1 at b = 1): what a full-rank fit by forward KL finds
   frame.q = gridOf((x, y) => -0.5 * (x * x + (y * y) / 3), frame.box, 128);
+}
+
+if (qs.get("svgd") === "1") {
+  // 100 particles where the draws were, and no draws or transition: an
+  // SVGD panel
+  frame.particles = { x: frame.draws.x.slice(0, 100), y: frame.draws.y.slice(0, 100) };
+  delete frame.draws;
+  delete frame.transition;
 }
 
 document.body.style.margin = "0";
