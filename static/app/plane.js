@@ -140,7 +140,7 @@ export function drawBase(ctx, frame, view, w, h) {
   const dpr = view.dpr ?? 1;
   const W = Math.round(w * dpr);
   const H = Math.round(h * dpr);
-  const gkey = `${exact ? idOf(frame.exact) : "-"} ${idOf(frame.box)} ${W} ${H} ${dpr} ${k}`;
+  const gkey = `${exact ? idOf(frame.exact) : "-"} ${frame.box.x} ${frame.box.y} ${W} ${H} ${dpr} ${k}`;
   const d = frame.draws;
   const n = d ? Math.min(d.count ?? d.x.length, d.x.length, d.y.length) : 0;
   const fresh = Math.max(0, n - (view.highlight ?? HIGHLIGHT));
@@ -169,13 +169,23 @@ export function drawBase(ctx, frame, view, w, h) {
   }
   if (d) paintSquares(ctx, d, T, fresh, n, 3.5 * k, 0.95); // the newest, larger and opaque
   // the outlines go over the draws, which hide the fill
-  if (exact && lay) blit(ctx, lay.image("lines", gkey, W, H, dpr, (c) => strokeRegions(c, exact, T)));
-  else if (exact) strokeRegions(ctx, exact, T);
+  // (kept as one image with the axes, which change only with the box)
+  const outline = (c) => {
+    if (exact) {
+      clipTo(c, L.plot);
+      strokeRegions(c, exact, T);
+      c.restore();
+    }
+    drawAxes(c, frame, L, T);
+  };
+  ctx.restore();
+  if (lay) blit(ctx, lay.image("lines", `${gkey} ${frame.params}`, W, H, dpr, outline));
+  else outline(ctx);
+  clipTo(ctx, L.plot);
   if (frame.q) drawQ(ctx, contoursOf(frame.q, frame.box), T);
   if (frame.particles) drawParticles(ctx, frame.particles, T, k);
   if (frame.divergences) drawDivergences(ctx, frame.divergences, T, k);
   ctx.restore();
-  drawAxes(ctx, frame, L, T);
   drawMarginals(ctx, frame, L);
   return L;
 }
@@ -199,8 +209,9 @@ function blit(ctx, image) {
 
 const ids = new WeakMap();
 let lastId = 0;
-// idOf names an object for a layer's key (frames' grids and boxes are
-// immutable: a new one is a new object).
+// idOf names an object for a layer's key: a grid is immutable, and a
+// stream's frames keep the same grid object until the density changes
+// (the contours are traced once per grid object too).
 function idOf(o) {
   if (!ids.has(o)) ids.set(o, ++lastId);
   return ids.get(o);
