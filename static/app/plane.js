@@ -102,15 +102,17 @@ const HIST = "rgba(0, 114, 178, 0.30)";
 
 export const HIGHLIGHT = 300;
 
-const contourCache = new WeakMap(); // grid → {box, c}
+const contourCache = new WeakMap(); // grid → {key, c}
 
-// contoursOf returns a grid's contours over box, computed once per grid
-// object (a frame's grids are immutable; a new density is a new grid).
+// contoursOf returns a grid's contours over box, traced once per grid
+// object and box (a frame's grid is immutable: a new density is a new
+// grid; the box is compared by value, as a stream renews it each frame).
 export function contoursOf(grid, box) {
+  const key = `${box.x} ${box.y}`;
   const hit = contourCache.get(grid);
-  if (hit && hit.box === box) return hit.c;
+  if (hit && hit.key === key) return hit.c;
   const c = gridContours(grid, box);
-  contourCache.set(grid, { box, c });
+  contourCache.set(grid, { key, c });
   return c;
 }
 
@@ -541,7 +543,7 @@ export class PlaneView {
     this.run = null; // {reveal, handle, transition}
     this.pending = null; // a transition that arrived during a slow reveal
     this.queued = false;
-    this.draws = 0; // paints and base layers drawn, for the harness
+    this.draws = 0; // paints, and of them bases drawn afresh: for the harness
     this.baseDraws = 0;
     this.base = null; // {canvas, frame, key, L}: the base layer as an image
     this.described = null;
@@ -569,7 +571,10 @@ export class PlaneView {
   setSlow(on, rate = this.rate) {
     this.slow = !!on;
     this.rate = rate;
-    if (!this.slow) this.cancel();
+    if (!this.slow) {
+      this.cancel();
+      this.invalidate();
+    }
   }
 
   // step reveals one transition (by default the frame's latest) point by

@@ -12,7 +12,7 @@ import { contourRings, densities, hpdLevels, massAbove } from "../app/plane_leve
 import { bananaFrame, gridOf, hmcPath, normal, nutsTree, rng } from "../app/plane_synth.js";
 import { decode, visible } from "../app/plane_tree.js";
 import { rasterSquares } from "../app/plane_layers.js";
-import { describe as describeFrame, PlaneView } from "../app/plane.js";
+import { contoursOf, describe as describeFrame, PlaneView } from "../app/plane.js";
 
 test("transform: the box's corners go to the rectangle's, y upwards, and back", () => {
   const box = { x: [-15, 15], y: [-20, 20] };
@@ -308,4 +308,11 @@ test("PlaneView: slow motion queues the newest transition and cancel stops", asy
   s.advance(1000);
   assert.equal(view.revealed, Infinity, "nothing moves after cancel");
   assert.equal(await view.step(null), "done");
+});
+
+test("contoursOf: traced once per grid and box value", () => {
+  const g = gridOf((x, y) => -0.5 * (x * x + y * y), { x: [-5, 5], y: [-5, 5] }, 64);
+  const a = contoursOf(g, { x: [-5, 5], y: [-5, 5] });
+  assert.equal(contoursOf(g, { x: [-5, 5], y: [-5, 5] }), a, "a renewed box of the same value hits the cache");
+  assert.notEqual(contoursOf(g, { x: [-4, 4], y: [-5, 5] }), a);
 });
