@@ -14,19 +14,23 @@ import (
 
 // planeSizes are the viewports the plane view must read at: a projector's
 // and a phone's.
-var planeSizes = []struct {
+var planeSizes = []planeSize{{"1280x720", 1280, 720, 1}, {"390x844", 390, 844, 1}}
+
+// planeSize is a viewport in CSS pixels and its device pixel ratio.
+type planeSize struct {
 	name string
 	w, h int
-}{{"1280x720", 1280, 720}, {"390x844", 390, 844}}
+	dpr  float64
+}
 
 // openPlane opens the plane view's harness (static/app/plane_bench.html)
 // at a viewport with a query, and waits for its first paint.
-func (b *browser) openPlane(w, h int, query string) {
+func (b *browser) openPlane(s planeSize, query string) {
 	b.t.Helper()
-	if w < 500 {
-		b.do(chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateMobile))
+	if s.w < 500 {
+		b.do(chromedp.EmulateViewport(int64(s.w), int64(s.h), chromedp.EmulateScale(s.dpr), chromedp.EmulateMobile))
 	} else {
-		b.do(chromedp.EmulateViewport(int64(w), int64(h)))
+		b.do(chromedp.EmulateViewport(int64(s.w), int64(s.h), chromedp.EmulateScale(s.dpr)))
 	}
 	b.do(chromedp.Navigate(b.url + "/static/app/plane_bench.html?" + query))
 	b.wait(`window.planeBench?.ready && planeBench.paints > 0`, 20*time.Second)
@@ -49,7 +53,7 @@ func TestBrowserPlaneView(t *testing.T) {
 			{"hmc-divergent", "freeze=all&kind=hmc", "red cross: where the energy error blew up"},
 			{"svgd", "freeze=all&svgd=1", "purple dots: 100 SVGD particles"},
 		} {
-			b.openPlane(s.w, s.h, q.query)
+			b.openPlane(s, q.query)
 			// A blank plot has no ink; the shaded density alone covers
 			// well over a tenth of the canvas.
 			area := b.evalInt(`planeBench.view.canvas.width * planeBench.view.canvas.height`)
@@ -74,7 +78,7 @@ func TestBrowserPlaneView(t *testing.T) {
 	}
 	// Slow motion: the tree's points come one by one, and the reveal
 	// starts over once it has shown all 32.
-	b.openPlane(1280, 720, "rate=60")
+	b.openPlane(planeSizes[0], "rate=60")
 	b.wait(`Number(document.getElementById("plane").dataset.revealed) >= 20`, 10*time.Second)
 	b.wait(`Number(document.getElementById("plane").dataset.revealed) < 10`, 10*time.Second)
 	b.shot("plane-1280x720-animating")
@@ -96,10 +100,11 @@ func TestBrowserPlaneView(t *testing.T) {
 // and the wall time of one paint. Run alone with -benchtime 1x.
 func BenchmarkBrowserPlane(b *testing.B) {
 	br := startBrowserTest(b)
-	for _, s := range planeSizes {
+	// and a phone's screen at its device pixel ratio of 3: nine times the pixels
+	for _, s := range append(planeSizes, planeSize{"390x844@3", 390, 844, 3}) {
 		for _, mode := range []struct{ name, query string }{{"tree", "rate=24"}, {"stream25", "rate=24&stream=25"}, {"everyframe", "rate=24&stream=raf"}} {
 			b.Run(s.name+"-"+mode.name, func(b *testing.B) {
-				br.openPlane(s.w, s.h, mode.query)
+				br.openPlane(s, mode.query)
 				if _, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
 					return cdp.Call(ctx, t, performance.Enable, performance.EnableParams{})
 				}); err != nil {

@@ -12,7 +12,7 @@ import { contourRings, densities, hpdLevels, massAbove } from "../app/plane_leve
 import { bananaFrame, gridOf, hmcPath, normal, nutsTree, rng } from "../app/plane_synth.js";
 import { decode, visible } from "../app/plane_tree.js";
 import { rasterSquares } from "../app/plane_layers.js";
-import { contoursOf, describe as describeFrame, PlaneView } from "../app/plane.js";
+import { contoursOf, describe as describeFrame, drawPlane, PlaneView } from "../app/plane.js";
 
 test("transform: the box's corners go to the rectangle's, y upwards, and back", () => {
   const box = { x: [-15, 15], y: [-20, 20] };
@@ -315,4 +315,48 @@ test("contoursOf: traced once per grid and box value", () => {
   const a = contoursOf(g, { x: [-5, 5], y: [-5, 5] });
   assert.equal(contoursOf(g, { x: [-5, 5], y: [-5, 5] }), a, "a renewed box of the same value hits the cache");
   assert.notEqual(contoursOf(g, { x: [-4, 4], y: [-5, 5] }), a);
+});
+
+// A canvas context that records its calls, for drawPlane without a browser.
+function recorder() {
+  const calls = [];
+  const ctx = new Proxy(
+    {},
+    {
+      get: (_, name) => (name === "calls" ? calls : (...args) => calls.push([name, ...args])),
+      set: () => true,
+    },
+  );
+  return ctx;
+}
+globalThis.Path2D ??= class {
+  rect() {}
+};
+
+// drawPlane on every kind of frame: the names the target gives label the
+// axes, a partial reveal draws fewer points than the whole, and frames
+// missing parts (no exact, no draws, no transition) draw what they have.
+test("drawPlane: labels, reveal and partial frames", () => {
+  const f = bananaFrame({ n: 48, count: 400 });
+  f.params = ["v", "x"];
+  const arcs = (view) => {
+    const ctx = recorder();
+    drawPlane(ctx, f, view, 390, 844);
+    return ctx.calls;
+  };
+  const all = arcs({ revealed: Infinity });
+  const texts = all.filter((c) => c[0] === "fillText").map((c) => c[1]);
+  assert.ok(texts.includes("v") && texts.includes("x"), `axis names among ${texts}`);
+  assert.ok(texts.includes("\u22124") && texts.includes("4"), "x ticks at both ends of the box");
+  const count = (calls) => calls.filter((c) => c[0] === "arc").length;
+  assert.ok(count(arcs({ revealed: 3 })) < count(all), "three points draw fewer marks than all");
+  for (const part of ["exact", "draws", "transition", "divergences"]) {
+    const g = { ...f, [part]: undefined };
+    const ctx = recorder();
+    const L = drawPlane(ctx, g, { presentation: true }, 1280, 720);
+    assert.ok(L.plot.w > 0 && ctx.calls.length > 0, part);
+  }
+  const empty = recorder();
+  drawPlane(empty, null, {}, 400, 300);
+  assert.deepEqual(empty.calls.map((c) => c[0]), ["fillRect"], "no frame: a blank canvas");
 });
