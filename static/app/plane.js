@@ -536,6 +536,9 @@ export class PlaneView {
     this.presentation = !!opts.presentation;
     this.highlight = opts.highlight ?? HIGHLIGHT;
     this.rate = opts.rate ?? 12; // slow motion, points a second
+    // A phone's screen has 3 device pixels a CSS pixel: 9 times the pixels
+    // to fill at 1, where 2 already draws ticks and points crisply.
+    this.maxDpr = opts.maxDpr ?? 2;
     this.sched = opts.sched; // {raf, caf, now}: the browser's when absent (tests pass a fake)
     this.slow = false;
     this.frame = null;
@@ -634,7 +637,7 @@ export class PlaneView {
   paint() {
     const c = this.canvas;
     if (!c?.getContext) return;
-    const dpr = globalThis.devicePixelRatio || 1;
+    const dpr = Math.min(this.maxDpr, globalThis.devicePixelRatio || 1);
     const w = Math.max(200, c.clientWidth || 400);
     const h = Math.max(200, c.clientHeight || 400);
     const W = Math.round(w * dpr);

@@ -360,3 +360,16 @@ test("drawPlane: labels, reveal and partial frames", () => {
   drawPlane(empty, null, {}, 400, 300);
   assert.deepEqual(empty.calls.map((c) => c[0]), ["fillRect"], "no frame: a blank canvas");
 });
+
+// Over an opaque pixel the integer path gives d + α(c − d) to within one
+// level (α is taken in 256ths and the product floored).
+test("rasterSquares: over an opaque fill, d + α(c − d) per channel", () => {
+  const w = 3;
+  const data = new Uint8ClampedArray(4 * w * 3);
+  for (let o = 0; o < data.length; o += 4) data.set([200, 100, 50, 255], o);
+  rasterSquares(data, w, { x: [1], y: [1], ax: 0.5, bx: 1, ay: 0.5, by: 1, from: 0, to: 1 }, [[0, 114, 178]], 0.35, 1, { x0: 0, y0: 0, x1: 3, y1: 3 });
+  const o = 4 * (1 * w + 1);
+  const want = [200 + 0.35 * (0 - 200), 100 + 0.35 * (114 - 100), 50 + 0.35 * (178 - 50), 255];
+  Array.from(data.slice(o, o + 4)).forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1, `channel ${i}: ${v} against ${want[i]}`));
+  assert.deepEqual(Array.from(data.slice(0, 4)), [200, 100, 50, 255], "the pixels around are kept");
+});
