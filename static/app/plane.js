@@ -5,8 +5,19 @@
 // transition (a proposal's arrow, HMC's leapfrog path, NUTS's whole tree,
 // a divergence), the divergences so far, and the marginal histograms of
 // the draws under the exact marginals. drawPlane is a function of (frame,
-// view state) alone; PlaneView owns a canvas, its size, and the
-// slow-motion reveal of a transition (plane_anim.js).
+// view state) alone; PlaneView owns a canvas, its size, the images it
+// keeps between paints (plane_layers.js) and the slow-motion reveal of a
+// transition (plane_anim.js). The helpers, one job each: plane_geom.js
+// (layout, maps, ticks), plane_levels.js (HPD levels and their contours,
+// by d3-contour), plane_hist.js (histograms), plane_tree.js (decoding a
+// transition), plane_marks.js (particles, divergences, the transition),
+// plane_axes.js (axes and marginal strips), plane_style.js (colours),
+// plane_words.js (the key); plane_synth.js makes synthetic frames for the
+// harness (plane_bench.html) and the tests.
+//
+// A frame's grids are cached by object (their contours traced once): a
+// stream should keep the same grid object until the density changes, and
+// send a new q grid (128² is plenty for lines) only when q moves.
 //
 // The frame it consumes:
 //
@@ -81,26 +92,17 @@
 // newest draws are highlighted.
 
 import { gridContours } from "./plane_levels.js";
-import { edgePoint, layout, tickCount, tickLabel, ticks, transform } from "./plane_geom.js";
-import { binCount, histogram, marginalPoints, maxOf } from "./plane_hist.js";
-import { decode, visible } from "./plane_tree.js";
+import { layout, transform } from "./plane_geom.js";
+import { decode } from "./plane_tree.js";
 import { Reveal, animate } from "./plane_anim.js";
 import { Layers, parseHex, rasterSquares } from "./plane_layers.js";
+import { drawAxes, drawMarginals } from "./plane_axes.js";
+import { drawDivergences, drawParticles, drawTransition } from "./plane_marks.js";
+import { CHAIN_COLORS, HIGHLIGHT, Q, RAMP } from "./plane_style.js";
+import { describe } from "./plane_words.js";
 
-// Okabe & Ito's colour-blind-safe palette, without its vermillion (the
-// red of rejections and divergences) and its yellow (unreadable on white).
-export const CHAIN_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#555555"];
-// The exact density's regions, from the 99% region (lightest) in: greys
-// evenly spaced in lightness, under coloured points.
-const RAMP = ["#f4f4f4", "#e4e4e4", "#d2d2d2", "#bfbfbf", "#ababab", "#969696"];
-const INK = "#1f2937";
-const Q = "#7b2cbf";
-const ACCEPT = "#1a9641";
-const REJECT = "#d7191c";
-const TURN = "#e66101";
-const HIST = "rgba(0, 114, 178, 0.30)";
+export { CHAIN_COLORS, HIGHLIGHT, describe };
 
-export const HIGHLIGHT = 300;
 
 const contourCache = new WeakMap(); // grid → {key, c}
 
@@ -281,251 +283,6 @@ function paintSquares(ctx, d, T, from, to, size, alpha) {
     ctx.fill(p);
   });
   ctx.globalAlpha = 1;
-}
-
-function drawParticles(ctx, p, T, s) {
-  ctx.fillStyle = Q;
-  ctx.strokeStyle = "#ffffff";
-  ctx.lineWidth = 1;
-  for (let k = 0; k < Math.min(p.x.length, p.y.length); k++) {
-    ctx.beginPath();
-    ctx.arc(T.px(p.x[k]), T.py(p.y[k]), 3.5 * s, 0, 2 * Math.PI);
-    ctx.fill();
-    ctx.stroke();
-  }
-}
-
-function cross(ctx, x, y, r) {
-  ctx.moveTo(x - r, y - r);
-  ctx.lineTo(x + r, y + r);
-  ctx.moveTo(x - r, y + r);
-  ctx.lineTo(x + r, y - r);
-}
-
-function drawDivergences(ctx, dv, T, s) {
-  ctx.strokeStyle = REJECT;
-  ctx.lineWidth = 1.5 * s;
-  ctx.beginPath();
-  for (let k = 0; k < Math.min(dv.x.length, dv.y.length); k++) cross(ctx, T.px(dv.x[k]), T.py(dv.y[k]), 3.5 * s);
-  ctx.stroke();
-}
-
-function arrow(ctx, [x0, y0], [x1, y1], color, dashed, s) {
-  const len = Math.hypot(x1 - x0, y1 - y0);
-  if (len < 1) return;
-  const ux = (x1 - x0) / len;
-  const uy = (y1 - y0) / len;
-  const head = Math.min(12 * s, len / 2);
-  ctx.fillStyle = color;
-  ctx.setLineDash(dashed ? [6, 4] : []);
-  ctx.beginPath();
-  ctx.moveTo(x0, y0);
-  ctx.lineTo(x1 - ux * head * 0.8, y1 - uy * head * 0.8);
-  halo(ctx, 2.5 * s, color);
-  ctx.setLineDash([]);
-  ctx.beginPath();
-  ctx.moveTo(x1, y1);
-  ctx.lineTo(x1 - ux * head - uy * head * 0.45, y1 - uy * head + ux * head * 0.45);
-  ctx.lineTo(x1 - ux * head + uy * head * 0.45, y1 - uy * head - ux * head * 0.45);
-  ctx.closePath();
-  ctx.fill();
-}
-
-// drawTransition draws the first r points of a decoded transition: its
-// polylines and points (a thrown-away NUTS half dashed and hollow), the
-// ends of the subtrees that made a U-turn joined by a dashed chord, the
-// start, the divergence once reached, and, when every point shows, the
-// chosen point and the arrow from start to proposal (green accepted,
-// red and dashed rejected).
-function drawTransition(ctx, tr, T, r, s, plot) {
-  const shown = Math.min(r, tr.total);
-  const P = (i) => [T.px(tr.points[i][0]), T.py(tr.points[i][1])];
-  const dot = (i, rad) => {
-    ctx.beginPath();
-    ctx.arc(...P(i), rad, 0, 2 * Math.PI);
-  };
-  for (const seg of tr.segments) {
-    const idx = visible(seg, shown);
-    if (idx.length === 0) continue;
-    ctx.setLineDash(seg.merged ? [] : [4, 3]);
-    ctx.beginPath();
-    idx.forEach((i, k) => (k ? ctx.lineTo(...P(i)) : ctx.moveTo(...P(i))));
-    halo(ctx, 1.8 * s, seg.merged ? INK : "#4b5563");
-    ctx.setLineDash([]);
-    ctx.lineWidth = 1.2 * s;
-    for (const i of idx.slice(1)) {
-      dot(i, 3 * s);
-      ctx.fillStyle = seg.merged ? INK : "#ffffff";
-      ctx.fill();
-      ctx.strokeStyle = seg.merged ? "#ffffff" : "#4b5563";
-      ctx.stroke();
-    }
-  }
-  for (const e of tr.ends) {
-    if (e.last >= shown || !e.uturn) continue;
-    ctx.setLineDash([3, 3]);
-    ctx.beginPath();
-    ctx.moveTo(...P(e.first));
-    ctx.lineTo(...P(e.last));
-    halo(ctx, 2 * s, TURN);
-    ctx.setLineDash([]);
-    for (const i of [e.first, e.last]) {
-      dot(i, 5.5 * s);
-      ctx.stroke();
-    }
-  }
-  if (tr.points.length > 0) {
-    const [sx, sy] = P(0);
-    ctx.fillStyle = "#ffffff";
-    ctx.fillRect(sx - 5.5 * s, sy - 5.5 * s, 11 * s, 11 * s);
-    ctx.fillStyle = "#000000";
-    ctx.fillRect(sx - 4 * s, sy - 4 * s, 8 * s, 8 * s);
-  }
-  if (tr.divergentAt >= 0 && tr.divergentAt < shown) {
-    // far outside the box, it is marked where its last step leaves it
-    const m = 10 * s; // the cross whole inside the plot
-    const inner = { x: plot.x + m, y: plot.y + m, w: plot.w - 2 * m, h: plot.h - 2 * m };
-    const [x, y] = tr.divergentAt > 0 ? edgePoint(P(tr.divergentAt - 1), P(tr.divergentAt), inner) : P(0);
-    ctx.beginPath();
-    cross(ctx, x, y, 9 * s);
-    halo(ctx, 3.5 * s, REJECT);
-  }
-  if (shown < tr.total) return;
-  // A divergent transition's rejection is its cross; an arrow to a point
-  // far outside the box would only point away.
-  if (tr.arrow && tr.divergentAt < 0) {
-    const to = [T.px(tr.arrow.to[0]), T.py(tr.arrow.to[1])];
-    arrow(ctx, P(0), to, tr.arrow.accepted ? ACCEPT : REJECT, !tr.arrow.accepted, s);
-    if (tr.segments.length === 0) {
-      ctx.beginPath();
-      ctx.arc(...to, 4 * s, 0, 2 * Math.PI);
-      ctx.fillStyle = tr.arrow.accepted ? ACCEPT : REJECT;
-      ctx.fill();
-    }
-  }
-  if (tr.chosen >= 0) {
-    dot(tr.chosen, 9 * s);
-    halo(ctx, 2.5 * s, ACCEPT);
-  }
-}
-
-// halo strokes the current path in color over a white band twice as wide,
-// so that a mark reads over 20,000 points.
-function halo(ctx, width, color) {
-  ctx.strokeStyle = "rgba(255, 255, 255, 0.9)";
-  ctx.lineWidth = width * 2.4;
-  ctx.stroke();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = width;
-  ctx.stroke();
-}
-
-function drawAxes(ctx, frame, L, T) {
-  const { plot, fonts: f } = L;
-  ctx.strokeStyle = "#6b7280";
-  ctx.lineWidth = 1;
-  ctx.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w - 1, plot.h - 1);
-  ctx.fillStyle = INK;
-  ctx.font = `${f.tick}px system-ui, sans-serif`;
-  const tick = 5;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const v of ticks(...frame.box.x, tickCount(plot.w, f.tick * 3.2))) {
-    const x = T.px(v);
-    ctx.fillRect(x - 0.5, plot.y + plot.h, 1, tick);
-    ctx.fillText(tickLabel(v), x, plot.y + plot.h + tick + 2);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const v of ticks(...frame.box.y, tickCount(plot.h, f.tick * 1.4))) {
-    const y = T.py(v);
-    ctx.fillRect(plot.x - tick, y - 0.5, tick, 1);
-    ctx.fillText(tickLabel(v), plot.x - tick - 3, y);
-  }
-  const [nx, ny] = frame.params ?? ["x", "y"];
-  ctx.font = `italic ${f.label}px system-ui, sans-serif`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "bottom";
-  ctx.fillText(nx, plot.x + plot.w / 2, L.h - 4);
-  ctx.save();
-  ctx.translate(4 + f.label * 0.6, plot.y + plot.h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(ny, 0, 0);
-  ctx.restore();
-}
-
-// drawMarginals draws each parameter's histogram of the draws (as a
-// density) in its strip with the exact marginal over it as a line, and
-// q's marginal, where the frame has it, dashed.
-function drawMarginals(ctx, frame, L) {
-  const d = frame.draws;
-  const n = d ? Math.min(d.count ?? d.x.length, d.x.length) : 0;
-  for (const axis of [0, 1]) {
-    const strip = axis === 0 ? L.top : L.right;
-    const [lo, hi] = axis === 0 ? frame.box.x : frame.box.y;
-    const hist = n > 0 ? histogram(axis === 0 ? d.x : d.y, lo, hi, binCount(n), n) : null;
-    const exact = frame.exact?.marginals?.[axis];
-    const q = frame.q?.marginals?.[axis];
-    const top = maxOf(hist?.density, exact, q) * 1.08;
-    if (!(top > 0)) continue;
-    // along = position along the axis, across = height of the density
-    const along = (v) => (axis === 0 ? strip.x : strip.y + strip.h) + ((v - lo) / (hi - lo)) * (axis === 0 ? strip.w : -strip.h);
-    const across = (dv) => (axis === 0 ? strip.y + strip.h : strip.x) + (dv / top) * (axis === 0 ? -strip.h : strip.w);
-    const pt = (a, b) => (axis === 0 ? [a, b] : [b, a]);
-    ctx.strokeStyle = "#d1d5db";
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.moveTo(...pt(along(lo), across(0)));
-    ctx.lineTo(...pt(along(hi), across(0)));
-    ctx.stroke();
-    if (hist) {
-      ctx.fillStyle = HIST;
-      ctx.beginPath();
-      hist.density.forEach((dv, b) => {
-        if (dv <= 0) return;
-        const [a0, a1] = [along(hist.edges[b]), along(hist.edges[b + 1])];
-        const [c0, c1] = [across(0), across(dv)];
-        if (axis === 0) ctx.rect(a0, c1, a1 - a0, c0 - c1);
-        else ctx.rect(c0, a1, c1 - c0, a0 - a1);
-      });
-      ctx.fill();
-    }
-    const line = (m, color, dash) => {
-      ctx.strokeStyle = color;
-      ctx.lineWidth = 1.8;
-      ctx.setLineDash(dash);
-      ctx.beginPath();
-      marginalPoints(m, lo, hi).forEach(([v, dv], k) => (k ? ctx.lineTo(...pt(along(v), across(dv))) : ctx.moveTo(...pt(along(v), across(dv)))));
-      ctx.stroke();
-      ctx.setLineDash([]);
-    };
-    if (exact) line(exact, INK, []);
-    if (q) line(q, Q, [5, 3]);
-  }
-}
-
-// describe is a frame's picture in words: the canvas's accessible name and
-// the key a page shows under it.
-export function describe(frame, view = {}) {
-  if (!frame?.box) return "";
-  const [nx, ny] = frame.params ?? ["x", "y"];
-  const parts = [`${ny} against ${nx}. Shaded: the exact density, its regions of highest density holding 99, 95, 80, 60, 40 and 20% of the mass`];
-  if (frame.q) parts.push("purple lines: q's regions holding the same shares");
-  if (frame.particles) parts.push(`purple dots: ${frame.particles.x.length} SVGD particles`);
-  const n = frame.draws ? Math.min(frame.draws.count ?? frame.draws.x.length, frame.draws.x.length) : 0;
-  if (n > 0) parts.push(`dots: ${n} draws in ${frame.chains ?? 1} chain colours, the newest ${Math.min(n, view.highlight ?? HIGHLIGHT)} larger`);
-  const t = frame.transition;
-  if (t) {
-    const kind = t.kind ?? "transition";
-    if (t.doublings?.length) parts.push(`${kind}: its tree of ${t.path?.length ?? 0} leapfrog points in ${t.doublings.length} doublings (dashed: a half thrown away; orange: a subtree's ends that turned), the chosen point ringed`);
-    else if (t.path?.length) parts.push(`${kind}: its leapfrog path of ${t.path.length} points`);
-    if (t.divergent) parts.push("red cross: where the energy error blew up (rejected)");
-    else parts.push(`arrow: the move, ${t.accepted ? "green: accepted" : "red, dashed: rejected"}`);
-  }
-  if (frame.divergences?.x?.length) parts.push(`small red crosses: ${frame.divergences.x.length} divergences so far`);
-  parts.push(n > 0 ? "top and right: the draws' marginal histograms under the exact marginals" : "top and right: the exact marginals");
-  return parts.join(" · ");
 }
 
 // PlaneView draws frames on a canvas that follows its element's size, and
