@@ -200,7 +200,7 @@ type Run struct {
 	cfg  RunConfig // set by the registry
 	m    sim.Method
 	d    *sim.Dataset
-	spec sim.MethodSpec
+	spec atomic.Pointer[sim.MethodSpec] // fitted to the current data, refitted on an edit (run_data.go)
 	seed uint64
 	opt  RunOptions
 	log  *slog.Logger
@@ -247,7 +247,6 @@ type Run struct {
 	drawsOff   bool           // the method is not a sampler with per-chain traces
 	weights    weightState    // the chosen weight's marginal (run_weights.go)
 	extras     extraState     // the frame's extras (run_extras.go)
-	dataSpec   sim.MethodSpec // the spec fitted to the current data, r.d (run_data.go); spec is the first data's
 
 	// mu guards the history and the mailbox. The run holds it only to add a
 	// point or publish; viewers only to copy.
@@ -287,23 +286,25 @@ func newRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 		controls: cloneControls(c), start: cloneControls(c), status: StatusPreparing, speed: opt.Speed, lastObj: math.NaN(),
 		budget: opt.MaxSteps, unrecorded: true,
 	}
-	if err := r.safely("Spec", func() { r.spec = sim.SpecFor(m, d) }); err != nil {
+	var spec sim.MethodSpec
+	if err := r.safely("Spec", func() { spec = sim.SpecFor(m, d) }); err != nil {
 		return nil, err
 	}
-	if err := r.spec.CheckData(d); err != nil {
+	if err := spec.CheckData(d); err != nil {
 		return nil, err
 	}
+	r.spec.Store(&spec)
 	if l, ok := m.(sim.Logger); ok {
 		l.SetLogger(r.log) // the method's lines carry the run's id
 	}
-	r.traceNames = append([]string(nil), r.spec.Traces...)
+	r.traceNames = append([]string(nil), spec.Traces...)
 	r.traceScale = make([]float64, len(r.traceNames))
 	for i, name := range r.traceNames {
-		r.traceScale[i] = r.spec.TraceInfo[name].Unit.PlotFactor(d)
+		r.traceScale[i] = spec.TraceInfo[name].Unit.PlotFactor(d)
 	}
 	r.row = make([]float64, 1+len(r.traceNames))
 	r.hist = numeric.NewHistory(opt.HistoryCap, len(r.row))
-	r.base, r.dataSpec = d, r.spec
+	r.base = d
 	r.data.Store(dataPoints(d))
 	return r, nil
 }
@@ -316,8 +317,9 @@ func (r *Run) prepare() {
 		return
 	}
 	if err := r.initMethod(r.controls); err != nil {
-		r.log.Warn("run could not start", "method", r.spec.Name, "err", err)
-		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", r.spec.Name, err)
+		name := r.Spec().Name
+		r.log.Warn("run could not start", "method", name, "err", err)
+		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", name, err)
 	} else {
 		r.ready, r.status = true, StatusPaused
 	}
@@ -330,8 +332,9 @@ func (r *Run) ID() string { return r.id }
 // Config is what the run was created from (zero unless made by a Registry).
 func (r *Run) Config() RunConfig { return r.cfg }
 
-// Spec is the method's spec.
-func (r *Run) Spec() sim.MethodSpec { return r.spec }
+// Spec is the method's spec fitted to the run's current data: commands are
+// checked against it, and it is refitted when the data are edited.
+func (r *Run) Spec() sim.MethodSpec { return *r.spec.Load() }
 
 // TraceNames names the trace series, in the order of Cursor.Traces.
 func (r *Run) TraceNames() []string { return r.traceNames }
@@ -435,73 +438,23 @@ func (r *Run) Read(c *Cursor) (*Frame, <-chan struct{}) {
 	return r.frame, r.notify
 }
 
-// Command kinds.
-const (
-	OpPlay  = "play"
-	OpPause = "pause"
-	OpStep  = "step"
-	OpReset = "reset"
-	OpSet   = "set"
-	OpSpeed = "speed"
-	// OpContinue grants a done run another step budget and runs it.
-	OpContinue = "continue"
-)
-
 type command struct {
-	op    string
+	op    *opDef // nil: inspect
 	n     int64
 	name  string
 	value sim.Value
-	fn    func(sim.Method, *sim.Dataset) // opInspect
+	spec  *sim.MethodSpec                // the spec a set was checked against
+	fn    func(sim.Method, *sim.Dataset) // Inspect
 	data  *sim.Dataset                   // OpData
 	reply chan error
 }
 
-// Play starts stepping.
-func (r *Run) Play(ctx context.Context) error { return r.do(ctx, command{op: OpPlay}) }
-
-// Pause stops stepping and cancels pending single steps.
-func (r *Run) Pause(ctx context.Context) error { return r.do(ctx, command{op: OpPause}) }
-
-// Step performs n steps (1 ≤ n ≤ MaxStepCommand) and leaves the run paused.
-func (r *Run) Step(ctx context.Context, n int64) error {
-	if n < 1 || n > MaxStepCommand {
-		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("%d is outside the allowed range [1, %d]", n, MaxStepCommand)}
+// name is the command's op, for Queued and errors.
+func (c command) opName() string {
+	if c.op == nil {
+		return opInspect
 	}
-	return r.do(ctx, command{op: OpStep, n: n})
-}
-
-// Continue grants a run that spent its step budget (StatusDone) another
-// budget as large as the first and plays it. It returns a *FieldError for
-// a run that is not done.
-func (r *Run) Continue(ctx context.Context) error { return r.do(ctx, command{op: OpContinue}) }
-
-// Reset re-initialises the method on the same data set with the current
-// controls and a fresh random stream from the seed; the run is paused at
-// step 0.
-func (r *Run) Reset(ctx context.Context) error { return r.do(ctx, command{op: OpReset}) }
-
-// Set changes a control. It returns a *FieldError and changes nothing when
-// the name or value does not fit the method's spec, or when the control is
-// live and the run is done (the change could not act: Continue or Reset
-// first). A live control acts on the running method; any other control
-// re-initialises it, as Reset does.
-//
-// The name and value are checked here, before the command is queued, so a
-// bad one is refused at once, naming the control, even during a long step.
-func (r *Run) Set(ctx context.Context, name string, v sim.Value) error {
-	if _, err := r.spec.Check(name, v); err != nil {
-		return err
-	}
-	return r.do(ctx, command{op: OpSet, name: name, value: v})
-}
-
-// SetSpeed caps the steps per second (0 removes the cap).
-func (r *Run) SetSpeed(ctx context.Context, stepsPerSec float64) error {
-	if !(stepsPerSec >= 0 && stepsPerSec <= MaxSpeed) {
-		return &sim.FieldError{Field: "speed", Message: fmt.Sprintf("%g is outside the allowed range [0, %d] steps per second (0: as fast as possible)", stepsPerSec, MaxSpeed)}
-	}
-	return r.do(ctx, command{op: OpSpeed, value: sim.Num(stepsPerSec)})
+	return c.op.name
 }
 
 // opInspect runs a function on the run goroutine (Inspect).
@@ -513,19 +466,19 @@ const opInspect = "inspect"
 // its frames and its step budget are untouched. A panic in f is returned
 // as an error, as the method's own panics are.
 func (r *Run) Inspect(ctx context.Context, f func(m sim.Method, d *sim.Dataset)) error {
-	err := r.do(ctx, command{op: opInspect, fn: f})
+	err := r.send(ctx, command{fn: f})
 	if q, ok := errors.AsType[*Queued](err); ok { // inside a long step: wait for it to end
 		err = q.Wait(ctx)
 	}
 	return err
 }
 
-// do hands a command to the run goroutine and waits for its answer until
+// send hands a command to the run goroutine and waits for its answer until
 // ctx ends. Its answer is always true: the run's own answer (nil: applied),
 // ErrRunBusy when the command could not be queued (never applied), or
 // *Queued when it was queued but not yet answered (applied or refused
 // later, never both).
-func (r *Run) do(ctx context.Context, c command) error {
+func (r *Run) send(ctx context.Context, c command) error {
 	reply := make(chan error, 1)
 	c.reply = reply
 	select {
@@ -535,8 +488,8 @@ func (r *Run) do(ctx context.Context, c command) error {
 	case <-ctx.Done():
 		return ErrRunBusy
 	}
-	q := &Queued{Op: c.op, reply: reply, done: r.done}
-	if c.op == OpSet {
+	q := &Queued{Op: c.opName(), reply: reply, done: r.done}
+	if c.op != nil && c.op.name == OpSet {
 		q.Field = c.name
 	}
 	select {

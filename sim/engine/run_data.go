@@ -3,18 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
-// Command kinds of data edits.
 const (
-	// OpData replaces the training data (an edit in the plot).
-	OpData = "data"
-	// OpInducing moves one inducing input (sim.InducingSetter).
-	OpInducing = "inducing"
 	// InducingMark names a moved inducing input's change mark (not
 	// "inducing": gip's control of that name marks its own changes).
 	InducingMark = "inducing input"
@@ -35,28 +29,30 @@ func (r *Run) BaseData() *sim.Dataset { return r.base }
 // again. The edit is a change mark "data" whose value counts the
 // points. A data set the method cannot take is refused with a
 // *sim.FieldError naming "data", and nothing changes.
+//
+// It is the data op (OpData) with the data set built: the stream's and a
+// link's edits come through Do.
 func (r *Run) SetData(ctx context.Context, d *sim.Dataset) error {
+	if err := r.checkEdited(d); err != nil {
+		return err
+	}
+	return r.sendOp(ctx, OpData, command{data: d})
+}
+
+// checkEdited checks an edited data set against the run's base data set
+// and the method's limit on points.
+func (r *Run) checkEdited(d *sim.Dataset) error {
 	if d == nil {
 		return &sim.FieldError{Field: "data", Message: "required: the edited data"}
 	}
 	if d.Task != r.base.Task || len(d.Grid) != len(r.base.Grid) || d.XScale != r.base.XScale || d.YScale != r.base.YScale {
 		return &sim.FieldError{Field: "data", Message: "an edit must keep the run's data set's task, grid and units"}
 	}
-	if err := r.spec.CheckData(d); err != nil {
-		return err
-	}
-	return r.do(ctx, command{op: OpData, data: d})
+	return r.spec.Load().CheckData(d)
 }
 
-// SetInducing moves inducing input i of a sim.InducingSetter method to x,
-// in the user's units; the optimiser continues from there (a change mark
-// "inducing").
-func (r *Run) SetInducing(ctx context.Context, i int, x float64) error {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is not a finite input", x)}
-	}
-	return r.do(ctx, command{op: OpInducing, n: int64(i), value: sim.Num(x)})
-}
+func (r *Run) dataCmd(c command) error     { return r.setData(c.data) }
+func (r *Run) inducingCmd(c command) error { return r.setInducing(int(c.n), c.value.Num) }
 
 // dataMark is the change mark of an edit to d.
 func dataMark(step int64, d *sim.Dataset) wire.Mark {
@@ -78,20 +74,23 @@ func (r *Run) setData(d *sim.Dataset) error {
 			return &sim.FieldError{Field: "data", Message: perr.Error()}
 		}
 		if err == nil {
-			r.d, r.dataSpec = d, spec
+			r.d = d
+			r.spec.Store(&spec)
 			r.data.Store(dataPoints(d))
 			r.addMark(dataMark(r.step, d))
 			r.bandFresh, r.unrecorded = false, true
 			r.resetDraws() // a sampler's kept draws were of the old target (run_draws.go)
 			return nil
 		}
-		r.log.Info("method could not take the edited data: initialising it again", "method", r.spec.Name, "err", err)
+		r.log.Info("method could not take the edited data: initialising it again", "method", spec.Name, "err", err)
 		next = clampControls(spec, r.controls) // liveClamp may have set some
 	}
-	old, oldSpec := r.d, r.dataSpec
-	r.d, r.dataSpec = d, spec
+	old, oldSpec := r.d, r.spec.Load()
+	r.d = d
+	r.spec.Store(&spec)
 	if err := r.reinit(next, true); err != nil {
-		r.d, r.dataSpec = old, oldSpec
+		r.d = old
+		r.spec.Store(oldSpec)
 		if err2 := r.reinit(r.controls, true); err2 != nil {
 			r.diverge("could not restore the previous data: " + err2.Error())
 		}
@@ -151,7 +150,7 @@ func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
 func (r *Run) setInducing(i int, xUser float64) error {
 	s, ok := r.m.(sim.InducingSetter)
 	if !ok {
-		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.spec.Name)}
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.Spec().Name)}
 	}
 	if r.status == StatusDiverged || !r.ready {
 		return r.stopped()

@@ -370,14 +370,14 @@ func (r *Run) stepOnce() bool {
 }
 
 func (r *Run) diverge(msg string) {
-	r.log.Warn("run diverged", "method", r.spec.Name, "step", r.step, "reason", msg)
+	r.log.Warn("run diverged", "method", r.Spec().Name, "step", r.step, "reason", msg)
 	r.status, r.message, r.pending, r.dirty = StatusDiverged, msg, 0, true
 }
 
 // recovered logs a panic from the method with its stack and returns an
 // error for the UI.
 func (r *Run) recovered(call string, p any) error {
-	r.log.Error("panic in method", "method", r.spec.Name, "call", call, "step", r.step, "panic", p, "stack", string(debug.Stack()))
+	r.log.Error("panic in method", "method", r.Spec().Name, "call", call, "step", r.step, "panic", p, "stack", string(debug.Stack()))
 	return fmt.Errorf("internal error in the method's %s: %v (details are in the server log)", call, p)
 }
 
@@ -385,55 +385,17 @@ func (r *Run) rebaseSpeed(now time.Time) { r.speedBase, r.speedStep = now, r.ste
 
 // handle applies one command and answers it.
 func (r *Run) handle(c command) {
-	var err error
-	switch c.op {
-	case OpPlay:
-		if err = r.stopped(); err == nil {
-			r.status, r.pending = StatusRunning, 0
-			r.rebaseSpeed(time.Now())
-		}
-	case OpContinue:
-		err = r.extend()
-	case OpPause:
-		if r.status == StatusRunning || r.status == StatusSettled {
-			r.status, r.message = StatusPaused, ""
-		}
-		r.pending = 0
-	case OpStep:
-		if err = r.stopped(); err == nil {
-			r.status, r.pending = StatusPaused, c.n
-		}
-	case OpReset:
-		if err = r.reinit(r.controls, false); err != nil {
-			r.diverge("reset failed: " + err.Error())
-		}
-	case OpSet:
-		err = r.set(c.name, c.value)
-	case OpSpeed:
-		r.speed = c.value.Num
-		r.rebaseSpeed(time.Now())
-	case OpWeight:
-		err = r.setWeightIndex(c.n) // run_weights.go
-	case OpData:
-		err = r.setData(c.data) // run_data.go
-	case OpInducing:
-		err = r.setInducing(int(c.n), c.value.Num) // run_data.go
-	case opInspect:
-		err = r.safely("Inspect", func() { c.fn(r.m, r.d) })
-		c.reply <- err
-		return // looked, changed nothing: no settling, no new frame
-	default:
-		err = &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown command %q", c.op)}
+	if c.op == nil { // Inspect: looked, changed nothing: no settling, no new frame
+		c.reply <- r.safely("Inspect", func() { c.fn(r.m, r.d) })
+		return
 	}
-	if c.op != OpSpeed && c.op != OpWeight {
-		r.settle((c.op == OpSet || c.op == OpData || c.op == OpInducing) && err == nil)
-	}
+	err := c.op.run(r, c)
 	r.dirty = true
 	c.reply <- err
 }
 
 // extend grants a done run another step budget and plays it.
-func (r *Run) extend() error {
+func (r *Run) extend(command) error {
 	switch {
 	case r.status == StatusDiverged:
 		return r.stopped()
@@ -461,11 +423,15 @@ func (r *Run) stopped() error {
 	return nil
 }
 
-// set validates and applies a control change.
-func (r *Run) set(name string, v sim.Value) error {
-	spec, err := r.dataSpec.Check(name, v) // the ranges for the current data (run_data.go)
-	if err != nil {
-		return err
+// set applies a control change checked against checked (Do); it is
+// checked again when the run's spec was refitted since (a data edit).
+func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
+	spec, ok := checked.Control(name)
+	if cur := r.spec.Load(); cur != checked || !ok {
+		var err error
+		if spec, err = cur.Check(name, v); err != nil {
+			return err
+		}
 	}
 	if old, ok := r.controls[name]; ok && old == v {
 		return nil

@@ -5,7 +5,6 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -18,9 +17,6 @@ import (
 // closed form) or as a Gaussian's mean and std (WeightGaussian: mean-field
 // VI). The viewer chooses i with the "weight" command.
 const (
-	// OpWeight chooses the weight whose marginal frames carry (n = index).
-	OpWeight = "weight"
-
 	// WeightDraws is the number of draws behind a histogram.
 	WeightDraws = 2000
 	// WeightBins is the number of histogram bins, spread over the draws'
@@ -63,7 +59,7 @@ func (r *Run) numWeights() int {
 func (r *Run) setWeightIndex(i int64) error {
 	n := r.numWeights()
 	if n == 0 {
-		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", r.spec.Name)}
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", r.Spec().Name)}
 	}
 	if i < 0 || i >= int64(n) {
 		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("weight index %d is outside the allowed range [0, %d]", i, n-1)}
@@ -182,9 +178,4 @@ func histogram(s *wire.WeightSet, draws []float64) bool {
 	return true
 }
 
-// SetWeight chooses the weight whose marginal the frames carry. It returns
-// a *FieldError naming "n" and the allowed range when index is outside [0,
-// NumWeights()), or "op" when the method has no weight marginals.
-func (r *Run) SetWeight(ctx context.Context, index int64) error {
-	return r.do(ctx, command{op: OpWeight, n: index})
-}
+func (r *Run) weightCmd(c command) error { return r.setWeightIndex(c.n) }
