@@ -242,11 +242,11 @@ type Run struct {
 	overrun    time.Duration // how far the last batch ran past its budget, while runs take turns (batchBudget)
 	row        []float64
 	traceNames []string
-	traceScale []float64      // model → plot units of each trace (sim.TraceInfo.Unit)
-	drawRec    *drawRecorder  // samplers' recent draws (run_draws.go)
-	drawsOff   bool           // the method is not a sampler with per-chain traces
-	weights    weightState    // the chosen weight's marginal (run_weights.go)
-	extras     extraState     // the frame's extras (run_extras.go)
+	traceScale []float64     // model → plot units of each trace (sim.TraceInfo.Unit)
+	drawRec    *drawRecorder // samplers' recent draws (run_draws.go)
+	drawsOff   bool          // the method is not a sampler with per-chain traces
+	weights    weightState   // the chosen weight's marginal (run_weights.go)
+	extras     extraState    // the frame's extras (run_extras.go)
 
 	// mu guards the history and the mailbox. The run holds it only to add a
 	// point or publish; viewers only to copy.
