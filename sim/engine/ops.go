@@ -200,7 +200,7 @@ func setShape(m wire.Op) error {
 // refused at once, naming the control; the run checks again only if its
 // spec was refitted (a data edit) before the command is applied.
 func makeSet(r *Run, m wire.Op, _ EditDecoder) (command, error) {
-	spec := r.spec.Load()
+	spec := r.prob.spec.Load()
 	if _, err := spec.Check(*m.Name, *m.Value); err != nil {
 		return command{}, err
 	}
@@ -275,14 +275,14 @@ func dataShape(m wire.Op) error {
 // makeData builds the data set a data command asks for on the run's base
 // data set and checks it (checkEdited).
 func makeData(r *Run, m wire.Op, edits EditDecoder) (command, error) {
-	d, err := r.base, error(nil)
+	d, err := r.prob.base, error(nil)
 	switch {
 	case m.Edit != nil && edits == nil:
 		return command{}, &sim.FieldError{Field: "edit", Message: "an encoded edit is not read here: give x and y"}
 	case m.Edit != nil:
-		d, err = edits("data", *m.Edit, r.base)
+		d, err = edits("data", *m.Edit, r.prob.base)
 	case m.X != nil:
-		d, err = datasets.Edit(r.base, m.X, m.Y)
+		d, err = datasets.Edit(r.prob.base, m.X, m.Y)
 	}
 	if err != nil {
 		return command{}, err
@@ -401,7 +401,7 @@ func (r *Run) reset(command) error {
 func (r *Run) setCmd(c command) error { return r.set(c.name, c.value, c.spec) }
 
 func (r *Run) speedCmd(c command) error {
-	r.speed = c.value.Num
+	r.pace.speed = c.value.Num
 	r.rebaseSpeed(time.Now())
 	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/wire"
@@ -14,9 +15,24 @@ const (
 	InducingMark = "inducing input"
 )
 
+// problem is what a run's method is fitted to: its data set, the data set
+// the run was created on, and the method's spec fitted to the data.
+type problem struct {
+	base   *sim.Dataset                    // the data set the run was created on; edits are made against it
+	d      *sim.Dataset                    // the current data; the run goroutine's
+	spec   atomic.Pointer[sim.MethodSpec]  // fitted to d, refitted on an edit: commands are checked against it
+	points atomic.Pointer[wire.DataPoints] // d in the user's units, as last published
+}
+
+func (p *problem) init(d *sim.Dataset, spec *sim.MethodSpec) {
+	p.base, p.d = d, d
+	p.spec.Store(spec)
+	p.points.Store(dataPoints(d))
+}
+
 // BaseData is the data set the run was created on, in model units: edits
 // are made against its scales, grid and truth (datasets.Edit). Immutable.
-func (r *Run) BaseData() *sim.Dataset { return r.base }
+func (r *Run) BaseData() *sim.Dataset { return r.prob.base }
 
 // SetData replaces the run's training data by d between two steps. d must
 // be the run's base data set edited (the same task, grid and scales:
@@ -45,10 +61,10 @@ func (r *Run) checkEdited(d *sim.Dataset) error {
 	if d == nil {
 		return &sim.FieldError{Field: "data", Message: "required: the edited data"}
 	}
-	if d.Task != r.base.Task || len(d.Grid) != len(r.base.Grid) || d.XScale != r.base.XScale || d.YScale != r.base.YScale {
+	if d.Task != r.prob.base.Task || len(d.Grid) != len(r.prob.base.Grid) || d.XScale != r.prob.base.XScale || d.YScale != r.prob.base.YScale {
 		return &sim.FieldError{Field: "data", Message: "an edit must keep the run's data set's task, grid and units"}
 	}
-	return r.spec.Load().CheckData(d)
+	return r.prob.spec.Load().CheckData(d)
 }
 
 func (r *Run) dataCmd(c command) error     { return r.setData(c.data) }
@@ -74,29 +90,28 @@ func (r *Run) setData(d *sim.Dataset) error {
 			return &sim.FieldError{Field: "data", Message: perr.Error()}
 		}
 		if err == nil {
-			r.d = d
-			r.spec.Store(&spec)
-			r.data.Store(dataPoints(d))
+			r.prob.d = d
+			r.prob.spec.Store(&spec)
+			r.prob.points.Store(dataPoints(d))
 			r.addMark(dataMark(r.step, d))
-			r.bandFresh, r.unrecorded = false, true
-			r.resetDraws() // a sampler's kept draws were of the old target (run_draws.go)
+			r.changed(changeData) // a sampler's kept draws were of the old target
 			return nil
 		}
-		r.log.Info("method could not take the edited data: initialising it again", "method", spec.Name, "err", err)
+		r.opt.Log.Info("method could not take the edited data: initialising it again", "method", spec.Name, "err", err)
 		next = clampControls(spec, r.controls) // liveClamp may have set some
 	}
-	old, oldSpec := r.d, r.spec.Load()
-	r.d = d
-	r.spec.Store(&spec)
+	old, oldSpec := r.prob.d, r.prob.spec.Load()
+	r.prob.d = d
+	r.prob.spec.Store(&spec)
 	if err := r.reinit(next, true); err != nil {
-		r.d = old
-		r.spec.Store(oldSpec)
+		r.prob.d = old
+		r.prob.spec.Store(oldSpec)
 		if err2 := r.reinit(r.controls, true); err2 != nil {
 			r.diverge("could not restore the previous data: " + err2.Error())
 		}
 		return &sim.FieldError{Field: "data", Message: "cannot run on these data: " + err.Error()}
 	}
-	r.data.Store(dataPoints(d))
+	r.prob.points.Store(dataPoints(d))
 	r.addMark(dataMark(0, d))
 	return nil
 }
@@ -155,10 +170,10 @@ func (r *Run) setInducing(i int, xUser float64) error {
 	if r.status == StatusDiverged || !r.ready {
 		return r.stopped()
 	}
-	lo, hi := r.d.Grid[0], r.d.Grid[len(r.d.Grid)-1]
-	x := r.d.XScale.ToModel(xUser)
+	lo, hi := r.prob.d.Grid[0], r.prob.d.Grid[len(r.prob.d.Grid)-1]
+	x := r.prob.d.XScale.ToModel(xUser)
 	if !(x >= min(lo, hi) && x <= max(lo, hi)) {
-		a, b := r.d.XScale.ToUser(lo), r.d.XScale.ToUser(hi)
+		a, b := r.prob.d.XScale.ToUser(lo), r.prob.d.XScale.ToUser(hi)
 		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is outside the plot's x-range [%.4g, %.4g]", xUser, min(a, b), max(a, b))}
 	}
 	var err error
@@ -170,6 +185,35 @@ func (r *Run) setInducing(i int, xUser float64) error {
 		return asFieldError("n", err)
 	}
 	r.addMark(wire.Mark{Step: r.step, Name: InducingMark, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
-	r.bandFresh, r.unrecorded = false, true
+	r.changed(changeControl)
 	return nil
+}
+
+// dataPoints maps d to the user's units for plotting.
+func dataPoints(d *sim.Dataset) *wire.DataPoints {
+	p := &wire.DataPoints{Task: d.Task, X: make([]float64, len(d.X)), Y: make([]float64, len(d.Y)), Grid: make([]float64, len(d.Grid))}
+	for i, x := range d.X {
+		p.X[i] = d.XScale.ToUser(x)
+	}
+	for i, y := range d.Y {
+		if d.Task == sim.Classification {
+			p.Y[i] = y // labels are 0 and 1 in any units
+		} else {
+			p.Y[i] = d.YScale.ToUser(y)
+		}
+	}
+	for i, x := range d.Grid {
+		p.Grid[i] = d.XScale.ToUser(x)
+	}
+	if d.Truth != nil {
+		p.Truth = make([]float64, len(d.Grid))
+		for i, x := range d.Grid {
+			t := d.Truth(x)
+			if d.Task != sim.Classification {
+				t = d.YScale.ToUser(t)
+			}
+			p.Truth[i] = t
+		}
+	}
+	return p
 }

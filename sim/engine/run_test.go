@@ -538,7 +538,7 @@ func TestRunStepAllocatesNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(1000, func() { r.stepOnce() }); allocs != 0 {
 		t.Fatalf("a step allocates %v times", allocs)
 	}
-	if r.hist.Stride() < 16 {
-		t.Fatalf("stride %d: the history did not halve during the test", r.hist.Stride())
+	if r.box.hist.Stride() < 16 {
+		t.Fatalf("stride %d: the history did not halve during the test", r.box.hist.Stride())
 	}
 }

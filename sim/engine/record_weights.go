@@ -30,22 +30,30 @@ const (
 	weightsCostShare = 10
 )
 
-// weightState is the run goroutine's weight-marginal state.
-type weightState struct {
+// weightsRec adds the chosen weight's marginal to the frames as the
+// extra "weights": when the method moved, the index changed or the run
+// was reset, at most every weightsInterval while stepping.
+type weightsRec struct {
+	noSteps
+	r     *Run
 	index int
 	set   *wire.WeightSet
 	step  int64
 	epoch uint64
 	next  time.Time
 	stale bool // the index changed: recompute at the next publish
+	last  *wire.WeightSet
+	x     *wire.Extra
 }
+
+func (*weightsRec) reset(change) {} // a new step or epoch shows at the next frame
 
 // numWeights returns the method's weight count, or 0 when it offers no
 // weight marginals.
-func (r *Run) numWeights() int {
+func (w *weightsRec) numWeights() int {
 	n := 0
-	_ = r.safely("NumWeights", func() {
-		switch m := r.m.(type) {
+	_ = w.r.safely("NumWeights", func() {
+		switch m := w.r.m.(type) {
 		case sim.WeightSampler:
 			n = m.NumWeights()
 		case sim.WeightGaussian:
@@ -55,28 +63,43 @@ func (r *Run) numWeights() int {
 	return n
 }
 
-// setWeightIndex validates and applies a "weight" command.
-func (r *Run) setWeightIndex(i int64) error {
-	n := r.numWeights()
+// choose validates and applies a "weight" command.
+func (w *weightsRec) choose(i int64) error {
+	n := w.numWeights()
 	if n == 0 {
-		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", r.Spec().Name)}
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", w.r.Spec().Name)}
 	}
 	if i < 0 || i >= int64(n) {
 		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("weight index %d is outside the allowed range [0, %d]", i, n-1)}
 	}
-	r.weights.index, r.weights.stale = int(i), true
+	w.index, w.stale = int(i), true
 	return nil
 }
 
-// weightSet returns the weight set for a frame published now: a new one
+func (w *weightsRec) contribute(f *Frame, now time.Time) {
+	if !w.r.ready {
+		return
+	}
+	if s := w.current(now); s != w.last {
+		w.last, w.x = s, nil
+		if s != nil {
+			w.x = makeExtra(w.r.opt.Log, "weights", s)
+		}
+	}
+	if w.x != nil {
+		f.Extras = append(f.Extras, w.x)
+	}
+}
+
+// current returns the weight set for a frame published now: a new one
 // when the method moved, the index changed or the run was reset, and the
 // last is old enough (at once while paused or after a change of index).
-func (r *Run) weightSet(now time.Time) *wire.WeightSet {
-	w := &r.weights
+func (w *weightsRec) current(now time.Time) *wire.WeightSet {
+	r := w.r
 	if r.status == StatusDiverged {
 		return w.set
 	}
-	moved := w.set == nil || w.step != r.step || w.epoch != r.epoch
+	moved := w.set == nil || w.step != r.step || w.epoch != r.box.epoch
 	if !moved && !w.stale {
 		return w.set
 	}
@@ -85,27 +108,27 @@ func (r *Run) weightSet(now time.Time) *wire.WeightSet {
 	}
 	t0 := time.Now()
 	var s *wire.WeightSet
-	if err := r.safely("WeightSamples", func() { s = r.makeWeightSet() }); err != nil {
+	if err := r.safely("WeightSamples", func() { s = w.make() }); err != nil {
 		return w.set
 	}
-	w.set, w.step, w.epoch, w.stale = s, r.step, r.epoch, false
+	w.set, w.step, w.epoch, w.stale = s, r.step, r.box.epoch, false
 	w.next = now.Add(max(weightsInterval, time.Since(t0)*weightsCostShare))
 	return w.set
 }
 
-// makeWeightSet computes the chosen weight's marginal; nil when the method
-// offers none or its numbers are not finite.
-func (r *Run) makeWeightSet() *wire.WeightSet {
-	n := r.numWeights()
+// make computes the chosen weight's marginal; nil when the method offers
+// none or its numbers are not finite.
+func (w *weightsRec) make() *wire.WeightSet {
+	n := w.numWeights()
 	if n == 0 {
 		return nil
 	}
-	i := min(r.weights.index, n-1)
-	s := &wire.WeightSet{Step: r.step, Index: i, NumWeights: n}
-	if wn, ok := r.m.(sim.WeightNamer); ok {
+	i := min(w.index, n-1)
+	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n}
+	if wn, ok := w.r.m.(sim.WeightNamer); ok {
 		s.Name = wn.WeightName(i)
 	}
-	switch m := r.m.(type) {
+	switch m := w.r.m.(type) {
 	case sim.WeightSampler:
 		if !histogram(s, m.WeightSamples(i, WeightDraws)) {
 			return nil
@@ -178,4 +201,4 @@ func histogram(s *wire.WeightSet, draws []float64) bool {
 	return true
 }
 
-func (r *Run) weightCmd(c command) error { return r.setWeightIndex(c.n) }
+func (r *Run) weightCmd(c command) error { return r.rec.weights.choose(c.n) }
