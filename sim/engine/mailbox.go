@@ -30,9 +30,9 @@ type Frame struct {
 	Diagnostics map[string]float64 // finite values only
 	Time        time.Time
 	// Extras are the family-specific parts, each sent under its key: a
-	// sampler's "draws" (run_draws.go), a weight's marginal "weights"
-	// (run_weights.go), and whatever views the method offers (sim.Views,
-	// run_extras.go). Shared and immutable like the rest.
+	// sampler's "draws" (record_draws.go), a weight's marginal "weights"
+	// (record_weights.go), and whatever views the method offers (sim.Views,
+	// record_views.go). Shared and immutable like the rest.
 	Extras []*wire.Extra
 	// Data are the training points in the user's units, the same pointer
 	// until an edit (OpData) replaces them.

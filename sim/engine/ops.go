@@ -74,7 +74,7 @@ var opTable = []opDef{
 	{name: OpContinue, apply: (*Run).extend},
 	{name: OpSet, args: []string{"name", "value"}, shape: setShape, make: makeSet, apply: (*Run).setCmd, marks: true},
 	{name: OpSpeed, args: []string{"value"}, shape: speedShape, make: makeSpeed, apply: (*Run).speedCmd, still: true},
-	{name: OpWeight, args: []string{"n"}, shape: indexShape("a weight index"), make: makeIndex, apply: (*Run).weightCmd, still: true},  // run_weights.go
+	{name: OpWeight, args: []string{"n"}, shape: indexShape("a weight index"), make: makeIndex, apply: (*Run).weightCmd, still: true},  // record_weights.go
 	{name: OpData, args: []string{"x", "y", "edit"}, shape: dataShape, make: makeData, apply: (*Run).dataCmd, marks: true},             // run_data.go
 	{name: OpInducing, args: []string{"n", "value"}, shape: inducingShape, make: makeInducing, apply: (*Run).inducingCmd, marks: true}, // run_data.go
 }

@@ -78,7 +78,7 @@ func (b *bandRec) draw() {
 // ragged or not finite.
 func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *wire.Band {
 	if d.Task == sim.Classification && probabilities(p) {
-		return makeProbBand(p, d, shown) // a band through the sigmoid (run_band_prob.go)
+		return makeProbBand(p, d, shown) // a band through the sigmoid (record_band_prob.go)
 	}
 	b := newBand(p, shown)
 	if b == nil {
