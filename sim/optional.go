@@ -15,14 +15,6 @@ type Diagnoser interface {
 	Diagnostics() map[string]float64
 }
 
-// ChainDivergences is implemented by samplers that count divergent
-// transitions per chain, so the dashboard can mark which draws diverged.
-type ChainDivergences interface {
-	// ChainDivergences returns every chain's count of divergent
-	// transitions so far (warm-up included), appended to dst[:0].
-	ChainDivergences(dst []int) []int
-}
-
 // WeightSampler is implemented by methods that can draw one weight from
 // their approximate posterior.
 type WeightSampler interface {

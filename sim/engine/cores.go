@@ -115,7 +115,7 @@ func (c *cores) ranOver(s share, over time.Duration) {
 // tell tells a method that steps in several goroutines (sim.Threaded) how
 // many it may use: the cores the other stepping runs leave, at least one.
 // Without a shared count it is left as it likes.
-func (c *cores) tell(m sim.Method, s share) {
+func (c *cores) tell(m sim.Stepper, s share) {
 	t, ok := m.(sim.Threaded)
 	if !ok || s.procs == 0 {
 		return

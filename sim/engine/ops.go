@@ -277,6 +277,8 @@ func dataShape(m wire.Op) error {
 func makeData(r *Run, m wire.Op, edits EditDecoder) (command, error) {
 	d, err := r.prob.base, error(nil)
 	switch {
+	case d == nil:
+		return command{}, errNoData()
 	case m.Edit != nil && edits == nil:
 		return command{}, &sim.FieldError{Field: "edit", Message: "an encoded edit is not read here: give x and y"}
 	case m.Edit != nil:

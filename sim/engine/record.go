@@ -44,15 +44,22 @@ const (
 type recorders struct {
 	all     []recorder
 	history *historyRec
-	band    *bandRec
 	draws   *drawsRec
 	weights *weightsRec
 }
 
+// newRecorders makes r's views: a band only when its method predicts on
+// data.
 func newRecorders(r *Run, spec sim.MethodSpec) recorders {
-	rs := recorders{history: &historyRec{r: r}, band: &bandRec{r: r}, draws: &drawsRec{r: r}, weights: &weightsRec{r: r}}
+	rs := recorders{history: &historyRec{r: r}, draws: &drawsRec{r: r}, weights: &weightsRec{r: r}}
 	rs.history.init(spec)
-	rs.all = []recorder{rs.history, rs.band, diagnosticsRec{r}, rs.draws, rs.weights, &viewsRec{r: r, band: rs.band}}
+	rs.all = []recorder{rs.history}
+	var band *bandRec
+	if m := r.prob.predictor(r.m); m != nil {
+		band = &bandRec{r: r, m: m}
+		rs.all = append(rs.all, band)
+	}
+	rs.all = append(rs.all, diagnosticsRec{r}, rs.draws, rs.weights, &viewsRec{r: r, band: band})
 	return rs
 }
 

@@ -19,12 +19,14 @@ const (
 	minBandInterval = 100 * time.Millisecond
 )
 
-// bandRec draws the predictive band on the grid: after a step or a
+// bandRec draws the predictive band on the data's grid: after a step or a
 // change, at most every minBandInterval while stepping and within
-// 1/bandCostShare of the time, at once while paused.
+// 1/bandCostShare of the time, at once while paused. A run has one only
+// when its method predicts on data (a target density has no band).
 type bandRec struct {
 	noSteps
 	r     *Run
+	m     sim.Method
 	band  *wire.Band
 	ratio float64 // the in-between ratio of band's samples; NaN without a gap (record_band_inbetween.go)
 	step  int64   // step the band was drawn at
@@ -61,7 +63,7 @@ func (b *bandRec) draw() {
 	if es, ok := r.m.(sim.EvalSeeder); ok {
 		es.SeedEval(sim.EvalSeed(r.seed, r.step)) // the band depends on the step, not on how many were drawn
 	}
-	if err := r.safely("Predict", func() { p = r.m.Predict(r.prob.d.Grid, r.opt.BandSamples) }); err != nil {
+	if err := r.safely("Predict", func() { p = b.m.Predict(r.prob.d.Grid, r.opt.BandSamples) }); err != nil {
 		r.diverge(err.Error())
 		return
 	}

@@ -22,7 +22,7 @@ func (g diagnosticsRec) contribute(f *Frame, _ time.Time) {
 	if r.status == StatusDiverged || !r.ready {
 		return
 	}
-	if nm, ok := r.m.(sim.NoiseModel); ok {
+	if nm, ok := r.m.(sim.NoiseModel); ok && r.prob.d != nil {
 		var v float64
 		if r.safely("NoiseStd", func() { v = nm.NoiseStd() }) == nil && finite(v) {
 			out["noise_std"] = v * math.Abs(r.prob.d.YScale.Std) // user units

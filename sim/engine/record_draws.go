@@ -36,7 +36,6 @@ const (
 // makes DrawSets from them. It is owned by the run goroutine.
 type drawRecorder struct {
 	chains   sim.Chains
-	divs     sim.ChainDivergences // nil when the sampler does not count per chain
 	params   []string
 	col      [][]int // col[p][c]: index of param p, chain c in Trace()
 	nc       int
@@ -57,13 +56,12 @@ type drawRecorder struct {
 
 // newDrawRecorder returns a recorder for m, or nil when m is not a sampler
 // with per-chain traces named "param.cK".
-func newDrawRecorder(m sim.Method, traces []string, c sim.Controls) *drawRecorder {
+func newDrawRecorder(m sim.Stepper, traces []string, c sim.Controls) *drawRecorder {
 	ch, ok := m.(sim.Chains)
 	if !ok {
 		return nil
 	}
 	rec := &drawRecorder{chains: ch}
-	rec.divs, _ = m.(sim.ChainDivergences)
 	rec.nc = maxDrawChains
 	if v, ok := c["chains"]; ok && v.Num >= 1 {
 		rec.nc = min(maxDrawChains, int(v.Num))
@@ -200,9 +198,7 @@ func (d *drawsRec) contribute(f *Frame, now time.Time) {
 
 // record adds a step's draws when retained.
 func (d *drawRecorder) record(retained bool, tr []float64) {
-	if d.divs != nil {
-		d.divNow = d.divs.ChainDivergences(d.divNow[:0])
-	}
+	d.divNow = d.chains.ChainDivergences(d.divNow[:0])
 	if !retained {
 		copy(d.divPrev, d.divNow)
 		return

@@ -18,19 +18,34 @@ const (
 )
 
 // viewsRec adds the method's own views (sim.Views) to the frames, each
-// under its key: asked for when a new band shows a new state (a step, a
-// reset or a control change: the band's own rules) and the last ask is old
-// enough (at once while paused).
+// under its key: asked for when the method shows a new state and the last
+// ask is old enough (at once while paused). A new state is a new band (a
+// step, a reset or a change: the band's own rules), or, for a run without
+// a band, a step, a new epoch or a change.
 type viewsRec struct {
 	noSteps
 	r     *Run
-	band  *bandRec
+	band  *bandRec      // nil: no band
 	views []*wire.Extra // as last asked; nil before
 	of    *wire.Band    // the band they were asked with: a new band means a new state
-	next  time.Time     // earliest next ask while stepping
+	step  int64         // without a band: the step and epoch they were asked at…
+	epoch uint64
+	stale bool      // …and whether the method changed since
+	next  time.Time // earliest next ask while stepping
 }
 
-func (*viewsRec) reset(change) {} // the band's own reset shows
+func (v *viewsRec) reset(change) { v.stale = true }
+
+// current reports whether the views were asked for in the method's state.
+func (v *viewsRec) current() bool {
+	if v.views == nil {
+		return false
+	}
+	if v.band != nil {
+		return v.of == v.band.band
+	}
+	return !v.stale && v.step == v.r.step && v.epoch == v.r.box.epoch
+}
 
 func (v *viewsRec) contribute(f *Frame, now time.Time) {
 	if !v.r.ready {
@@ -47,7 +62,7 @@ func (v *viewsRec) ask(now time.Time) {
 	if !ok || r.status == StatusDiverged {
 		return
 	}
-	if v.views != nil && v.of == v.band.band {
+	if v.current() {
 		return
 	}
 	if r.active() && now.Before(v.next) {
@@ -68,6 +83,9 @@ func (v *viewsRec) ask(now time.Time) {
 			v.views = append(v.views, x)
 		}
 	}
-	v.of = v.band.band
+	if v.band != nil {
+		v.of = v.band.band
+	}
+	v.step, v.epoch, v.stale = r.step, r.box.epoch, false
 	v.next = now.Add(max(viewsInterval, time.Since(t0)*viewsCostShare))
 }

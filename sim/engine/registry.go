@@ -221,7 +221,7 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := newRun(id, m, d, controls, cfg.Seed, g.cfg.Run)
+	run, err := newRun(id, m, d, nil, controls, cfg.Seed, g.cfg.Run)
 	if err != nil {
 		var fe *sim.FieldError
 		if errors.As(err, &fe) {

@@ -6,6 +6,7 @@ import (
 	"github.com/posterior-playground/playground/sim/wire"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
 
 	"context"
 	"errors"
@@ -27,8 +28,8 @@ type Run struct {
 	cfg  RunConfig  // set by the registry
 	opt  RunOptions // Log carries the run's id
 	seed uint64
-	m    sim.Method
-	prob problem // the data and the spec fitted to them (run_data.go)
+	m    sim.Stepper // a sim.Method on data, a target.Method on a target
+	prob problem     // the data and the spec fitted to them (run_data.go)
 
 	box    mailbox // commands in, frames out
 	counts counts
@@ -62,7 +63,26 @@ type counts struct {
 // stepping: call Start. A data set larger than the method accepts
 // (sim.MethodSpec.CheckData) and Init errors (and panics) are returned.
 func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
-	r, err := newRun(id, m, d, c, seed, opt)
+	if d == nil {
+		return nil, &sim.FieldError{Field: "data", Message: "required: the data set the method is fitted to"}
+	}
+	return newReadyRun(id, m, d, nil, c, seed, opt)
+}
+
+// NewTargetRun is NewRun for a method fitted to a target density t, which
+// has no data: its frames carry no data, no band and no data diagnostics,
+// and the data commands are refused.
+func NewTargetRun(id string, m target.Method, t target.Target, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
+	if t == nil {
+		return nil, &sim.FieldError{Field: "target", Message: "required: the target density the method is fitted to"}
+	}
+	return newReadyRun(id, m, nil, t, c, seed, opt)
+}
+
+// newReadyRun builds a run, initialises its method and publishes its
+// first frame.
+func newReadyRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
+	r, err := newRun(id, m, d, t, c, seed, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +94,12 @@ func NewRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 	return r, nil
 }
 
-// newRun builds a run of m on d, preparing: everything but the method's
-// Init, which is cheap; the caller initialises it (NewRun) or lets the run
-// goroutine do so (prepare). It publishes no frame. It refuses a data set
-// larger than the method accepts before anything is built.
-func newRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
+// newRun builds a run of m on d (a sim.Method) or t (a target.Method),
+// preparing: everything but the method's Init, which is cheap; the caller
+// initialises it (NewRun) or lets the run goroutine do so (prepare). It
+// publishes no frame. It refuses a data set larger than the method accepts
+// before anything is built.
+func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Controls, seed uint64, opt RunOptions) (*Run, error) {
 	opt = opt.withDefaults()
 	opt.Log = opt.Log.With("run", id)
 	r := &Run{
@@ -87,13 +108,13 @@ func newRun(id string, m sim.Method, d *sim.Dataset, c sim.Controls, seed uint64
 		budget: opt.MaxSteps, unrecorded: true, pace: pace{speed: opt.Speed}, cores: newCores(opt),
 	}
 	var spec sim.MethodSpec
-	if err := r.safely("Spec", func() { spec = sim.SpecFor(m, d) }); err != nil {
+	if err := r.safely("Spec", func() { spec = specFor(m, d) }); err != nil {
 		return nil, err
 	}
 	if err := spec.CheckData(d); err != nil {
 		return nil, err
 	}
-	r.prob.init(d, &spec)
+	r.prob.init(d, t, &spec)
 	if l, ok := m.(sim.Logger); ok {
 		l.SetLogger(opt.Log) // the method's lines carry the run's id
 	}
@@ -178,9 +199,9 @@ type command struct {
 	n     int64
 	name  string
 	value sim.Value
-	spec  *sim.MethodSpec                // the spec a set was checked against
-	fn    func(sim.Method, *sim.Dataset) // Inspect
-	data  *sim.Dataset                   // OpData
+	spec  *sim.MethodSpec                 // the spec a set was checked against
+	fn    func(sim.Stepper, *sim.Dataset) // Inspect
+	data  *sim.Dataset                    // OpData
 	reply chan error
 }
 
@@ -200,7 +221,7 @@ const opInspect = "inspect"
 // sampler's kept draws) but not change it nor keep it; the run's state,
 // its frames and its step budget are untouched. A panic in f is returned
 // as an error, as the method's own panics are.
-func (r *Run) Inspect(ctx context.Context, f func(m sim.Method, d *sim.Dataset)) error {
+func (r *Run) Inspect(ctx context.Context, f func(m sim.Stepper, d *sim.Dataset)) error {
 	err := r.send(ctx, command{fn: f})
 	if q, ok := errors.AsType[*Queued](err); ok { // inside a long step: wait for it to end
 		err = q.Wait(ctx)
@@ -247,7 +268,7 @@ func (r *Run) send(ctx context.Context, c command) error {
 // initMethod initialises the method with controls c and a fresh stream.
 func (r *Run) initMethod(c sim.Controls) error {
 	var err error
-	if perr := r.safely("Init", func() { err = r.m.Init(r.prob.d, c, numeric.NewStream(r.seed, sim.StreamRun)) }); perr != nil {
+	if perr := r.safely("Init", func() { err = r.prob.initMethod(r.m, c, numeric.NewStream(r.seed, sim.StreamRun)) }); perr != nil {
 		return perr
 	}
 	return err

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -15,19 +17,58 @@ const (
 	InducingMark = "inducing input"
 )
 
-// problem is what a run's method is fitted to: its data set, the data set
-// the run was created on, and the method's spec fitted to the data.
+// problem is what a run's method is fitted to — a data set (its current
+// one and the one the run was created on), or a target density with no
+// data — and the method's spec fitted to it.
 type problem struct {
-	base   *sim.Dataset                    // the data set the run was created on; edits are made against it
+	base   *sim.Dataset                    // the data set the run was created on; edits are made against it; nil for a target
 	d      *sim.Dataset                    // the current data; the run goroutine's
+	target target.Target                   // nil for data
 	spec   atomic.Pointer[sim.MethodSpec]  // fitted to d, refitted on an edit: commands are checked against it
-	points atomic.Pointer[wire.DataPoints] // d in the user's units, as last published
+	points atomic.Pointer[wire.DataPoints] // d in the user's units, as last published; nil for a target
 }
 
-func (p *problem) init(d *sim.Dataset, spec *sim.MethodSpec) {
-	p.base, p.d = d, d
+func (p *problem) init(d *sim.Dataset, t target.Target, spec *sim.MethodSpec) {
+	p.base, p.d, p.target = d, d, t
 	p.spec.Store(spec)
-	p.points.Store(dataPoints(d))
+	if d != nil {
+		p.points.Store(dataPoints(d))
+	}
+}
+
+// specFor is m's spec fitted to d (sim.SpecFor); a target's method has
+// its own.
+func specFor(m sim.Stepper, d *sim.Dataset) sim.MethodSpec {
+	if dm, ok := m.(sim.Method); ok && d != nil {
+		return sim.SpecFor(dm, d)
+	}
+	return m.Spec()
+}
+
+// initMethod initialises m on the problem: a sim.Method on the data, a
+// target.Method on the target.
+func (p *problem) initMethod(m sim.Stepper, c sim.Controls, rng *rand.Rand) error {
+	if p.target != nil {
+		tm, ok := m.(target.Method)
+		if !ok {
+			return fmt.Errorf("%s is not fitted to a target density", m.Spec().Name)
+		}
+		return tm.Init(p.target, c, rng)
+	}
+	dm, ok := m.(sim.Method)
+	if !ok {
+		return fmt.Errorf("%s is not fitted to a data set", m.Spec().Name)
+	}
+	return dm.Init(p.d, c, rng)
+}
+
+// predictor is the method as a predictor on data, nil for a run with no
+// predictive band (a target density).
+func (p *problem) predictor(m sim.Stepper) sim.Method {
+	if dm, ok := m.(sim.Method); ok && p.d != nil {
+		return dm
+	}
+	return nil
 }
 
 // BaseData is the data set the run was created on, in model units: edits
@@ -55,9 +96,17 @@ func (r *Run) SetData(ctx context.Context, d *sim.Dataset) error {
 	return r.sendOp(ctx, OpData, command{data: d})
 }
 
+// errNoData refuses a data command on a run with no data.
+func errNoData() error {
+	return &sim.FieldError{Field: "op", Message: "a target density has no data to edit"}
+}
+
 // checkEdited checks an edited data set against the run's base data set
 // and the method's limit on points.
 func (r *Run) checkEdited(d *sim.Dataset) error {
+	if r.prob.base == nil {
+		return errNoData()
+	}
 	if d == nil {
 		return &sim.FieldError{Field: "data", Message: "required: the edited data"}
 	}
@@ -78,7 +127,7 @@ func dataMark(step int64, d *sim.Dataset) wire.Mark {
 // setData applies an edit on the run goroutine (SetData).
 func (r *Run) setData(d *sim.Dataset) error {
 	var spec sim.MethodSpec
-	if err := r.safely("SpecFor", func() { spec = sim.SpecFor(r.m, d) }); err != nil {
+	if err := r.safely("SpecFor", func() { spec = specFor(r.m, d) }); err != nil {
 		return &sim.FieldError{Field: "data", Message: err.Error()}
 	}
 	next := clampControls(spec, r.controls)
@@ -164,7 +213,7 @@ func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
 // setInducing moves an inducing input on the run goroutine (SetInducing).
 func (r *Run) setInducing(i int, xUser float64) error {
 	s, ok := r.m.(sim.InducingSetter)
-	if !ok {
+	if !ok || r.prob.d == nil {
 		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.Spec().Name)}
 	}
 	if r.status == StatusDiverged || !r.ready {
