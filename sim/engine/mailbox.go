@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"math"
 	"sync"
 	"time"
@@ -163,4 +165,77 @@ func (b *mailbox) read(c *Cursor) (*Frame, <-chan struct{}) {
 		c.after = last
 	}
 	return f, b.notify
+}
+
+// A command is an op decoded for the run goroutine (Do), or an Inspect.
+type command struct {
+	op    *opDef // nil: inspect
+	n     int64
+	name  string
+	value sim.Value
+	spec  *sim.MethodSpec                 // the spec a set was checked against
+	fn    func(sim.Stepper, *sim.Dataset) // Inspect
+	data  *sim.Dataset                    // OpData
+	reply chan error
+}
+
+// opName is the command's op, for Queued and errors.
+func (c command) opName() string {
+	if c.op == nil {
+		return opInspect
+	}
+	return c.op.name
+}
+
+// opInspect runs a function on the run goroutine (Inspect).
+const opInspect = "inspect"
+
+// Inspect calls f with the method and its data set (nil on a target
+// density) on the run goroutine,
+// between two steps, and returns when f has. f may read the method (a
+// sampler's kept draws) but not change it nor keep it; the run's state,
+// its frames and its step budget are untouched. A panic in f is returned
+// as an error, as the method's own panics are.
+func (r *Run) Inspect(ctx context.Context, f func(m sim.Stepper, d *sim.Dataset)) error {
+	err := r.send(ctx, command{fn: f})
+	if q, ok := errors.AsType[*Queued](err); ok { // inside a long step: wait for it to end
+		err = q.Wait(ctx)
+	}
+	return err
+}
+
+// send hands a command to the run goroutine and waits for its answer until
+// ctx ends. Its answer is always true: the run's own answer (nil: applied),
+// ErrRunBusy when the command could not be queued (never applied), or
+// *Queued when it was queued but not yet answered (applied or refused
+// later, never both).
+func (r *Run) send(ctx context.Context, c command) error {
+	reply := make(chan error, 1)
+	c.reply = reply
+	select {
+	case r.box.ctrl <- c:
+	case <-r.box.done:
+		return ErrRunClosed
+	case <-ctx.Done():
+		return ErrRunBusy
+	}
+	q := &Queued{Op: c.opName(), reply: reply, done: r.box.done}
+	if c.op != nil && c.op.name == OpSet {
+		q.Field = c.name
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-r.box.done:
+		return q.Wait(ctx)
+	case <-ctx.Done():
+		select {
+		case err := <-reply: // answered as the wait ended
+			return err
+		default:
+		}
+		f := r.Latest()
+		q.Step, q.Status = f.Step, f.Status
+		return q
+	}
 }

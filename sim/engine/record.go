@@ -103,6 +103,28 @@ func makeExtra(log *slog.Logger, key string, v any) *wire.Extra {
 	return x
 }
 
+// payload is a recorder's one extra: the payload it last published and its
+// wrapping, made once per new payload.
+type payload[P comparable] struct {
+	last P
+	x    *wire.Extra
+}
+
+// add adds v under key to f (nothing for a zero v), wrapping it when it
+// is a new payload.
+func (p *payload[P]) add(f *Frame, log *slog.Logger, key string, v P) {
+	var zero P
+	if v != p.last {
+		p.last, p.x = v, nil
+		if v != zero {
+			p.x = makeExtra(log, key, v)
+		}
+	}
+	if p.x != nil {
+		f.Extras = append(f.Extras, p.x)
+	}
+}
+
 // noSteps is the part of a recorder that watches no steps.
 type noSteps struct{}
 

@@ -137,8 +137,7 @@ type drawsRec struct {
 	rec      *drawRecorder
 	off      bool // the method is not a sampler with per-chain traces
 	retained bool // the coming step's draw is kept
-	last     *wire.DrawSet
-	x        *wire.Extra
+	out      payload[*wire.DrawSet]
 }
 
 // reset forgets the draws of a re-initialised method or of the old data
@@ -185,15 +184,7 @@ func (d *drawsRec) contribute(f *Frame, now time.Time) {
 	if !d.r.ready {
 		return
 	}
-	if s := d.set(now); s != d.last {
-		d.last, d.x = s, nil
-		if s != nil {
-			d.x = makeExtra(d.r.opt.Log, "draws", s)
-		}
-	}
-	if d.x != nil {
-		f.Extras = append(f.Extras, d.x)
-	}
+	d.out.add(f, d.r.opt.Log, "draws", d.set(now))
 }
 
 // record adds a step's draws when retained.

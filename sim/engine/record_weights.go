@@ -42,8 +42,7 @@ type weightsRec struct {
 	epoch uint64
 	next  time.Time
 	stale bool // the index changed: recompute at the next publish
-	last  *wire.WeightSet
-	x     *wire.Extra
+	out   payload[*wire.WeightSet]
 }
 
 func (*weightsRec) reset(change) {} // a new step or epoch shows at the next frame
@@ -80,15 +79,7 @@ func (w *weightsRec) contribute(f *Frame, now time.Time) {
 	if !w.r.ready {
 		return
 	}
-	if s := w.current(now); s != w.last {
-		w.last, w.x = s, nil
-		if s != nil {
-			w.x = makeExtra(w.r.opt.Log, "weights", s)
-		}
-	}
-	if w.x != nil {
-		f.Extras = append(f.Extras, w.x)
-	}
+	w.out.add(f, w.r.opt.Log, "weights", w.current(now))
 }
 
 // current returns the weight set for a frame published now: a new one
