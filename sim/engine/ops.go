@@ -393,7 +393,7 @@ func (r *Run) stepCmd(c command) error {
 }
 
 func (r *Run) reset(command) error {
-	err := r.reinit(r.controls, false)
+	err := r.reinit(r.ctl.now, false)
 	if err != nil {
 		r.diverge("reset failed: " + err.Error())
 	}

@@ -147,7 +147,7 @@ func (d *drawsRec) reset(e change) {
 	if d.rec == nil || e == changeControl {
 		return
 	}
-	if v, ok := d.r.controls["chains"]; ok && min(maxDrawChains, int(v.Num)) != d.rec.nc {
+	if v, ok := d.r.ctl.now["chains"]; ok && min(maxDrawChains, int(v.Num)) != d.rec.nc {
 		d.rec = nil
 		return
 	}
@@ -162,7 +162,7 @@ func (d *drawsRec) before() bool {
 		return false
 	}
 	if d.rec == nil {
-		d.rec = newDrawRecorder(d.r.m, d.r.box.traces, d.r.controls)
+		d.rec = newDrawRecorder(d.r.m, d.r.box.traces, d.r.ctl.now)
 		if d.rec == nil {
 			d.off = true
 			return false

@@ -39,12 +39,19 @@ type Run struct {
 	pending    int64 // steps left from a step command
 	budget     int64 // step at which the run is done; 0 unlimited (Continue raises it)
 	unrecorded bool  // the method changed (Init, Set) since its last step
-	controls   sim.Controls
-	start      sim.Controls // controls at the last (re)init; shared by frames, never written
-	marks      []wire.Mark
+	ctl        controls
 	pace       pace
 	cores      cores
 	rec        recorders
+}
+
+// controls are the run's controls, the ones it was last initialised with
+// and the marks of the changes since, for the plots. Frames share them:
+// each change makes new ones.
+type controls struct {
+	now   sim.Controls
+	start sim.Controls // at the last (re)init: a replay's base
+	marks []wire.Mark
 }
 
 // counts are the run's counters that other goroutines read.
@@ -82,7 +89,7 @@ func newReadyRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c si
 	if err != nil {
 		return nil, err
 	}
-	if err := r.initMethod(r.controls); err != nil {
+	if err := r.initMethod(r.ctl.now); err != nil {
 		return nil, err
 	}
 	r.ready, r.status = true, StatusPaused
@@ -100,7 +107,7 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 	opt.Log = opt.Log.With("run", id)
 	r := &Run{
 		id: id, m: m, seed: seed, opt: opt,
-		controls: cloneControls(c), start: cloneControls(c), status: StatusPreparing,
+		ctl: controls{now: cloneControls(c), start: cloneControls(c)}, status: StatusPreparing,
 		budget: opt.MaxSteps, unrecorded: true, pace: pace{speed: opt.Speed}, cores: newCores(opt),
 	}
 	var spec sim.MethodSpec
@@ -126,7 +133,7 @@ func (r *Run) prepare() {
 	if r.status != StatusPreparing {
 		return
 	}
-	if err := r.initMethod(r.controls); err != nil {
+	if err := r.initMethod(r.ctl.now); err != nil {
 		name := r.Spec().Name
 		r.opt.Log.Warn("run could not start", "method", name, "err", err)
 		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", name, err)

@@ -130,7 +130,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 	if err := r.safely("SpecFor", func() { spec = specFor(r.m, d) }); err != nil {
 		return &sim.FieldError{Field: "data", Message: err.Error()}
 	}
-	next := clampControls(spec, r.controls)
+	next := clampControls(spec, r.ctl.now)
 	ds, canSet := r.m.(sim.DataSetter)
 	if canSet && r.ready && r.status != StatusDiverged && r.status != StatusDone && r.liveClamp(spec, next) {
 		var err error
@@ -147,7 +147,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 			return nil
 		}
 		r.opt.Log.Info("method could not take the edited data: initialising it again", "method", spec.Name, "err", err)
-		next = clampControls(spec, r.controls) // liveClamp may have set some
+		next = clampControls(spec, r.ctl.now) // liveClamp may have set some
 	}
 	old, oldSpec := r.prob.d, r.prob.spec.Load()
 	r.prob.d = d
@@ -155,7 +155,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 	if err := r.reinit(next, true); err != nil {
 		r.prob.d = old
 		r.prob.spec.Store(oldSpec)
-		if err2 := r.reinit(r.controls, true); err2 != nil {
+		if err2 := r.reinit(r.ctl.now, true); err2 != nil {
 			r.diverge("could not restore the previous data: " + err2.Error())
 		}
 		return &sim.FieldError{Field: "data", Message: "cannot run on these data: " + err.Error()}
@@ -174,7 +174,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
 	var changed []string
 	for _, cs := range spec.Controls {
-		if v, ok := r.controls[cs.Name]; ok && v != next[cs.Name] {
+		if v, ok := r.ctl.now[cs.Name]; ok && v != next[cs.Name] {
 			if !cs.Live {
 				return false
 			}
@@ -187,9 +187,9 @@ func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
 		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil || err != nil {
 			return false
 		}
-		c := cloneControls(r.controls)
+		c := cloneControls(r.ctl.now)
 		c[name] = v
-		r.controls = c
+		r.ctl.now = c
 		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
 	}
 	return true

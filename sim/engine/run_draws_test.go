@@ -245,7 +245,7 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 	if after := r.rec.draws.set(t0.Add(5 * time.Second)); after == before || after.Retained != before.Retained+1 {
 		t.Error("a step while paused did not refresh the draws")
 	}
-	if err := r.reinit(r.controls, false); err != nil {
+	if err := r.reinit(r.ctl.now, false); err != nil {
 		t.Fatal(err)
 	}
 	if set := r.rec.draws.set(time.Now()); set != nil {

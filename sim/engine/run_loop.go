@@ -310,16 +310,16 @@ func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
 			return err
 		}
 	}
-	if old, ok := r.controls[name]; ok && old == v {
+	if old, ok := r.ctl.now[name]; ok && old == v {
 		return nil
 	}
-	next := cloneControls(r.controls)
+	next := cloneControls(r.ctl.now)
 	next[name] = v
 	switch {
 	case spec.Live && r.status == StatusDone:
 		return &sim.FieldError{Field: name, Message: fmt.Sprintf("not applied: the step budget of %d steps is spent, so a change would not act; continue (another %d steps) or reset first", r.opt.MaxSteps, r.opt.MaxSteps)}
 	case spec.Live && r.status == StatusDiverged:
-		r.controls = next // the broken method is left alone; reset applies it
+		r.ctl.now = next // the broken method is left alone; reset applies it
 	case spec.Live:
 		var err error
 		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil {
@@ -329,12 +329,12 @@ func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
 		if err != nil {
 			return asFieldError(name, err)
 		}
-		r.controls = next
+		r.ctl.now = next
 		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
 		r.changed(changeControl)
 	default: // not live: start again with the new value
 		if err := r.reinit(next, true); err != nil {
-			if err2 := r.reinit(r.controls, true); err2 != nil {
+			if err2 := r.reinit(r.ctl.now, true); err2 != nil {
 				r.diverge("could not restore the previous controls: " + err2.Error())
 			}
 			return &sim.FieldError{Field: name, Message: "cannot apply: " + err.Error()}
@@ -352,9 +352,9 @@ func asFieldError(name string, err error) error {
 
 // addMark appends m to a fresh slice: published frames share the old one.
 func (r *Run) addMark(m wire.Mark) {
-	keep := r.marks[max(0, len(r.marks)-maxMarks+1):]
+	keep := r.ctl.marks[max(0, len(r.ctl.marks)-maxMarks+1):]
 	marks := make([]wire.Mark, 0, len(keep)+1)
-	r.marks = append(append(marks, keep...), m)
+	r.ctl.marks = append(append(marks, keep...), m)
 }
 
 // reinit initialises the method again with controls c and a fresh stream
@@ -368,8 +368,8 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if !keepRunning || (r.status != StatusRunning && r.status != StatusSettled) {
 		r.status = StatusPaused
 	}
-	r.controls, r.start = cloneControls(c), cloneControls(c)
-	r.step, r.pending, r.message, r.marks = 0, 0, "", nil
+	r.ctl.now, r.ctl.start = cloneControls(c), cloneControls(c)
+	r.step, r.pending, r.message, r.ctl.marks = 0, 0, "", nil
 	r.budget = r.opt.MaxSteps
 	r.pace.rateStep, r.pace.rateTime = 0, time.Time{}
 	r.rebaseSpeed(time.Now())

@@ -14,7 +14,7 @@ func (r *Run) publish(now time.Time) {
 	f := &Frame{Diagnostics: make(map[string]float64), Time: now}
 	r.rec.contribute(f, now) // first: a band whose Predict panics diverges the run
 	f.Step, f.Pending, f.Status, f.Message, f.Budget = r.step, r.pending, r.status, r.message, r.budget
-	f.Controls, f.Start, f.Speed, f.Marks, f.Data = r.controls, r.start, r.pace.speed, r.marks, r.prob.points.Load()
+	f.Controls, f.Start, f.Speed, f.Marks, f.Data = r.ctl.now, r.ctl.start, r.pace.speed, r.ctl.marks, r.prob.points.Load()
 	slices.SortFunc(f.Extras, func(a, b *wire.Extra) int { return cmp.Compare(a.Key, b.Key) })
 	r.pace.rate(now, r.step, r.active())
 	f.StepsPerSec = r.pace.perSec

@@ -485,7 +485,7 @@ func TestRunReadDuringReset(t *testing.T) {
 	if r.Read(&c); len(c.Objective) != 5 || !c.Full {
 		t.Fatalf("%d points, full %v", len(c.Objective), c.Full)
 	}
-	if err := r.reinit(r.controls, false); err != nil {
+	if err := r.reinit(r.ctl.now, false); err != nil {
 		t.Fatal(err)
 	}
 	r.pending = 2
