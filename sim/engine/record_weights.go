@@ -51,15 +51,21 @@ func (*weightsRec) reset(change) {} // a new step or epoch shows at the next fra
 // weight marginals.
 func (w *weightsRec) numWeights() int {
 	n := 0
-	_ = w.r.safely("NumWeights", func() {
-		switch m := w.r.m.(type) {
-		case sim.WeightSampler:
-			n = m.NumWeights()
-		case sim.WeightGaussian:
-			n = m.NumWeights()
-		}
-	})
+	if ws := marginalsOf(w.r.m); ws != nil {
+		_ = w.r.safely("NumWeights", func() { n = ws.NumWeights() })
+	}
 	return n
+}
+
+// weightsOf is m's weights when it offers their marginals, nil otherwise.
+func marginalsOf(m sim.Stepper) sim.Weights {
+	switch ws := m.(type) {
+	case sim.WeightSampler:
+		return ws
+	case sim.WeightGaussian:
+		return ws
+	}
+	return nil
 }
 
 // choose validates and applies a "weight" command.
@@ -115,10 +121,7 @@ func (w *weightsRec) make() *wire.WeightSet {
 		return nil
 	}
 	i := min(w.index, n-1)
-	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n}
-	if wn, ok := w.r.m.(sim.WeightNamer); ok {
-		s.Name = wn.WeightName(i)
-	}
+	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n, Name: marginalsOf(w.r.m).WeightName(i)}
 	switch m := w.r.m.(type) {
 	case sim.WeightSampler:
 		if !histogram(s, m.WeightSamples(i, WeightDraws)) {
