@@ -27,7 +27,7 @@ func (a *API) getDraws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var t *experiment.ChainTable
-	err = run.Inspect(r.Context(), func(m sim.Method, d *sim.Dataset) {
+	err = run.Inspect(r.Context(), func(m sim.Stepper, d *sim.Dataset) {
 		if c, ok := m.(sim.Chains); ok {
 			t = experiment.SamplerDraws(c, d)
 		}

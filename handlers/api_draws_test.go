@@ -49,7 +49,7 @@ func TestAPIDrawsCSV(t *testing.T) {
 	}
 	var names []string
 	var want map[string][][]float64
-	if err := run.Inspect(t.Context(), func(m sim.Method, d *sim.Dataset) {
+	if err := run.Inspect(t.Context(), func(m sim.Stepper, d *sim.Dataset) {
 		c := m.(sim.Chains)
 		names = c.Params()
 		want = make(map[string][][]float64)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
-	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // Edited data in a link (edit=) and in a data command ({"op":"data",
@@ -151,34 +150,4 @@ func applyEdit(field, s string, base *sim.Dataset) (*sim.Dataset, error) {
 		fe.Field = field
 	}
 	return d, err
-}
-
-// checkDataOp checks a data command's shape: an edit, or x and y, or
-// neither (the data set restored).
-func checkDataOp(m wire.Op, unused func(...string) error) error {
-	switch {
-	case m.Edit != nil && (m.X != nil || m.Y != nil):
-		return &sim.FieldError{Field: "data", Message: "give the points as an edit or as x and y, not both"}
-	case m.Edit != nil:
-		if _, err := decodeEdit("data", *m.Edit); err != nil {
-			return err
-		}
-		return unused("edit")
-	case (m.X == nil) != (m.Y == nil):
-		return &sim.FieldError{Field: "data", Message: "want both x and y (the points in the user's units), or neither to restore the data set"}
-	case m.X != nil && len(m.X) != len(m.Y):
-		return &sim.FieldError{Field: "data", Message: fmt.Sprintf("%d inputs x and %d targets y; want as many of each", len(m.X), len(m.Y))}
-	}
-	return unused("x", "y")
-}
-
-// editedData is the data set a data command asks for, built on the run's.
-func editedData(m wire.Op, base *sim.Dataset) (*sim.Dataset, error) {
-	switch {
-	case m.Edit != nil:
-		return applyEdit("data", *m.Edit, base)
-	case m.X != nil:
-		return datasets.Edit(base, m.X, m.Y)
-	}
-	return base, nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/posterior-playground/playground/sim"
@@ -13,15 +12,9 @@ import (
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
-// maxWeightIndex bounds a weight command's index before the run checks it
-// against its method's number of weights.
-const maxWeightIndex = 1 << 24
-
-// opNames lists the commands a viewer may send.
-const opNames = "play, pause, step, reset, continue, set, speed, weight, data, inducing"
-
-// parseOp decodes and checks a command's shape; the run checks the values
-// against the method's spec.
+// parseOp decodes a command strictly and checks its shape against the
+// engine's command table (engine.CheckOp) and an edit's encoding; the run
+// checks the values against its spec and data (engine.Run.Do).
 func parseOp(b []byte) (wire.Op, error) {
 	var m wire.Op
 	if err := checkDuplicateKeys(b); err != nil {
@@ -41,61 +34,18 @@ func parseOp(b []byte) (wire.Op, error) {
 	if dec.More() {
 		return m, &sim.FieldError{Field: "body", Message: "want a single JSON object"}
 	}
-	unused := func(used ...string) error {
-		present := map[string]bool{"n": m.N != nil, "name": m.Name != nil, "value": m.Value != nil, "x": m.X != nil, "y": m.Y != nil, "edit": m.Edit != nil}
-		for _, u := range used {
-			delete(present, u)
-		}
-		for _, f := range []string{"n", "name", "value", "x", "y", "edit"} {
-			if present[f] {
-				return &sim.FieldError{Field: f, Message: fmt.Sprintf("not used by op %q", m.Op)}
-			}
-		}
-		return nil
+	if m.Op == engine.OpSet && m.Name != nil && *m.Name != "" && m.Value == nil && probeOp(b).Value != nil { // null, not absent
+		return m, &sim.FieldError{Field: *m.Name, Message: "want a number, or one of a choice control's options as a string, got null"}
 	}
-	switch m.Op {
-	case engine.OpPlay, engine.OpPause, engine.OpReset, engine.OpContinue:
-		return m, unused()
-	case engine.OpStep:
-		if m.N != nil && (*m.N != float64(int64(*m.N)) || *m.N < 1 || *m.N > engine.MaxStepCommand) {
-			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a whole number in [1, %d]", engine.MaxStepCommand)}
-		}
-		return m, unused("n")
-	case engine.OpSet:
-		if m.Name == nil || *m.Name == "" {
-			return m, &sim.FieldError{Field: "name", Message: "required: the control to set"}
-		}
-		if m.Value == nil {
-			if probeOp(b).Value != nil { // null
-				return m, &sim.FieldError{Field: *m.Name, Message: "want a number, or one of a choice control's options as a string, got null"}
-			}
-			return m, &sim.FieldError{Field: "value", Message: "required: a number, or one of a choice control's options"}
-		}
-		return m, unused("name", "value")
-	case engine.OpSpeed:
-		if m.Value == nil || m.Value.IsChoice() {
-			return m, &sim.FieldError{Field: "value", Message: fmt.Sprintf("want steps per second, a number in [0, %d] (0: as fast as possible)", engine.MaxSpeed)}
-		}
-		return m, unused("value")
-	case engine.OpWeight: // the run checks n against its number of weights
-		if m.N == nil || *m.N != float64(int64(*m.N)) || *m.N < 0 || *m.N > maxWeightIndex {
-			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want a weight index, a whole number in [0, %d]", maxWeightIndex)}
-		}
-		return m, unused("n")
-	case engine.OpData: // the points are checked against the run's data set (dataedit.go)
-		return m, checkDataOp(m, unused)
-	case engine.OpInducing: // the run checks n against its number of inducing inputs
-		if m.N == nil || *m.N != float64(int64(*m.N)) || *m.N < 0 || *m.N > maxWeightIndex {
-			return m, &sim.FieldError{Field: "n", Message: fmt.Sprintf("want an inducing input's index, a whole number in [0, %d]", maxWeightIndex)}
-		}
-		if m.Value == nil || m.Value.IsChoice() {
-			return m, &sim.FieldError{Field: "value", Message: "want the inducing input's new x, a number in the plot's x-range"}
-		}
-		return m, unused("n", "value")
-	case "":
-		return m, &sim.FieldError{Field: "op", Message: "required: one of " + opNames}
+	if err := engine.CheckOp(m); err != nil {
+		return m, err
 	}
-	return m, &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown op %q (allowed: %s)", m.Op, opNames)}
+	if m.Op == engine.OpData && m.Edit != nil {
+		if _, err := decodeEdit("data", *m.Edit); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
 }
 
 // opProbe is what parseOp reads again of a message it refused, to name the
@@ -121,47 +71,12 @@ func probeOp(b []byte) opProbe {
 func runOp(parent context.Context, m wire.Op, run *engine.Run, wait time.Duration) error {
 	ctx, cancel := context.WithTimeout(parent, wait)
 	defer cancel()
-	return applyOp(ctx, m, run)
+	return run.Do(ctx, m, applyEdit) // dataedit.go
 }
 
 // queuedBody is the acknowledgement of a queued command.
 func queuedBody(q *engine.Queued) wire.Queued {
 	return wire.Queued{Type: "queued", Op: q.Op, Field: q.Field, Step: q.Step, Status: string(q.Status), Message: q.Error()}
-}
-
-// applyOp sends the command m to run and returns its answer.
-func applyOp(ctx context.Context, m wire.Op, run *engine.Run) error {
-	switch m.Op {
-	case engine.OpPlay:
-		return run.Play(ctx)
-	case engine.OpPause:
-		return run.Pause(ctx)
-	case engine.OpReset:
-		return run.Reset(ctx)
-	case engine.OpContinue:
-		return run.Continue(ctx)
-	case engine.OpStep:
-		n := int64(1)
-		if m.N != nil {
-			n = int64(*m.N)
-		}
-		return run.Step(ctx, n)
-	case engine.OpSet:
-		return run.Set(ctx, *m.Name, *m.Value)
-	case engine.OpSpeed:
-		return run.SetSpeed(ctx, m.Value.Num)
-	case engine.OpWeight:
-		return run.SetWeight(ctx, int64(*m.N))
-	case engine.OpData:
-		d, err := editedData(m, run.BaseData()) // dataedit.go
-		if err != nil {
-			return err
-		}
-		return run.SetData(ctx, d)
-	case engine.OpInducing:
-		return run.SetInducing(ctx, int(*m.N), m.Value.Num)
-	}
-	return &sim.FieldError{Field: "op", Message: "unknown op"}
 }
 
 // queued tells the viewer that q was taken during a long step, and later

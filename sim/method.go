@@ -366,17 +366,13 @@ type Predictive struct {
 	Samples [][]float64 // Samples[s][i] = f_s(X[i])
 }
 
-// Method is one inference method on one model. A Method is used from one
-// goroutine at a time. Two methods initialised alike, with streams from the
-// same seed, step alike bit for bit. A method that starts goroutines
-// implements io.Closer, and Close ends them. Package sim/simtest checks
-// these rules and the ones below on any method.
-type Method interface {
+// Stepper is what every method does, whatever it is fitted to: it has a
+// spec, steps, takes live control changes and traces its parameters. A
+// method is fitted either to a data set with a model (Method) or to a
+// target density with no data (target.Method, package sim/target); the
+// engine runs both and asks each only for what it can show.
+type Stepper interface {
 	Spec() MethodSpec
-	// Init sets up the method on d with controls c, complete and valid for
-	// SpecFor(m, d) (sim.Init resolves them), drawing all later randomness
-	// from r.
-	Init(d *Dataset, c Controls, r *rand.Rand) error
 	// Step performs one optimiser step or one transition.
 	Step() StepStats
 	// Set changes a live control on an initialised method. name is one of
@@ -384,6 +380,23 @@ type Method interface {
 	// (a value the method cannot take in its current state) must leave the
 	// method unchanged.
 	Set(name string, v Value) error
+	// Trace returns the current values of Spec().Traces, in order.
+	Trace() []float64
+}
+
+// Method is one inference method on one model, fitted to a data set (a
+// regression or a classification): it predicts f on the data's grid, the
+// band a run shows. A Method is used from one goroutine at a time. Two
+// methods initialised alike, with streams from the same seed, step alike
+// bit for bit. A method that starts goroutines implements io.Closer, and
+// Close ends them. Package sim/simtest checks these rules and the ones
+// below on any method.
+type Method interface {
+	Stepper
+	// Init sets up the method on d with controls c, complete and valid for
+	// SpecFor(m, d) (sim.Init resolves them), drawing all later randomness
+	// from r.
+	Init(d *Dataset, c Controls, r *rand.Rand) error
 	// Predict draws samples functions on xs (see Predictive) after Init.
 	// X is a copy of xs and there are exactly samples functions, each of
 	// len(xs), none when samples < 1; a method that cannot predict in its
@@ -391,8 +404,6 @@ type Method interface {
 	// last band. Its random draws come from a stream of its own, so calling
 	// it never changes the training trajectory.
 	Predict(xs []float64, samples int) Predictive
-	// Trace returns the current values of Spec().Traces, in order.
-	Trace() []float64
 }
 
 // ELBOEstimator is implemented by variational methods that can estimate
@@ -436,6 +447,10 @@ type Chains interface {
 	GradEvals() int64
 	// Warmup reports whether the sampler is still in warm-up.
 	Warmup() bool
+	// ChainDivergences returns every chain's count of divergent
+	// transitions so far (warm-up included), appended to dst[:0], so the
+	// dashboard can mark which draws diverged.
+	ChainDivergences(dst []int) []int
 }
 
 // DataSpec is implemented by methods whose control ranges or defaults depend

@@ -15,19 +15,21 @@ type Diagnoser interface {
 	Diagnostics() map[string]float64
 }
 
-// ChainDivergences is implemented by samplers that count divergent
-// transitions per chain, so the dashboard can mark which draws diverged.
-type ChainDivergences interface {
-	// ChainDivergences returns every chain's count of divergent
-	// transitions so far (warm-up included), appended to dst[:0].
-	ChainDivergences(dst []int) []int
+// Weights is what every method offering weight marginals has, through
+// WeightSampler or WeightGaussian: the weights' count and names.
+type Weights interface {
+	// NumWeights is the length of the flat weight vector (0 before Init).
+	NumWeights() int
+	// WeightName names a weight for the panel ("layer 2, unit 3 → unit
+	// 17").
+	WeightName(index int) string
 }
 
 // WeightSampler is implemented by methods that can draw one weight from
-// their approximate posterior.
+// their approximate posterior (an implicit q, whose marginals have no
+// closed form).
 type WeightSampler interface {
-	// NumWeights is the length of the flat weight vector (0 before Init).
-	NumWeights() int
+	Weights
 	// WeightSamples returns n draws of weight index, or nil for an index
 	// outside [0, NumWeights()). It must not disturb the training stream.
 	WeightSamples(index, n int) []float64
@@ -36,16 +38,10 @@ type WeightSampler interface {
 // WeightGaussian is implemented by methods whose weight marginals are
 // Gaussian (mean-field VI): the density is drawn from the mean and std.
 type WeightGaussian interface {
-	NumWeights() int
+	Weights
 	// WeightMarginal returns the mean and std of weight index; ok is false
 	// outside [0, NumWeights()) or before Init.
 	WeightMarginal(index int) (mean, std float64, ok bool)
-}
-
-// WeightNamer optionally names a weight for the panel ("layer 2, unit 3 →
-// unit 17").
-type WeightNamer interface {
-	WeightName(index int) string
 }
 
 // Moments is a posterior mean and standard deviation.

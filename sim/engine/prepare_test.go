@@ -171,7 +171,7 @@ func TestCommandBusyIsNeverApplied(t *testing.T) {
 	var queued []*Queued
 	busy := 0
 	var lastQueued sim.Value
-	for i := range cap(r.ctrl) + 1 {
+	for i := range cap(r.box.ctrl) + 1 {
 		v := sim.Num(0.01 * float64(i+1)) // every command a new value
 		ctx, cancel := context.WithTimeout(bg(), 20*time.Millisecond)
 		err := r.Set(ctx, "lr", v)
@@ -184,8 +184,8 @@ func TestCommandBusyIsNeverApplied(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	}
-	if len(queued) != cap(r.ctrl) || busy != 1 {
-		t.Fatalf("%d queued, %d busy; want %d and 1", len(queued), busy, cap(r.ctrl))
+	if len(queued) != cap(r.box.ctrl) || busy != 1 {
+		t.Fatalf("%d queued, %d busy; want %d and 1", len(queued), busy, cap(r.box.ctrl))
 	}
 	close(f.stepGate)
 	for _, q := range queued {

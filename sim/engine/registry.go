@@ -221,7 +221,7 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := newRun(id, m, d, controls, cfg.Seed, g.cfg.Run)
+	run, err := newRun(id, m, d, nil, controls, cfg.Seed, g.cfg.Run)
 	if err != nil {
 		var fe *sim.FieldError
 		if errors.As(err, &fe) {
@@ -231,14 +231,14 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 	}
 	run.publish(time.Now()) // preparing: the run goroutine initialises the method
 	if cfg.Replay != nil {
-		if err := CheckReplay(cfg.Replay, run.spec); err != nil {
+		if err := CheckReplay(cfg.Replay, run.Spec()); err != nil {
 			return nil, err
 		}
 	}
 	cfg.Controls = cloneControls(controls)
-	if cfg.Model == "" && len(run.spec.Models) > 0 {
-		cfg.Model = run.spec.Models[0] // the method's default, unless the data set's is supported
-		if slices.Contains(run.spec.Models, d.DefaultModel) {
+	if cfg.Model == "" && len(run.Spec().Models) > 0 {
+		cfg.Model = run.Spec().Models[0] // the method's default, unless the data set's is supported
+		if slices.Contains(run.Spec().Models, d.DefaultModel) {
 			cfg.Model = d.DefaultModel
 		}
 	}
@@ -330,7 +330,7 @@ func (g *Registry) Delete(id string) error {
 // remove stops a run; g.mu must be held. Its steps so far stay counted in
 // Stats (the few it may take while stopping are not).
 func (g *Registry) remove(id string, e *entry) {
-	g.retired[e.run.spec.Name] += e.run.StepsTaken()
+	g.retired[e.run.Spec().Name] += e.run.StepsTaken()
 	delete(g.runs, id)
 	g.release(e.client)
 	e.cancel()
@@ -358,7 +358,7 @@ func (g *Registry) Stats() Stats {
 		s.Steps[m] = n
 	}
 	for _, e := range g.runs {
-		m := e.run.spec.Name
+		m := e.run.Spec().Name
 		s.Runs[RunKey{Status: e.run.Latest().Status, Method: m}]++
 		s.Viewers += e.run.Viewers()
 		s.Steps[m] += e.run.StepsTaken()

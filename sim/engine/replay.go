@@ -87,7 +87,7 @@ var errReplaySettled = errors.New("the method has nothing to iterate")
 // the run's step (a settled method's step recording a change is published
 // with the next frame) and whether its method has nothing to iterate.
 func replayState(ctx context.Context, r *Run) (step int64, settled bool, err error) {
-	err = r.Inspect(ctx, func(m sim.Method, _ *sim.Dataset) {
+	err = r.Inspect(ctx, func(m sim.Stepper, _ *sim.Dataset) {
 		step = r.step
 		if s, ok := m.(sim.Settler); ok {
 			_, settled = s.Settled()

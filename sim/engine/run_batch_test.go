@@ -55,7 +55,7 @@ func TestSteppingCountsActiveRuns(t *testing.T) {
 // interval that lets each have one in turn, never under minBatchTime.
 func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 	var n atomic.Int64
-	r := &Run{opt: RunOptions{FrameRate: 25, BatchTime: 10 * time.Millisecond, Stepping: &n}}
+	r := newCores(RunOptions{FrameRate: 25, BatchTime: 10 * time.Millisecond, Stepping: &n})
 	procs := int64(runtime.GOMAXPROCS(0))
 	for _, tc := range []struct {
 		stepping int64
@@ -72,7 +72,7 @@ func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 			t.Errorf("%d stepping on %d cores: batch %v, want %v", tc.stepping, procs, got, tc.want)
 		}
 	}
-	r.opt.Stepping = nil
+	r.stepping = nil
 	if got := r.batchTime(r.share()); got != 10*time.Millisecond {
 		t.Errorf("no shared count: batch %v, want 10ms", got)
 	}
@@ -91,12 +91,12 @@ func (m *threadedMethod) SetThreads(n int) { m.told = append(m.told, n) }
 func TestShareCoresTellsThreadedMethods(t *testing.T) {
 	var n atomic.Int64
 	m := &threadedMethod{}
-	r := &Run{m: m, opt: RunOptions{Stepping: &n}}
+	r := newCores(RunOptions{Stepping: &n}.withDefaults())
 	procs := runtime.GOMAXPROCS(0)
 	var want []int
 	for _, stepping := range []int{1, 1, 2, int(procs), int(procs) + 5} {
 		n.Store(int64(stepping)) // the run itself among them
-		r.shareCores(r.share())
+		r.tell(m, r.share())
 		if w := max(1, procs-stepping+1); len(want) == 0 || want[len(want)-1] != w {
 			want = append(want, w)
 		}
@@ -104,8 +104,8 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 	if !slices.Equal(m.told, want) {
 		t.Errorf("on %d cores told %v, want %v", procs, m.told, want)
 	}
-	r.opt.Stepping = nil
-	r.shareCores(r.share())
+	r.stepping = nil
+	r.tell(m, r.share())
 	if len(m.told) != len(want) {
 		t.Errorf("no shared count: told %v more", m.told[len(want):])
 	}
@@ -117,7 +117,7 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 // owes nothing.
 func TestBatchBudgetPaysBackOverruns(t *testing.T) {
 	var n atomic.Int64
-	r := &Run{opt: RunOptions{FrameRate: 25, BatchTime: 2 * time.Millisecond, Stepping: &n}}
+	r := newCores(RunOptions{FrameRate: 25, BatchTime: 2 * time.Millisecond, Stepping: &n})
 	procs := int64(runtime.GOMAXPROCS(0))
 	n.Store(procs + 1)
 	sh := r.share()
@@ -125,7 +125,7 @@ func TestBatchBudgetPaysBackOverruns(t *testing.T) {
 	r.ranOver(sh, d/2+2*d) // a step of 3.5 batch times: 2.5 owed
 	var got []time.Duration
 	for range 4 {
-		got = append(got, r.batchBudget(sh))
+		got = append(got, r.budget(sh))
 	}
 	if want := []time.Duration{0, 0, d / 2, d}; !slices.Equal(got, want) {
 		t.Errorf("after an overrun of 2.5 batch times (%v) the budgets are %v, want %v", d, got, want)
@@ -136,7 +136,7 @@ func TestBatchBudgetPaysBackOverruns(t *testing.T) {
 	}
 	n.Store(procs) // no longer taking turns: the debt is forgiven
 	sh = r.share()
-	if b := r.batchBudget(sh); b != r.batchTime(sh) || sh.crowded() || r.overrun != 0 {
+	if b := r.budget(sh); b != r.batchTime(sh) || sh.crowded() || r.overrun != 0 {
 		t.Errorf("not crowded: budget %v (want %v), owing %v", b, r.batchTime(sh), r.overrun)
 	}
 	r.ranOver(sh, time.Second)

@@ -3,26 +3,77 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
+	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
-// Command kinds of data edits.
 const (
-	// OpData replaces the training data (an edit in the plot).
-	OpData = "data"
-	// OpInducing moves one inducing input (sim.InducingSetter).
-	OpInducing = "inducing"
 	// InducingMark names a moved inducing input's change mark (not
 	// "inducing": gip's control of that name marks its own changes).
 	InducingMark = "inducing input"
 )
 
+// problem is what a run's method is fitted to — a data set (its current
+// one and the one the run was created on), or a target density with no
+// data — and the method's spec fitted to it.
+type problem struct {
+	base   *sim.Dataset                    // the data set the run was created on; edits are made against it; nil for a target
+	d      *sim.Dataset                    // the current data; the run goroutine's
+	target target.Target                   // nil for data
+	spec   atomic.Pointer[sim.MethodSpec]  // fitted to d, refitted on an edit: commands are checked against it
+	points atomic.Pointer[wire.DataPoints] // d in the user's units, as last published; nil for a target
+}
+
+func (p *problem) init(d *sim.Dataset, t target.Target, spec *sim.MethodSpec) {
+	p.base, p.d, p.target = d, d, t
+	p.spec.Store(spec)
+	if d != nil {
+		p.points.Store(dataPoints(d))
+	}
+}
+
+// specFor is m's spec fitted to d (sim.SpecFor); a target's method has
+// its own.
+func specFor(m sim.Stepper, d *sim.Dataset) sim.MethodSpec {
+	if dm, ok := m.(sim.Method); ok && d != nil {
+		return sim.SpecFor(dm, d)
+	}
+	return m.Spec()
+}
+
+// initMethod initialises m on the problem: a sim.Method on the data, a
+// target.Method on the target.
+func (p *problem) initMethod(m sim.Stepper, c sim.Controls, rng *rand.Rand) error {
+	if p.target != nil {
+		tm, ok := m.(target.Method)
+		if !ok {
+			return fmt.Errorf("%s is not fitted to a target density", m.Spec().Name)
+		}
+		return tm.Init(p.target, c, rng)
+	}
+	dm, ok := m.(sim.Method)
+	if !ok {
+		return fmt.Errorf("%s is not fitted to a data set", m.Spec().Name)
+	}
+	return dm.Init(p.d, c, rng)
+}
+
+// predictor is the method as a predictor on data, nil for a run with no
+// predictive band (a target density).
+func (p *problem) predictor(m sim.Stepper) sim.Method {
+	if dm, ok := m.(sim.Method); ok && p.d != nil {
+		return dm
+	}
+	return nil
+}
+
 // BaseData is the data set the run was created on, in model units: edits
 // are made against its scales, grid and truth (datasets.Edit). Immutable.
-func (r *Run) BaseData() *sim.Dataset { return r.base }
+func (r *Run) BaseData() *sim.Dataset { return r.prob.base }
 
 // SetData replaces the run's training data by d between two steps. d must
 // be the run's base data set edited (the same task, grid and scales:
@@ -35,28 +86,38 @@ func (r *Run) BaseData() *sim.Dataset { return r.base }
 // again. The edit is a change mark "data" whose value counts the
 // points. A data set the method cannot take is refused with a
 // *sim.FieldError naming "data", and nothing changes.
+//
+// It is the data op (OpData) with the data set built: the stream's and a
+// link's edits come through Do.
 func (r *Run) SetData(ctx context.Context, d *sim.Dataset) error {
+	if err := r.checkEdited(d); err != nil {
+		return err
+	}
+	return r.sendOp(ctx, OpData, command{data: d})
+}
+
+// errNoData refuses a data command on a run with no data.
+func errNoData() error {
+	return &sim.FieldError{Field: "op", Message: "a target density has no data to edit"}
+}
+
+// checkEdited checks an edited data set against the run's base data set
+// and the method's limit on points.
+func (r *Run) checkEdited(d *sim.Dataset) error {
+	if r.prob.base == nil {
+		return errNoData()
+	}
 	if d == nil {
 		return &sim.FieldError{Field: "data", Message: "required: the edited data"}
 	}
-	if d.Task != r.base.Task || len(d.Grid) != len(r.base.Grid) || d.XScale != r.base.XScale || d.YScale != r.base.YScale {
+	if d.Task != r.prob.base.Task || len(d.Grid) != len(r.prob.base.Grid) || d.XScale != r.prob.base.XScale || d.YScale != r.prob.base.YScale {
 		return &sim.FieldError{Field: "data", Message: "an edit must keep the run's data set's task, grid and units"}
 	}
-	if err := r.spec.CheckData(d); err != nil {
-		return err
-	}
-	return r.do(ctx, command{op: OpData, data: d})
+	return r.prob.spec.Load().CheckData(d)
 }
 
-// SetInducing moves inducing input i of a sim.InducingSetter method to x,
-// in the user's units; the optimiser continues from there (a change mark
-// "inducing").
-func (r *Run) SetInducing(ctx context.Context, i int, x float64) error {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is not a finite input", x)}
-	}
-	return r.do(ctx, command{op: OpInducing, n: int64(i), value: sim.Num(x)})
-}
+func (r *Run) dataCmd(c command) error     { return r.setData(c.data) }
+func (r *Run) inducingCmd(c command) error { return r.setInducing(int(c.n), c.value.Num) }
 
 // dataMark is the change mark of an edit to d.
 func dataMark(step int64, d *sim.Dataset) wire.Mark {
@@ -66,10 +127,10 @@ func dataMark(step int64, d *sim.Dataset) wire.Mark {
 // setData applies an edit on the run goroutine (SetData).
 func (r *Run) setData(d *sim.Dataset) error {
 	var spec sim.MethodSpec
-	if err := r.safely("SpecFor", func() { spec = sim.SpecFor(r.m, d) }); err != nil {
+	if err := r.safely("SpecFor", func() { spec = specFor(r.m, d) }); err != nil {
 		return &sim.FieldError{Field: "data", Message: err.Error()}
 	}
-	next := clampControls(spec, r.controls)
+	next := clampControls(spec, r.ctl.now)
 	ds, canSet := r.m.(sim.DataSetter)
 	if canSet && r.ready && r.status != StatusDiverged && r.status != StatusDone && r.liveClamp(spec, next) {
 		var err error
@@ -78,26 +139,28 @@ func (r *Run) setData(d *sim.Dataset) error {
 			return &sim.FieldError{Field: "data", Message: perr.Error()}
 		}
 		if err == nil {
-			r.d, r.dataSpec = d, spec
-			r.data.Store(dataPoints(d))
+			r.prob.d = d
+			r.prob.spec.Store(&spec)
+			r.prob.points.Store(dataPoints(d))
 			r.addMark(dataMark(r.step, d))
-			r.bandFresh, r.unrecorded = false, true
-			r.resetDraws() // a sampler's kept draws were of the old target (run_draws.go)
+			r.changed(changeData) // a sampler's kept draws were of the old target
 			return nil
 		}
-		r.log.Info("method could not take the edited data: initialising it again", "method", r.spec.Name, "err", err)
-		next = clampControls(spec, r.controls) // liveClamp may have set some
+		r.opt.Log.Info("method could not take the edited data: initialising it again", "method", spec.Name, "err", err)
+		next = clampControls(spec, r.ctl.now) // liveClamp may have set some
 	}
-	old, oldSpec := r.d, r.dataSpec
-	r.d, r.dataSpec = d, spec
+	old, oldSpec := r.prob.d, r.prob.spec.Load()
+	r.prob.d = d
+	r.prob.spec.Store(&spec)
 	if err := r.reinit(next, true); err != nil {
-		r.d, r.dataSpec = old, oldSpec
-		if err2 := r.reinit(r.controls, true); err2 != nil {
+		r.prob.d = old
+		r.prob.spec.Store(oldSpec)
+		if err2 := r.reinit(r.ctl.now, true); err2 != nil {
 			r.diverge("could not restore the previous data: " + err2.Error())
 		}
 		return &sim.FieldError{Field: "data", Message: "cannot run on these data: " + err.Error()}
 	}
-	r.data.Store(dataPoints(d))
+	r.prob.points.Store(dataPoints(d))
 	r.addMark(dataMark(0, d))
 	return nil
 }
@@ -111,7 +174,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
 	var changed []string
 	for _, cs := range spec.Controls {
-		if v, ok := r.controls[cs.Name]; ok && v != next[cs.Name] {
+		if v, ok := r.ctl.now[cs.Name]; ok && v != next[cs.Name] {
 			if !cs.Live {
 				return false
 			}
@@ -124,9 +187,9 @@ func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
 		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil || err != nil {
 			return false
 		}
-		c := cloneControls(r.controls)
+		c := cloneControls(r.ctl.now)
 		c[name] = v
-		r.controls = c
+		r.ctl.now = c
 		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
 	}
 	return true
@@ -150,16 +213,16 @@ func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
 // setInducing moves an inducing input on the run goroutine (SetInducing).
 func (r *Run) setInducing(i int, xUser float64) error {
 	s, ok := r.m.(sim.InducingSetter)
-	if !ok {
-		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.spec.Name)}
+	if !ok || r.prob.d == nil {
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.Spec().Name)}
 	}
 	if r.status == StatusDiverged || !r.ready {
 		return r.stopped()
 	}
-	lo, hi := r.d.Grid[0], r.d.Grid[len(r.d.Grid)-1]
-	x := r.d.XScale.ToModel(xUser)
+	lo, hi := r.prob.d.Grid[0], r.prob.d.Grid[len(r.prob.d.Grid)-1]
+	x := r.prob.d.XScale.ToModel(xUser)
 	if !(x >= min(lo, hi) && x <= max(lo, hi)) {
-		a, b := r.d.XScale.ToUser(lo), r.d.XScale.ToUser(hi)
+		a, b := r.prob.d.XScale.ToUser(lo), r.prob.d.XScale.ToUser(hi)
 		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is outside the plot's x-range [%.4g, %.4g]", xUser, min(a, b), max(a, b))}
 	}
 	var err error
@@ -171,6 +234,35 @@ func (r *Run) setInducing(i int, xUser float64) error {
 		return asFieldError("n", err)
 	}
 	r.addMark(wire.Mark{Step: r.step, Name: InducingMark, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
-	r.bandFresh, r.unrecorded = false, true
+	r.changed(changeControl)
 	return nil
+}
+
+// dataPoints maps d to the user's units for plotting.
+func dataPoints(d *sim.Dataset) *wire.DataPoints {
+	p := &wire.DataPoints{Task: d.Task, X: make([]float64, len(d.X)), Y: make([]float64, len(d.Y)), Grid: make([]float64, len(d.Grid))}
+	for i, x := range d.X {
+		p.X[i] = d.XScale.ToUser(x)
+	}
+	for i, y := range d.Y {
+		if d.Task == sim.Classification {
+			p.Y[i] = y // labels are 0 and 1 in any units
+		} else {
+			p.Y[i] = d.YScale.ToUser(y)
+		}
+	}
+	for i, x := range d.Grid {
+		p.Grid[i] = d.XScale.ToUser(x)
+	}
+	if d.Truth != nil {
+		p.Truth = make([]float64, len(d.Grid))
+		for i, x := range d.Grid {
+			t := d.Truth(x)
+			if d.Task != sim.Classification {
+				t = d.YScale.ToUser(t)
+			}
+			p.Truth[i] = t
+		}
+	}
+	return p
 }

@@ -98,7 +98,7 @@ func TestSamplerWarmupRestartsOnEditedData(t *testing.T) {
 		t.Fatalf("still warming up at step 300 of a 100-step warm-up: %v", prev.Diagnostics)
 	}
 	kept := func() (n int) {
-		if err := r.Inspect(bg, func(m sim.Method, _ *sim.Dataset) { n = len(m.(sim.Chains).Draws("b")[0]) }); err != nil {
+		if err := r.Inspect(bg, func(m sim.Stepper, _ *sim.Dataset) { n = len(m.(sim.Chains).Draws("b")[0]) }); err != nil {
 			t.Fatal(err)
 		}
 		return n

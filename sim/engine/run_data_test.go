@@ -93,7 +93,7 @@ func TestRunSetDataContinues(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	if err := r.Inspect(bg(), func(_ sim.Method, d *sim.Dataset) { n = d.N() }); err != nil || n != 4 {
+	if err := r.Inspect(bg(), func(_ sim.Stepper, d *sim.Dataset) { n = d.N() }); err != nil || n != 4 {
 		t.Fatalf("after reset the run's data have %d points (%v), want the edit's 4", n, err)
 	}
 }

@@ -120,7 +120,7 @@ func TestDrawSetWindowsAndStats(t *testing.T) {
 			}
 		}
 	}
-	set := r.drawSet(time.Now())
+	set := r.rec.draws.set(time.Now())
 	if set == nil {
 		t.Fatal("no draw set for a sampler")
 	}
@@ -206,7 +206,7 @@ func TestDrawSetDropsNaNParams(t *testing.T) {
 	f := &fakeSampler{cls: true}
 	r := newFakeSamplerRun(t, f, sim.Controls{"chains": sim.Num(2), "warmup": sim.Num(0)})
 	steps(t, r, 10)
-	set := r.drawSet(time.Now())
+	set := r.rec.draws.set(time.Now())
 	if fmt.Sprint(set.Params) != "[b]" || len(set.Values["b"]) != 2 || len(set.Values["b"][0]) != 10 {
 		t.Fatalf("params %v, values %v", set.Params, set.Values)
 	}
@@ -222,7 +222,7 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 	f := &fakeSampler{}
 	r := newFakeSamplerRun(t, f, sim.Controls{"warmup": sim.Num(20)})
 	steps(t, r, 20)
-	if set := r.drawSet(time.Now()); set != nil {
+	if set := r.rec.draws.set(time.Now()); set != nil {
 		t.Fatalf("a draw set during warm-up: %+v", set)
 	}
 	r.status = StatusRunning
@@ -232,7 +232,7 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 	for i := range frames {
 		steps(t, r, 3)
 		r.step += 3
-		if s := r.drawSet(t0.Add(time.Duration(i) * 20 * time.Millisecond)); s != nil {
+		if s := r.rec.draws.set(t0.Add(time.Duration(i) * 20 * time.Millisecond)); s != nil {
 			sets[s] = true
 		}
 	}
@@ -240,19 +240,19 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 		t.Errorf("%d draw sets over 4 s of frames, want between %d and %d", len(sets), max/2, max)
 	}
 	r.status = StatusPaused
-	before := r.drawSet(t0.Add(5 * time.Second))
+	before := r.rec.draws.set(t0.Add(5 * time.Second))
 	steps(t, r, 1)
-	if after := r.drawSet(t0.Add(5 * time.Second)); after == before || after.Retained != before.Retained+1 {
+	if after := r.rec.draws.set(t0.Add(5 * time.Second)); after == before || after.Retained != before.Retained+1 {
 		t.Error("a step while paused did not refresh the draws")
 	}
-	if err := r.reinit(r.controls, false); err != nil {
+	if err := r.reinit(r.ctl.now, false); err != nil {
 		t.Fatal(err)
 	}
-	if set := r.drawSet(time.Now()); set != nil {
+	if set := r.rec.draws.set(time.Now()); set != nil {
 		t.Error("draws survived a reset")
 	}
 	steps(t, r, 25)
-	if set := r.drawSet(time.Now()); set == nil || set.Retained != 5 {
+	if set := r.rec.draws.set(time.Now()); set == nil || set.Retained != 5 {
 		t.Errorf("after a reset and 25 steps (20 warm-up): %+v", set)
 	}
 }
@@ -265,14 +265,14 @@ func TestDrawRecordingAllocatesNothing(t *testing.T) {
 	r := newFakeSamplerRun(t, f, sim.Controls{"warmup": sim.Num(0), "chains": sim.Num(4)})
 	steps(t, r, 10)
 	allocs := testing.AllocsPerRun(1000, func() {
-		keep := r.drawsBeforeStep()
+		r.rec.draws.before()
 		f.Step()
-		r.drawsAfterStep(keep, f.Trace())
+		r.rec.draws.observe(0, 0, f.Trace())
 	})
 	if allocs != 0 {
 		t.Errorf("recording a draw allocates %v times", allocs)
 	}
-	d := r.drawRec
+	d := r.rec.draws.rec
 	if len(d.ring) != 2*4*StatsWindow || len(d.divRing) != 4*StatsWindow {
 		t.Errorf("rings of %d and %d values", len(d.ring), len(d.divRing))
 	}
@@ -313,8 +313,8 @@ func TestRunTracesOncePerStep(t *testing.T) {
 	if n := f.traces - warm; n != 100 {
 		t.Fatalf("%d Trace calls in 100 retained steps, want 100", n)
 	}
-	if r.drawRec.n != 100 {
-		t.Fatalf("%d draws recorded", r.drawRec.n)
+	if r.rec.draws.rec.n != 100 {
+		t.Fatalf("%d draws recorded", r.rec.draws.rec.n)
 	}
 }
 
@@ -325,7 +325,7 @@ func TestNoDrawsForOtherMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps(t, r, 5)
-	if r.drawSet(time.Now()) != nil || r.drawRec != nil || !r.drawsOff {
+	if r.rec.draws.set(time.Now()) != nil || r.rec.draws.rec != nil || !r.rec.draws.off {
 		t.Error("a VI method got draws")
 	}
 }
@@ -336,9 +336,9 @@ func BenchmarkDrawRecording(b *testing.B) {
 	steps(b, r, 10) // the recorder's rings are made on first use
 	b.ReportAllocs()
 	for b.Loop() {
-		keep := r.drawsBeforeStep()
+		r.rec.draws.before()
 		f.Step()
-		r.drawsAfterStep(keep, f.Trace())
+		r.rec.draws.observe(0, 0, f.Trace())
 	}
 }
 
@@ -350,6 +350,6 @@ func BenchmarkDrawSetRefresh(b *testing.B) {
 	steps(b, r, StatsWindow)
 	b.ReportAllocs()
 	for b.Loop() {
-		r.drawRec.refresh(r.step)
+		r.rec.draws.rec.refresh(r.step)
 	}
 }

@@ -63,7 +63,7 @@ func TestRunCarriesMethodViews(t *testing.T) {
 		// The paused frame goes out at the next frame time (5 ms at 200
 		// frames/s): fake time moves only when every goroutine sleeps, so
 		// wait it out before reading the frame.
-		time.Sleep(2 * r.frameInterval())
+		time.Sleep(2 * r.cores.frame)
 		synctest.Wait()
 		last := r.Latest()
 		if last.Status != StatusPaused {

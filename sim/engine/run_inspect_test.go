@@ -17,7 +17,7 @@ func TestRunInspect(t *testing.T) {
 	waitFrame(t, r, func(f *Frame) bool { return f.Step == 4 })
 	var steps int64
 	var n int
-	if err := r.Inspect(bg(), func(m sim.Method, d *sim.Dataset) { steps, n = m.(*fakeMethod).steps, d.N() }); err != nil {
+	if err := r.Inspect(bg(), func(m sim.Stepper, d *sim.Dataset) { steps, n = m.(*fakeMethod).steps, d.N() }); err != nil {
 		t.Fatal(err)
 	}
 	if steps != 4 || n != fakeDataset().N() {
@@ -26,7 +26,7 @@ func TestRunInspect(t *testing.T) {
 	if g := r.Latest(); g.Step != 4 || g.Status != StatusPaused || fm.steps != 4 {
 		t.Fatalf("after Inspect: step %d %s, method at %d steps; want paused at 4", g.Step, g.Status, fm.steps)
 	}
-	err := r.Inspect(bg(), func(sim.Method, *sim.Dataset) { panic("boom") })
+	err := r.Inspect(bg(), func(sim.Stepper, *sim.Dataset) { panic("boom") })
 	if err == nil || !strings.Contains(err.Error(), "Inspect") {
 		t.Fatalf("a panicking Inspect returned %v", err)
 	}

@@ -19,7 +19,7 @@ import (
 // loop is the run goroutine: commands, a batch of steps, a frame when one
 // is due; it sleeps when paused or held back by the speed cap.
 func (r *Run) loop(ctx context.Context) {
-	defer close(r.done)
+	defer close(r.box.done)
 	if c, ok := r.m.(io.Closer); ok {
 		defer c.Close() // samplers stop their chain goroutines
 	}
@@ -46,16 +46,11 @@ func (r *Run) steps(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
-	counted := false
-	defer func() {
-		if counted {
-			r.opt.Stepping.Add(-1)
-		}
-	}()
+	defer r.cores.count(false)
 	for {
-		r.countStepping(&counted)
+		r.cores.count(r.active())
 		now := time.Now()
-		if r.dirty && !now.Before(r.nextFrame) {
+		if r.pace.dirty && !now.Before(r.pace.nextFrame) {
 			r.publish(now)
 		}
 		if d := r.wait(now); d != 0 {
@@ -67,7 +62,7 @@ func (r *Run) steps(ctx context.Context) {
 			select {
 			case <-ctx.Done():
 				return
-			case c := <-r.ctrl:
+			case c := <-r.box.ctrl:
 				r.handle(c)
 			case <-tick:
 			}
@@ -78,7 +73,7 @@ func (r *Run) steps(ctx context.Context) {
 			select {
 			case <-ctx.Done():
 				return
-			case c := <-r.ctrl:
+			case c := <-r.box.ctrl:
 				r.handle(c)
 			default:
 				more = false
@@ -91,128 +86,29 @@ func (r *Run) steps(ctx context.Context) {
 	}
 }
 
-// minBatchTime is the shortest batch, however many runs step: below about
-// a millisecond the loop's own work (commands, frames, yielding) shows.
-const minBatchTime = time.Millisecond
-
-// share is one reading of the shared count of stepping runs: n of them
-// on procs cores. A batch reads it once, so its budget, its overrun and
-// the method's thread count agree; procs is 0 without a shared count.
-type share struct{ n, procs int64 }
-
-// share reads the shared count of stepping runs.
-func (r *Run) share() share {
-	if r.opt.Stepping == nil {
-		return share{}
-	}
-	return share{r.opt.Stepping.Load(), int64(runtime.GOMAXPROCS(0))}
-}
-
-// crowded reports whether more runs step than there are cores, so that
-// they take turns.
-func (s share) crowded() bool { return s.n > s.procs }
-
-// batchTime is how long one batch may step: BatchTime and the frame
-// interval, and, when more runs step than there are cores, the share of a
-// frame interval that lets every one of them have a batch in turn within
-// it (a run publishes only between batches).
-func (r *Run) batchTime(s share) time.Duration {
-	d := min(r.opt.BatchTime, r.frameInterval())
-	if !s.crowded() {
-		return d
-	}
-	return max(minBatchTime, min(d, r.frameInterval()*time.Duration(s.procs)/time.Duration(s.n)))
-}
-
-// maxOverrun caps what one batch's overrun is paid back with: a step
-// longer than that (an exact GP on hundreds of points) is not made up for
-// past a second of turns.
-const maxOverrun = time.Second
-
-// batchBudget is how long this batch may step: when runs take turns, the
-// batch time less the CPU time earlier batches used over theirs (a step is not cut, so
-// a run whose steps outlast the batch time — HMC's four chains, 4 ms, with
-// 2-ms batches — would otherwise take two or three times its share of
-// the cores); 0 skips this turn. Runs that do not take turns owe nothing.
-func (r *Run) batchBudget(s share) time.Duration {
-	d := r.batchTime(s)
-	if !s.crowded() {
-		r.overrun = 0
-		return d
-	}
-	if r.overrun >= d {
-		r.overrun -= d
-		return 0
-	}
-	d, r.overrun = d-r.overrun, 0
-	return d
-}
-
-// ranOver records how much CPU time a batch used past its budget, to be
-// paid back by the next ones while runs take turns.
-func (r *Run) ranOver(s share, over time.Duration) {
-	if s.crowded() && over > 0 {
-		r.overrun = min(over, maxOverrun)
-	}
-}
-
-// shareCores tells a method that steps in several goroutines
-// (sim.Threaded) how many it may use: the cores the other stepping runs
-// leave, at least one. Without a shared count it is left as it likes.
-func (r *Run) shareCores(s share) {
-	t, ok := r.m.(sim.Threaded)
-	if !ok || s.procs == 0 {
-		return
-	}
-	n := max(1, int(s.procs-s.n+1))
-	if n != r.threads {
-		r.threads = n
-		t.SetThreads(n)
-	}
-}
-
-// countStepping keeps the shared count of stepping runs (Stepping) up to
-// date with whether r steps now; on is what it last counted.
-func (r *Run) countStepping(on *bool) {
-	if r.opt.Stepping == nil {
-		return
-	}
-	if now := r.active(); now != *on {
-		*on = now
-		if now {
-			r.opt.Stepping.Add(1)
-		} else {
-			r.opt.Stepping.Add(-1)
-		}
-	}
-}
-
 // active reports whether the run should be stepping.
 func (r *Run) active() bool {
 	return r.status == StatusRunning || (r.status == StatusPaused && r.pending > 0)
 }
 
-func (r *Run) frameInterval() time.Duration {
-	return time.Duration(float64(time.Second) / r.opt.FrameRate)
-}
-
 // wait returns 0 to step now, a positive duration to sleep at most that
 // long, or a negative one to sleep until a command arrives.
 func (r *Run) wait(now time.Time) time.Duration {
+	p := &r.pace
 	if r.active() {
-		if r.pending == 0 && r.speed > 0 {
-			next := r.speedBase.Add(time.Duration(float64(r.step-r.speedStep+1) / r.speed * float64(time.Second)))
+		if r.pending == 0 && p.speed > 0 {
+			next := p.base.Add(time.Duration(float64(r.step-p.baseStep+1) / p.speed * float64(time.Second)))
 			if d := next.Sub(now); d > 0 {
-				if r.dirty {
-					d = min(d, r.nextFrame.Sub(now))
+				if p.dirty {
+					d = min(d, p.nextFrame.Sub(now))
 				}
 				return d
 			}
 		}
 		return 0
 	}
-	if r.dirty {
-		return r.nextFrame.Sub(now) // positive: loop published otherwise
+	if p.dirty {
+		return p.nextFrame.Sub(now) // positive: loop published otherwise
 	}
 	return -1
 }
@@ -229,9 +125,10 @@ func (r *Run) batch(start time.Time) {
 	switch {
 	case r.pending > 0:
 		limit = r.pending
-	case r.speed > 0:
-		allowed := int64(start.Sub(r.speedBase).Seconds()*r.speed) - (r.step - r.speedStep)
-		if allowed > int64(r.speed)+1 { // fell behind by over a second: do not race to catch up
+	case r.pace.speed > 0:
+		p := &r.pace
+		allowed := int64(start.Sub(p.base).Seconds()*p.speed) - (r.step - p.baseStep)
+		if allowed > int64(p.speed)+1 { // fell behind by over a second: do not race to catch up
 			r.rebaseSpeed(start)
 			allowed = 1
 		}
@@ -240,9 +137,9 @@ func (r *Run) batch(start time.Time) {
 	if r.budget > 0 {
 		limit = min(limit, r.budget-r.step)
 	}
-	sh := r.share()
-	r.shareCores(sh)
-	budget := r.batchBudget(sh)
+	sh := r.cores.share()
+	r.cores.tell(r.m, sh)
+	budget := r.cores.budget(sh)
 	if budget == 0 {
 		return // this turn pays for the last batch's overrun
 	}
@@ -264,10 +161,10 @@ func (r *Run) batch(start time.Time) {
 	}
 	if measured {
 		if cpu1, ok := cputime.Thread(); ok {
-			r.ranOver(sh, cpu1-cpu0-budget)
+			r.cores.ranOver(sh, cpu1-cpu0-budget)
 		}
 	}
-	r.dirty = true
+	r.pace.dirty = true
 	r.checkBudget()
 }
 
@@ -325,115 +222,57 @@ func (r *Run) stepGuarded() {
 	r.stepOnce()
 }
 
-// stepOnce performs one step and records it; false when it diverged.
+// stepOnce performs one step and has the recorders record it; false when
+// it diverged. The trace is asked for only when a recorder needs it, and
+// once for all: HMC's Trace on linreg costs 8% of its step.
 func (r *Run) stepOnce() bool {
-	retained := r.drawsBeforeStep() // samplers: is this step's draw kept? (run_draws.go)
+	want := r.rec.before()
 	obj := r.m.Step().Objective
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
 		r.diverge(fmt.Sprintf("the objective became %v at step %d: stepping stopped, showing the last good state; reset to start again (a smaller step size may help)", obj, r.step+1))
 		return false
 	}
 	r.step++
-	r.taken.Add(1)
-	r.lastObj = obj
+	r.counts.taken.Add(1)
 	r.unrecorded = false
 	if r.pending > 0 {
 		r.pending--
 	}
-	// Traces are asked for only when the history keeps this step or a
-	// sampler's draw is retained, and once for both: HMC's Trace on linreg
-	// costs 8% of its step.
-	keep := r.hist.Wants()
 	var tr []float64
-	if keep || retained {
+	if want {
 		tr = r.m.Trace()
 	}
-	if keep {
-		r.row[0] = obj
-		for i := range r.traceNames {
-			r.row[i+1] = math.NaN()
-			if i < len(tr) {
-				r.row[i+1] = tr[i] * r.traceScale[i]
-			}
-		}
-		r.mu.Lock()
-		r.hist.Add(r.step, r.row)
-		r.mu.Unlock()
-	} else {
-		// Only counts the step (its stride counter, which viewers never
-		// read): no lock, so a decimated history does not contend with
-		// viewers' copies on every step.
-		r.hist.Add(r.step, nil)
-	}
-	r.drawsAfterStep(retained, tr)
+	r.rec.observe(r.step, obj, tr)
 	return true
 }
 
 func (r *Run) diverge(msg string) {
-	r.log.Warn("run diverged", "method", r.spec.Name, "step", r.step, "reason", msg)
-	r.status, r.message, r.pending, r.dirty = StatusDiverged, msg, 0, true
+	r.opt.Log.Warn("run diverged", "method", r.Spec().Name, "step", r.step, "reason", msg)
+	r.status, r.message, r.pending, r.pace.dirty = StatusDiverged, msg, 0, true
 }
 
 // recovered logs a panic from the method with its stack and returns an
 // error for the UI.
 func (r *Run) recovered(call string, p any) error {
-	r.log.Error("panic in method", "method", r.spec.Name, "call", call, "step", r.step, "panic", p, "stack", string(debug.Stack()))
+	r.opt.Log.Error("panic in method", "method", r.Spec().Name, "call", call, "step", r.step, "panic", p, "stack", string(debug.Stack()))
 	return fmt.Errorf("internal error in the method's %s: %v (details are in the server log)", call, p)
 }
 
-func (r *Run) rebaseSpeed(now time.Time) { r.speedBase, r.speedStep = now, r.step }
+func (r *Run) rebaseSpeed(now time.Time) { r.pace.base, r.pace.baseStep = now, r.step }
 
 // handle applies one command and answers it.
 func (r *Run) handle(c command) {
-	var err error
-	switch c.op {
-	case OpPlay:
-		if err = r.stopped(); err == nil {
-			r.status, r.pending = StatusRunning, 0
-			r.rebaseSpeed(time.Now())
-		}
-	case OpContinue:
-		err = r.extend()
-	case OpPause:
-		if r.status == StatusRunning || r.status == StatusSettled {
-			r.status, r.message = StatusPaused, ""
-		}
-		r.pending = 0
-	case OpStep:
-		if err = r.stopped(); err == nil {
-			r.status, r.pending = StatusPaused, c.n
-		}
-	case OpReset:
-		if err = r.reinit(r.controls, false); err != nil {
-			r.diverge("reset failed: " + err.Error())
-		}
-	case OpSet:
-		err = r.set(c.name, c.value)
-	case OpSpeed:
-		r.speed = c.value.Num
-		r.rebaseSpeed(time.Now())
-	case OpWeight:
-		err = r.setWeightIndex(c.n) // run_weights.go
-	case OpData:
-		err = r.setData(c.data) // run_data.go
-	case OpInducing:
-		err = r.setInducing(int(c.n), c.value.Num) // run_data.go
-	case opInspect:
-		err = r.safely("Inspect", func() { c.fn(r.m, r.d) })
-		c.reply <- err
-		return // looked, changed nothing: no settling, no new frame
-	default:
-		err = &sim.FieldError{Field: "op", Message: fmt.Sprintf("unknown command %q", c.op)}
+	if c.op == nil { // Inspect: looked, changed nothing: no settling, no new frame
+		c.reply <- r.safely("Inspect", func() { c.fn(r.m, r.prob.d) })
+		return
 	}
-	if c.op != OpSpeed && c.op != OpWeight {
-		r.settle((c.op == OpSet || c.op == OpData || c.op == OpInducing) && err == nil)
-	}
-	r.dirty = true
+	err := c.op.run(r, c)
+	r.pace.dirty = true
 	c.reply <- err
 }
 
 // extend grants a done run another step budget and plays it.
-func (r *Run) extend() error {
+func (r *Run) extend(command) error {
 	switch {
 	case r.status == StatusDiverged:
 		return r.stopped()
@@ -461,22 +300,26 @@ func (r *Run) stopped() error {
 	return nil
 }
 
-// set validates and applies a control change.
-func (r *Run) set(name string, v sim.Value) error {
-	spec, err := r.dataSpec.Check(name, v) // the ranges for the current data (run_data.go)
-	if err != nil {
-		return err
+// set applies a control change checked against checked (Do); it is
+// checked again when the run's spec was refitted since (a data edit).
+func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
+	spec, ok := checked.Control(name)
+	if cur := r.prob.spec.Load(); cur != checked || !ok {
+		var err error
+		if spec, err = cur.Check(name, v); err != nil {
+			return err
+		}
 	}
-	if old, ok := r.controls[name]; ok && old == v {
+	if old, ok := r.ctl.now[name]; ok && old == v {
 		return nil
 	}
-	next := cloneControls(r.controls)
+	next := cloneControls(r.ctl.now)
 	next[name] = v
 	switch {
 	case spec.Live && r.status == StatusDone:
 		return &sim.FieldError{Field: name, Message: fmt.Sprintf("not applied: the step budget of %d steps is spent, so a change would not act; continue (another %d steps) or reset first", r.opt.MaxSteps, r.opt.MaxSteps)}
 	case spec.Live && r.status == StatusDiverged:
-		r.controls = next // the broken method is left alone; reset applies it
+		r.ctl.now = next // the broken method is left alone; reset applies it
 	case spec.Live:
 		var err error
 		if perr := r.safely("Set", func() { err = r.m.Set(name, v) }); perr != nil {
@@ -486,12 +329,12 @@ func (r *Run) set(name string, v sim.Value) error {
 		if err != nil {
 			return asFieldError(name, err)
 		}
-		r.controls = next
+		r.ctl.now = next
 		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
-		r.bandFresh, r.unrecorded = false, true
+		r.changed(changeControl)
 	default: // not live: start again with the new value
 		if err := r.reinit(next, true); err != nil {
-			if err2 := r.reinit(r.controls, true); err2 != nil {
+			if err2 := r.reinit(r.ctl.now, true); err2 != nil {
 				r.diverge("could not restore the previous controls: " + err2.Error())
 			}
 			return &sim.FieldError{Field: name, Message: "cannot apply: " + err.Error()}
@@ -509,9 +352,9 @@ func asFieldError(name string, err error) error {
 
 // addMark appends m to a fresh slice: published frames share the old one.
 func (r *Run) addMark(m wire.Mark) {
-	keep := r.marks[max(0, len(r.marks)-maxMarks+1):]
+	keep := r.ctl.marks[max(0, len(r.ctl.marks)-maxMarks+1):]
 	marks := make([]wire.Mark, 0, len(keep)+1)
-	r.marks = append(append(marks, keep...), m)
+	r.ctl.marks = append(append(marks, keep...), m)
 }
 
 // reinit initialises the method again with controls c and a fresh stream
@@ -525,17 +368,20 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if !keepRunning || (r.status != StatusRunning && r.status != StatusSettled) {
 		r.status = StatusPaused
 	}
-	r.controls, r.start = cloneControls(c), cloneControls(c)
-	r.step, r.pending, r.message, r.lastObj, r.marks = 0, 0, "", math.NaN(), nil
-	r.budget, r.unrecorded = r.opt.MaxSteps, true
-	r.rateStep, r.rateTime = 0, time.Time{}
+	r.ctl.now, r.ctl.start = cloneControls(c), cloneControls(c)
+	r.step, r.pending, r.message, r.ctl.marks = 0, 0, "", nil
+	r.budget = r.opt.MaxSteps
+	r.pace.rateStep, r.pace.rateTime = 0, time.Time{}
 	r.rebaseSpeed(time.Now())
-	r.band, r.bandFresh = nil, false
-	r.resetDraws() // run_draws.go
-	r.mu.Lock()
-	r.hist.Reset()
-	r.epoch++
-	r.mu.Unlock()
-	r.dirty = true
+	r.box.newEpoch()
+	r.changed(changeInit)
+	r.pace.dirty = true
 	return nil
+}
+
+// changed records that the method changed between steps: it is
+// unrecorded (sim.Settler), and its recorders are told.
+func (r *Run) changed(e change) {
+	r.unrecorded = true
+	r.rec.reset(e)
 }

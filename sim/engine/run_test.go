@@ -485,7 +485,7 @@ func TestRunReadDuringReset(t *testing.T) {
 	if r.Read(&c); len(c.Objective) != 5 || !c.Full {
 		t.Fatalf("%d points, full %v", len(c.Objective), c.Full)
 	}
-	if err := r.reinit(r.controls, false); err != nil {
+	if err := r.reinit(r.ctl.now, false); err != nil {
 		t.Fatal(err)
 	}
 	r.pending = 2
@@ -538,7 +538,7 @@ func TestRunStepAllocatesNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(1000, func() { r.stepOnce() }); allocs != 0 {
 		t.Fatalf("a step allocates %v times", allocs)
 	}
-	if r.hist.Stride() < 16 {
-		t.Fatalf("stride %d: the history did not halve during the test", r.hist.Stride())
+	if r.box.hist.Stride() < 16 {
+		t.Fatalf("stride %d: the history did not halve during the test", r.box.hist.Stride())
 	}
 }

@@ -46,7 +46,7 @@ func TestRunTracesInPlotUnits(t *testing.T) {
 		r.Read(&c)
 	}
 	x, k := c.Traces[0][len(c.Traces[0])-1].Value, c.Traces[1][len(c.Traces[1])-1].Value
-	r.Inspect(ctx, func(sim.Method, *sim.Dataset) {
+	r.Inspect(ctx, func(sim.Stepper, *sim.Dataset) {
 		if want := 4 * f.x; x != want {
 			t.Errorf("x traced %v; want 4 × the method's %v = %v (y units)", x, f.x, want)
 		}

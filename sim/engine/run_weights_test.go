@@ -43,7 +43,8 @@ func (w *weightFake) WeightName(index int) string { return "w" + string(rune('0'
 
 type gaussFake struct{ fakeMethod }
 
-func (g *gaussFake) NumWeights() int { return 2 }
+func (g *gaussFake) NumWeights() int       { return 2 }
+func (g *gaussFake) WeightName(int) string { return "" }
 func (g *gaussFake) WeightMarginal(i int) (float64, float64, bool) {
 	return float64(i), 0.5, i >= 0 && i < 2
 }

@@ -14,7 +14,4 @@ func (m *Method) WeightName(index int) string {
 	return model.WeightName(m.bm.layers, index)
 }
 
-var (
-	_ sim.WeightSampler = (*Method)(nil)
-	_ sim.WeightNamer   = (*Method)(nil)
-)
+var _ sim.WeightSampler = (*Method)(nil)

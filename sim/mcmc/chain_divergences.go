@@ -1,7 +1,5 @@
 package mcmc
 
-import "github.com/posterior-playground/playground/sim"
-
 // ChainDivergences appends every chain's count of divergent transitions so
 // far, warm-up included, to dst[:0], so the dashboard can tell which
 // chain's draw diverged at a step. It allocates nothing once dst has room.
@@ -12,5 +10,3 @@ func (m *Method) ChainDivergences(dst []int) []int {
 	}
 	return dst
 }
-
-var _ sim.ChainDivergences = (*Method)(nil)

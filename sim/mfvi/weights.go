@@ -37,7 +37,4 @@ func (m *Method) WeightName(index int) string {
 	return model.WeightName(m.layers, index)
 }
 
-var (
-	_ sim.WeightGaussian = (*Method)(nil)
-	_ sim.WeightNamer    = (*Method)(nil)
-)
+var _ sim.WeightGaussian = (*Method)(nil)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -18,9 +17,6 @@ import (
 // closed form) or as a Gaussian's mean and std (WeightGaussian: mean-field
 // VI). The viewer chooses i with the "weight" command.
 const (
-	// OpWeight chooses the weight whose marginal frames carry (n = index).
-	OpWeight = "weight"
-
 	// WeightDraws is the number of draws behind a histogram.
 	WeightDraws = 2000
 	// WeightBins is the number of histogram bins, spread over the draws'
@@ -34,53 +30,73 @@ const (
 	weightsCostShare = 10
 )
 
-// weightState is the run goroutine's weight-marginal state.
-type weightState struct {
+// weightsRec adds the chosen weight's marginal to the frames as the
+// extra "weights": when the method moved, the index changed or the run
+// was reset, at most every weightsInterval while stepping.
+type weightsRec struct {
+	noSteps
+	r     *Run
 	index int
 	set   *wire.WeightSet
 	step  int64
 	epoch uint64
 	next  time.Time
 	stale bool // the index changed: recompute at the next publish
+	out   payload[*wire.WeightSet]
 }
+
+func (*weightsRec) reset(change) {} // a new step or epoch shows at the next frame
 
 // numWeights returns the method's weight count, or 0 when it offers no
 // weight marginals.
-func (r *Run) numWeights() int {
+func (w *weightsRec) numWeights() int {
 	n := 0
-	_ = r.safely("NumWeights", func() {
-		switch m := r.m.(type) {
-		case sim.WeightSampler:
-			n = m.NumWeights()
-		case sim.WeightGaussian:
-			n = m.NumWeights()
-		}
-	})
+	if ws := marginalsOf(w.r.m); ws != nil {
+		_ = w.r.safely("NumWeights", func() { n = ws.NumWeights() })
+	}
 	return n
 }
 
-// setWeightIndex validates and applies a "weight" command.
-func (r *Run) setWeightIndex(i int64) error {
-	n := r.numWeights()
+// weightsOf is m's weights when it offers their marginals, nil otherwise.
+func marginalsOf(m sim.Stepper) sim.Weights {
+	switch ws := m.(type) {
+	case sim.WeightSampler:
+		return ws
+	case sim.WeightGaussian:
+		return ws
+	}
+	return nil
+}
+
+// choose validates and applies a "weight" command.
+func (w *weightsRec) choose(i int64) error {
+	n := w.numWeights()
 	if n == 0 {
-		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", r.spec.Name)}
+		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("method %s has no weight marginals to show", w.r.Spec().Name)}
 	}
 	if i < 0 || i >= int64(n) {
 		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("weight index %d is outside the allowed range [0, %d]", i, n-1)}
 	}
-	r.weights.index, r.weights.stale = int(i), true
+	w.index, w.stale = int(i), true
 	return nil
 }
 
-// weightSet returns the weight set for a frame published now: a new one
+func (w *weightsRec) contribute(f *Frame, now time.Time) {
+	if !w.r.ready {
+		return
+	}
+	w.out.add(f, w.r.opt.Log, "weights", w.current(now))
+}
+
+// current returns the weight set for a frame published now: a new one
 // when the method moved, the index changed or the run was reset, and the
 // last is old enough (at once while paused or after a change of index).
-func (r *Run) weightSet(now time.Time) *wire.WeightSet {
-	w := &r.weights
+func (w *weightsRec) current(now time.Time) *wire.WeightSet {
+	r := w.r
 	if r.status == StatusDiverged {
 		return w.set
 	}
-	moved := w.set == nil || w.step != r.step || w.epoch != r.epoch
+	moved := w.set == nil || w.step != r.step || w.epoch != r.box.epoch
 	if !moved && !w.stale {
 		return w.set
 	}
@@ -89,27 +105,24 @@ func (r *Run) weightSet(now time.Time) *wire.WeightSet {
 	}
 	t0 := time.Now()
 	var s *wire.WeightSet
-	if err := r.safely("WeightSamples", func() { s = r.makeWeightSet() }); err != nil {
+	if err := r.safely("WeightSamples", func() { s = w.make() }); err != nil {
 		return w.set
 	}
-	w.set, w.step, w.epoch, w.stale = s, r.step, r.epoch, false
+	w.set, w.step, w.epoch, w.stale = s, r.step, r.box.epoch, false
 	w.next = now.Add(max(weightsInterval, time.Since(t0)*weightsCostShare))
 	return w.set
 }
 
-// makeWeightSet computes the chosen weight's marginal; nil when the method
-// offers none or its numbers are not finite.
-func (r *Run) makeWeightSet() *wire.WeightSet {
-	n := r.numWeights()
+// make computes the chosen weight's marginal; nil when the method offers
+// none or its numbers are not finite.
+func (w *weightsRec) make() *wire.WeightSet {
+	n := w.numWeights()
 	if n == 0 {
 		return nil
 	}
-	i := min(r.weights.index, n-1)
-	s := &wire.WeightSet{Step: r.step, Index: i, NumWeights: n}
-	if wn, ok := r.m.(sim.WeightNamer); ok {
-		s.Name = wn.WeightName(i)
-	}
-	switch m := r.m.(type) {
+	i := min(w.index, n-1)
+	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n, Name: marginalsOf(w.r.m).WeightName(i)}
+	switch m := w.r.m.(type) {
 	case sim.WeightSampler:
 		if !histogram(s, m.WeightSamples(i, WeightDraws)) {
 			return nil
@@ -182,9 +195,4 @@ func histogram(s *wire.WeightSet, draws []float64) bool {
 	return true
 }
 
-// SetWeight chooses the weight whose marginal the frames carry. It returns
-// a *FieldError naming "n" and the allowed range when index is outside [0,
-// NumWeights()), or "op" when the method has no weight marginals.
-func (r *Run) SetWeight(ctx context.Context, index int64) error {
-	return r.do(ctx, command{op: OpWeight, n: index})
-}
+func (r *Run) weightCmd(c command) error { return r.rec.weights.choose(c.n) }

@@ -36,7 +36,6 @@ const (
 // makes DrawSets from them. It is owned by the run goroutine.
 type drawRecorder struct {
 	chains   sim.Chains
-	divs     sim.ChainDivergences // nil when the sampler does not count per chain
 	params   []string
 	col      [][]int // col[p][c]: index of param p, chain c in Trace()
 	nc       int
@@ -57,13 +56,12 @@ type drawRecorder struct {
 
 // newDrawRecorder returns a recorder for m, or nil when m is not a sampler
 // with per-chain traces named "param.cK".
-func newDrawRecorder(m sim.Method, traces []string, c sim.Controls) *drawRecorder {
+func newDrawRecorder(m sim.Stepper, traces []string, c sim.Controls) *drawRecorder {
 	ch, ok := m.(sim.Chains)
 	if !ok {
 		return nil
 	}
 	rec := &drawRecorder{chains: ch}
-	rec.divs, _ = m.(sim.ChainDivergences)
 	rec.nc = maxDrawChains
 	if v, ok := c["chains"]; ok && v.Num >= 1 {
 		rec.nc = min(maxDrawChains, int(v.Num))
@@ -131,47 +129,67 @@ func (d *drawRecorder) reset() {
 	d.next = time.Time{}
 }
 
-// resetDraws forgets the draws of a re-initialised method (reinit calls it
-// after setting the new controls). A new chain count needs rings of another
-// size: the next step makes a new recorder.
-func (r *Run) resetDraws() {
-	d := r.drawRec
-	if d == nil {
-		return
-	}
-	if v, ok := r.controls["chains"]; ok && min(maxDrawChains, int(v.Num)) != d.nc {
-		r.drawRec = nil
-		return
-	}
-	d.reset()
+// drawsRec records a sampler's retained draws (a drawRecorder, made on
+// the first step of a method with per-chain traces) and adds their draw
+// set to the frames as the extra "draws".
+type drawsRec struct {
+	r        *Run
+	rec      *drawRecorder
+	off      bool // the method is not a sampler with per-chain traces
+	retained bool // the coming step's draw is kept
+	out      payload[*wire.DrawSet]
 }
 
-// drawsBeforeStep reports whether the coming step's draw is retained (the
-// sampler is past warm-up). It creates the recorder on first use.
-func (r *Run) drawsBeforeStep() bool {
-	if r.drawsOff {
+// reset forgets the draws of a re-initialised method or of the old data
+// (reinit calls it after setting the new controls). A new chain count
+// needs rings of another size: the next step makes a new recorder.
+func (d *drawsRec) reset(e change) {
+	if d.rec == nil || e == changeControl {
+		return
+	}
+	if v, ok := d.r.ctl.now["chains"]; ok && min(maxDrawChains, int(v.Num)) != d.rec.nc {
+		d.rec = nil
+		return
+	}
+	d.rec.reset()
+}
+
+// before reports whether the coming step's draw is retained (the sampler
+// is past warm-up). It creates the recorder on first use.
+func (d *drawsRec) before() bool {
+	d.retained = false
+	if d.off {
 		return false
 	}
-	if r.drawRec == nil {
-		r.drawRec = newDrawRecorder(r.m, r.traceNames, r.controls)
-		if r.drawRec == nil {
-			r.drawsOff = true
+	if d.rec == nil {
+		d.rec = newDrawRecorder(d.r.m, d.r.box.traces, d.r.ctl.now)
+		if d.rec == nil {
+			d.off = true
 			return false
 		}
 	}
-	return !r.drawRec.chains.Warmup()
+	d.retained = !d.rec.chains.Warmup()
+	return d.retained
 }
 
-// drawsAfterStep records the step's draws, tr (the method's Trace after the
+// observe records the step's draws, tr (the method's Trace after the
 // step), when they are retained. It allocates nothing.
-func (r *Run) drawsAfterStep(retained bool, tr []float64) {
-	d := r.drawRec
-	if d == nil {
+func (d *drawsRec) observe(_ int64, _ float64, tr []float64) {
+	if d.rec != nil {
+		d.rec.record(d.retained, tr)
+	}
+}
+
+func (d *drawsRec) contribute(f *Frame, now time.Time) {
+	if !d.r.ready {
 		return
 	}
-	if d.divs != nil {
-		d.divNow = d.divs.ChainDivergences(d.divNow[:0])
-	}
+	d.out.add(f, d.r.opt.Log, "draws", d.set(now))
+}
+
+// record adds a step's draws when retained.
+func (d *drawRecorder) record(retained bool, tr []float64) {
+	d.divNow = d.chains.ChainDivergences(d.divNow[:0])
 	if !retained {
 		copy(d.divPrev, d.divNow)
 		return
@@ -195,21 +213,21 @@ func (r *Run) drawsAfterStep(retained bool, tr []float64) {
 	d.dirty = true
 }
 
-// drawSet returns the draw set for a frame published now: a new one when
+// set returns the draw set for a frame published now: a new one when
 // draws were added and the last is old enough (at once while paused), else
 // the last.
-func (r *Run) drawSet(now time.Time) *wire.DrawSet {
-	d := r.drawRec
-	if d == nil {
+func (d *drawsRec) set(now time.Time) *wire.DrawSet {
+	rec := d.rec
+	if rec == nil {
 		return nil
 	}
-	if d.n == 0 || !d.dirty || (r.active() && now.Before(d.next)) {
-		return d.set
+	if rec.n == 0 || !rec.dirty || (d.r.active() && now.Before(rec.next)) {
+		return rec.set
 	}
 	t0 := time.Now()
-	d.refresh(r.step)
-	d.next = now.Add(max(drawsInterval, time.Since(t0)*drawsCostShare))
-	return d.set
+	rec.refresh(d.r.step)
+	rec.next = now.Add(max(drawsInterval, time.Since(t0)*drawsCostShare))
+	return rec.set
 }
 
 // window copies the last m draws of param p, chain c, oldest first, into
