@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func kernel6x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, AVX2, FMA3
 TEXT ·kernel6x8(SB), NOSPLIT, $0-88
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -164,8 +164,7 @@ gemm_tailloop:
 	JNZ          gemm_tailloop
 
 gemm_done:
-	MOVSD        alpha+72(FP), X14
-	VBROADCASTSD X14, Y14
+	VBROADCASTSD alpha+72(FP), Y14
 	VMULPD       Y14, Y0, Y0
 	VMULPD       Y14, Y1, Y1
 	VMULPD       Y14, Y2, Y2
@@ -182,9 +181,9 @@ gemm_done:
 	MOVQ         ldc+56(FP), CX
 	MOVQ         rows+64(FP), DX
 	SHLQ         $0x03, CX
-	MOVSD        beta+80(FP), X15
+	VMOVSD       beta+80(FP), X15
 	VXORPD       X14, X14, X14
-	UCOMISD      X14, X15
+	VUCOMISD     X14, X15
 	JNE          accumulate
 	JP           accumulate
 
@@ -266,7 +265,7 @@ accumulate:
 	RET
 
 // func trsm6x8(k int, a *float64, ars int, aps int, b *float64, x *float64, ldx int, alpha float64, d *float64, xp *float64)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·trsm6x8(SB), NOSPLIT, $0-80
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -426,8 +425,7 @@ trsm_done:
 	MOVQ         x+40(FP), AX
 	MOVQ         ldx+48(FP), CX
 	SHLQ         $0x03, CX
-	MOVSD        alpha+56(FP), X14
-	VBROADCASTSD X14, Y14
+	VBROADCASTSD alpha+56(FP), Y14
 	MOVQ         AX, DX
 	VFMSUB231PD  (DX), Y14, Y0
 	VFMSUB231PD  32(DX), Y14, Y1
@@ -591,7 +589,7 @@ transpose_done:
 	RET
 
 // func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, AVX2, FMA3
 TEXT ·kernel12x4(SB), NOSPLIT, $0-80
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -785,8 +783,7 @@ n12_tailloop:
 	JNZ          n12_tailloop
 
 n12_done:
-	MOVSD        alpha+64(FP), X13
-	VBROADCASTSD X13, Y13
+	VBROADCASTSD alpha+64(FP), Y13
 	VMULPD       Y13, Y0, Y0
 	VMULPD       Y13, Y1, Y1
 	VMULPD       Y13, Y2, Y2
@@ -802,9 +799,9 @@ n12_done:
 	MOVQ         c+48(FP), AX
 	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x03, CX
-	MOVSD        beta+72(FP), X15
+	VMOVSD       beta+72(FP), X15
 	VXORPD       X14, X14, X14
-	UCOMISD      X14, X15
+	VUCOMISD     X14, X15
 	JNE          n12_accumulate
 	JP           n12_accumulate
 

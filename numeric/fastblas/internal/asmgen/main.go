@@ -91,8 +91,7 @@ func gemmKernel() {
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
 	accumulateStrided(k, a, ars, aps, b, bps, acc, "gemm_")
 
-	Load(Param("alpha"), X14)
-	VBROADCASTSD(X14, Y14)
+	VBROADCASTSD(paramAddr("alpha"), Y14)
 	for i := range acc {
 		for _, r := range acc[i] {
 			VMULPD(Y14, r, r)
@@ -102,9 +101,9 @@ func gemmKernel() {
 	ldc := Load(Param("ldc"), GP64())
 	rows := Load(Param("rows"), GP64())
 	SHLQ(U8(3), ldc)
-	Load(Param("beta"), X15)
+	VMOVSD(paramAddr("beta"), X15)
 	VXORPD(X14, X14, X14)
-	UCOMISD(X14, X15)
+	VUCOMISD(X14, X15)
 	JNE(LabelRef("accumulate"))
 	JP(LabelRef("accumulate")) // beta is NaN
 
@@ -143,6 +142,20 @@ func gemmKernel() {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// paramAddr is the memory operand of the scalar parameter name, for the
+// VEX-encoded loads (VMOVSD, VBROADCASTSD from memory) a kernel uses once
+// its YMM accumulators are live. avo's Load emits legacy-SSE MOVSD, and a
+// legacy-SSE instruction while the upper halves of the YMM registers are
+// dirty costs a state transition: about 120 ns a call on the project's
+// 2-core EPYC machines, more than a 6×8 tile's 50 k steps.
+func paramAddr(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
 }
 
 // accumulateStrided emits acc += Ã·B̃ over k steps (k may be zero) with
@@ -229,8 +242,7 @@ func trsmKernel() {
 	x := Load(Param("x"), GP64())
 	ldx := Load(Param("ldx"), GP64())
 	SHLQ(U8(3), ldx)
-	Load(Param("alpha"), X14)
-	VBROADCASTSD(X14, Y14)
+	VBROADCASTSD(paramAddr("alpha"), Y14)
 	row := GP64()
 	MOVQ(x, row)
 	for s := range acc {
@@ -799,17 +811,16 @@ func narrowKernel() {
 	JNZ(LabelRef("n12_tailloop"))
 	Label("n12_done")
 
-	Load(Param("alpha"), X13)
-	VBROADCASTSD(X13, Y13)
+	VBROADCASTSD(paramAddr("alpha"), Y13)
 	for _, r := range acc {
 		VMULPD(Y13, r, r)
 	}
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(3), ldc)
-	Load(Param("beta"), X15)
+	VMOVSD(paramAddr("beta"), X15)
 	VXORPD(X14, X14, X14)
-	UCOMISD(X14, X15)
+	VUCOMISD(X14, X15)
 	JNE(LabelRef("n12_accumulate"))
 	JP(LabelRef("n12_accumulate")) // beta is NaN
 
