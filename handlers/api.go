@@ -136,8 +136,11 @@ func (a *API) Routes(r chi.Router) {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, http.StatusNotFound, "path", "no such API endpoint: "+r.URL.Path)
 	})
+	routes := r
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, a.log, http.StatusMethodNotAllowed, "method", r.Method+" is not allowed on "+r.URL.Path)
+		allow := allowedMethods(routes, routePath(r)) // guard.go
+		w.Header().Set("Allow", allow)
+		writeError(w, a.log, http.StatusMethodNotAllowed, "method", r.Method+" is not allowed on "+r.URL.Path+" (allowed: "+allow+")")
 	})
 	r.Get("/runs/{id}/stream", a.serveStream)
 	a.sweepRoutes(r) // api_sweeps.go

@@ -89,10 +89,19 @@ func (a *API) getSweep(w http.ResponseWriter, r *http.Request) {
 
 // deleteSweep cancels the sweep and answers, with its final state, once its
 // workers have stopped (or after 5 s, should a run's evaluation be slow).
+// Only the client that started it may: anyone may watch a sweep.
 func (a *API) deleteSweep(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if s, err := a.sweeps.Get(id); err != nil {
+		a.writeSweepErr(w, r, err)
+		return
+	} else if s.Client() != a.clientKey(r) {
+		writeError(w, a.log, http.StatusForbidden, "session", "this sweep belongs to another browser session: you can watch it, not cancel it")
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	s, err := a.sweeps.Cancel(ctx, chi.URLParam(r, "id"))
+	s, err := a.sweeps.Cancel(ctx, id)
 	if err != nil {
 		a.writeSweepErr(w, r, err)
 		return

@@ -467,6 +467,7 @@ func (r *Run) set(name string, v sim.Value) error {
 	if err != nil {
 		return err
 	}
+	v = spec.Canonical(v) // " 50 , 50 " is stored, replayed and shown as "50,50"
 	if old, ok := r.controls[name]; ok && old == v {
 		return nil
 	}
