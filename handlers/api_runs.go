@@ -23,7 +23,7 @@ func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	if req.Seed != nil {
 		cfg.Seed = *req.Seed
 	}
-	run, err := a.reg.Create(cfg, a.clientKey(r))
+	run, err := a.createRunFor(r, cfg) // clients_held.go: the caps per client address
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return

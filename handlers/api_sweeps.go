@@ -67,7 +67,7 @@ func (a *API) createSweep(w http.ResponseWriter, r *http.Request) {
 		a.writeSweepErr(w, r, &sim.FieldError{Field: "values", Message: `required: "1,2,5", "linspace:a:b:n" or "logspace:a:b:n"`})
 		return
 	}
-	s, err := a.sweeps.Create(req, a.clientKey(r))
+	s, err := a.createSweepFor(r, req) // clients_held.go
 	if err != nil {
 		a.writeSweepErr(w, r, err)
 		return
@@ -125,6 +125,11 @@ func (a *API) sweepStream(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent) // tells EventSource not to reconnect
 		return
 	}
+	leave, ok := a.enterStream(w, r)
+	if !ok {
+		return
+	}
+	defer leave()
 	if !a.enter() {
 		writeError(w, a.log, http.StatusServiceUnavailable, "", "the server is shutting down")
 		return

@@ -92,7 +92,11 @@ func cut(s string, n int) string {
 func writeErr(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var fe *sim.FieldError
 	var le *engine.LimitError
+	var ce *capError
 	switch {
+	case errors.As(err, &ce):
+		w.Header().Set("Retry-After", retryAfter(ce.retry))
+		writeError(w, log, http.StatusTooManyRequests, ce.field, ce.message)
 	case errors.As(err, &fe):
 		writeError(w, log, http.StatusBadRequest, fe.Field, fe.Message)
 	case errors.As(err, &le):

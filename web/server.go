@@ -54,6 +54,14 @@ type Config struct {
 	// balancer to send new clients elsewhere. Default 0.
 	DrainDelay time.Duration
 
+	// Clients caps what one client address holds over all its browser
+	// sessions (sessions started, runs, uploads, sweeps, exports, streams),
+	// with handlers' defaults, sized for a class of 60 behind one NAT.
+	Clients handlers.ClientLimits
+	// Exports bounds the draws files being written (in all, and how slow a
+	// download may be), with handlers' defaults.
+	Exports handlers.ExportConfig
+
 	Stream handlers.StreamConfig
 	// Factory builds runs; nil uses the catalog and the built-in data sets
 	// (handlers.NewFactory). Tests inject fakes here.
@@ -147,7 +155,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, Stream: cfg.Stream, Log: log,
-		Sweeps: sw, Observer: m,
+		Sweeps: sw, Observer: m, Clients: cfg.Clients, Exports: cfg.Exports,
 	})
 	if err != nil {
 		reg.Close()
@@ -170,7 +178,7 @@ func (s *Server) routes() http.Handler {
 	} else {
 		r.Use(middleware.ClientIPFromRemoteAddr)
 	}
-	r.Use(handlers.Sessions) // runs, uploads and sweeps belong to a browser session
+	r.Use(s.api.Sessions) // runs, uploads and sweeps belong to a browser session; new ones rate-limited per address
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
 	r.Use(s.metrics.Middleware)
