@@ -88,8 +88,8 @@ func (u *Uploads) add(session, addr string, perAddr int, d *sim.Dataset) (string
 	} else if held, oldest := u.heldBy(addr); perAddr > 0 && held >= perAddr {
 		wait := oldest.Add(UploadIdle).Sub(now)
 		return "", &capError{field: "data", retry: wait, message: fmt.Sprintf(
-			"your network address (%s) holds %d uploaded files, the most one address may (every browser behind it counts); a file unused for %v is dropped, the next in %v, or a browser's fifth upload replaces its oldest",
-			addr, held, UploadIdle, wait.Round(time.Second))}
+			"your network address (%s) holds %d uploaded files, the most one address may (every browser behind it counts); a file unused for %s is dropped, the next in %v, or a browser's fifth upload replaces its oldest",
+			addr, held, humanDuration(UploadIdle), wait.Round(time.Second))}
 	} else if len(u.sets) >= u.total {
 		return "", ErrUploadsFull
 	}
@@ -171,7 +171,7 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, ErrUploadsFull) {
 		wait := a.uploads.nextFree()
 		err = &capError{field: "data", retry: wait, message: fmt.Sprintf(
-			"the server holds its maximum of %d uploaded files, each kept until it has gone unused for %v: the next frees in %v; or use one of yours again", a.uploads.total, UploadIdle, wait.Round(time.Second))}
+			"the server holds its maximum of %d uploaded files, each kept until it has gone unused for %s: the next frees in %v; or use one of yours again", a.uploads.total, humanDuration(UploadIdle), wait.Round(time.Second))}
 	}
 	if err != nil {
 		writeErr(w, r, a.log, err)

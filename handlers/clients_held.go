@@ -93,6 +93,8 @@ func (a *API) runsHeldError(held []string, what string) *capError {
 // humanDuration says d as a person would: "a minute", "90 seconds".
 func humanDuration(d time.Duration) string {
 	switch s := int(d.Round(time.Second) / time.Second); {
+	case s == 3600:
+		return "an hour"
 	case s == 60:
 		return "a minute"
 	case s%60 == 0:

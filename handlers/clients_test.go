@@ -13,7 +13,9 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/gorilla/websocket"
 
+	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/sweeps"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -196,6 +198,72 @@ func (e *env) doAddr(method, path, body, addr string, out any) (int, http.Header
 	if out != nil && len(b) > 0 {
 		if err := json.Unmarshal(b, out); err != nil {
 			e.t.Fatalf("%s %s: %d %q: %v", method, path, code, b, err)
+		}
+	}
+	return code, h
+}
+
+// Uploads are capped per address over its sessions, and a full store says
+// when its least recently used file frees; a request that could not start
+// a session may not upload at all.
+func TestUploadsPerAddress(t *testing.T) {
+	checkLeaks(t)
+	e := addrEnv(t, envOptions{factory: NewFactory, api: APIConfig{Specs: catalog.Specs, Clients: ClientLimits{Uploads: 2, SessionBurst: 3, SessionRate: 1e-9}}})
+	csv := "x,y\n1,2\n2,3\n3,5\n"
+	for i := range 2 {
+		if code, _ := asSession(t, e).doCSV(csv, "192.0.2.3", nil); code != http.StatusCreated {
+			t.Fatalf("upload %d: %d", i, code)
+		}
+	}
+	var ae wire.APIError
+	code, h := asSession(t, e).doCSV(csv, "192.0.2.3", &ae)
+	if code != http.StatusTooManyRequests || ae.Field != "data" || !strings.Contains(ae.Message, "holds 2 uploaded files") || h.Get("Retry-After") != "3600" {
+		t.Fatalf("a third upload of the address: %d %+v Retry-After %q", code, ae, h.Get("Retry-After"))
+	}
+	// The store of 4 (newEnv's) fills from other addresses; the refusal
+	// says when the next file frees.
+	for i := range 2 {
+		if code, _ := asSession(t, e).doCSV(csv, "198.51.100.1", nil); code != http.StatusCreated {
+			t.Fatalf("upload %d from another address: %d", i, code)
+		}
+	}
+	code, h = asSession(t, e).doCSV(csv, "198.51.100.2", &ae)
+	if code != http.StatusTooManyRequests || ae.Field != "data" || !strings.Contains(ae.Message, "maximum of 4") || h.Get("Retry-After") != "3600" {
+		t.Fatalf("a full store: %d %+v Retry-After %q", code, ae, h.Get("Retry-After"))
+	}
+	// The address has started its 3 sessions: a cookieless upload is refused
+	// before its body is read.
+	if code, _, ae := cookieless(t, e, "192.0.2.3", "POST", "/api/data", csv); code != http.StatusTooManyRequests || ae.Field != "session" {
+		t.Fatalf("an upload past the session rate: %d %+v", code, ae)
+	}
+}
+
+// Sweeps are capped per address over its sessions.
+func TestSweepsPerAddress(t *testing.T) {
+	checkLeaks(t)
+	reg := sweeps.New(sweeps.Config{MaxSweeps: 2, MaxPerClient: 1, Workers: 1, Log: quietLog})
+	e := addrEnv(t, envOptions{api: APIConfig{Sweeps: reg}}) // the default: 1 an address
+	t.Cleanup(reg.Close)
+	if code, _ := asSession(t, e).doAddr("POST", "/api/sweeps", slow, "192.0.2.4", nil); code != http.StatusCreated {
+		t.Fatalf("a sweep: %d", code)
+	}
+	var ae wire.APIError
+	code, h := asSession(t, e).doAddr("POST", "/api/sweeps", slow, "192.0.2.4", &ae)
+	if code != http.StatusTooManyRequests || ae.Field != "sweeps" || h.Get("Retry-After") == "" || !strings.Contains(ae.Message, "frees when") {
+		t.Fatalf("a second sweep of the address: %d %+v", code, ae)
+	}
+	if code, _ := asSession(t, e).doAddr("POST", "/api/sweeps", slow, "192.0.2.5", &ae); code != http.StatusCreated {
+		t.Fatalf("a sweep from another address: %d %+v", code, ae)
+	}
+}
+
+// doCSV uploads body from client address addr.
+func (e *env) doCSV(body, addr string, out any) (int, http.Header) {
+	e.t.Helper()
+	code, h, b := e.roundTrip("POST", "/api/data", body, map[string]string{"Content-Type": "text/csv", "X-Test-Addr": addr})
+	if out != nil && len(b) > 0 {
+		if err := json.Unmarshal(b, out); err != nil {
+			e.t.Fatalf("upload: %d %q: %v", code, b, err)
 		}
 	}
 	return code, h
