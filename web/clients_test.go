@@ -13,12 +13,14 @@ import (
 // The caps per client address count the address --trust-proxy makes the
 // server believe: a trusted proxy's X-Forwarded-For, and nobody else's.
 func TestClientCapsFollowTrustProxy(t *testing.T) {
+	ts := &http.Transport{}
+	defer ts.CloseIdleConnections()
 	post := func(t *testing.T, base, forwarded string) (int, string) {
 		t.Helper()
 		req, _ := http.NewRequest("POST", base+"/api/runs", strings.NewReader(`{"data":"d","method":"count"}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Forwarded-For", forwarded)
-		res, err := http.DefaultClient.Do(req) // no cookie jar: a new session each time
+		res, err := (&http.Client{Transport: ts}).Do(req) // no cookie jar: a new session each time
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,21 +34,20 @@ func TestClientCapsFollowTrustProxy(t *testing.T) {
 			cfg.TrustedProxies = []string{"127.0.0.1/32", "::1/128"}
 		}
 		s := newServer(t, cfg)
-		ts := httptest.NewServer(s.Handler())
+		srv := httptest.NewServer(s.Handler())
 		for i := range 2 {
-			if code, body := post(t, ts.URL, "203.0.113.1"); code != http.StatusCreated {
+			if code, body := post(t, srv.URL, "203.0.113.1"); code != http.StatusCreated {
 				t.Fatalf("trusted %v: run %d: %d %s", trusted, i, code, body)
 			}
 		}
-		if code, body := post(t, ts.URL, "203.0.113.1"); code != http.StatusTooManyRequests || !strings.Contains(body, `"field":"runs"`) {
+		if code, body := post(t, srv.URL, "203.0.113.1"); code != http.StatusTooManyRequests || !strings.Contains(body, `"field":"runs"`) {
 			t.Fatalf("trusted %v: a third run from one address: %d %s", trusted, code, body)
 		}
-		code, body := post(t, ts.URL, "203.0.113.2")
+		code, body := post(t, srv.URL, "203.0.113.2")
 		if want := map[bool]int{true: http.StatusCreated, false: http.StatusTooManyRequests}[trusted]; code != want {
 			t.Errorf("trusted %v: another forwarded address: %d %s, want %d", trusted, code, body, want)
 		}
-		ts.Close()
+		srv.Close()
 		s.Close()
 	}
-	http.DefaultClient.CloseIdleConnections()
 }
