@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -102,6 +103,18 @@ func (a *API) getDraws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), start: time.Now(), grace: a.exportCfg.Grace, rate: float64(a.exportCfg.MinRate)}
+	// Shutdown does not wait for a slow download: it is cut (short of its
+	// Content-Length) when the API's streams close.
+	quit, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-a.closing:
+			dw.abort()
+		case <-quit:
+		}
+	}()
+	defer func() { close(quit); <-stopped }()
 	bw := bufio.NewWriterSize(dw, 64<<10)
 	err = t.WriteCSV(bw)
 	if err == nil {
@@ -125,12 +138,23 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // reader keeping up rate never meets it; a slower one does, and the write
 // fails.
 type deadlineWriter struct {
-	w     io.Writer
-	rc    *http.ResponseController
-	start time.Time
-	grace time.Duration
-	rate  float64 // bytes a second
-	sent  int64
+	w       io.Writer
+	rc      *http.ResponseController
+	start   time.Time
+	grace   time.Duration
+	rate    float64 // bytes a second
+	sent    int64
+	aborted atomic.Bool
+}
+
+// errShuttingDown ends a download when the server shuts down.
+var errShuttingDown = errors.New("the server is shutting down")
+
+// abort makes the write in progress, and every later one, fail at once.
+// It may be called from another goroutine while the handler runs.
+func (d *deadlineWriter) abort() {
+	d.aborted.Store(true)
+	d.rc.SetWriteDeadline(time.Now())
 }
 
 func (d *deadlineWriter) Write(p []byte) (int, error) {
@@ -138,6 +162,9 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	at := d.start.Add(d.grace + time.Duration(min(secs, math.MaxInt64/float64(time.Second))*float64(time.Second)))
 	if err := d.rc.SetWriteDeadline(at); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return 0, err
+	}
+	if d.aborted.Load() { // after moving the deadline: an abort since has set it to the past, or is seen here
+		return 0, errShuttingDown
 	}
 	n, err := d.w.Write(p)
 	d.sent += int64(n)

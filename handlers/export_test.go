@@ -188,3 +188,18 @@ func stalled(t *testing.T, res *http.Response, closed chan net.Conn) {
 		t.Fatalf("a stalled download read %d of %d bytes with %v: want a short read ending in an error", len(b), res.ContentLength, err)
 	}
 }
+
+// Shutdown does not wait for a slow download: when the API's streams close
+// the download is cut short of its Content-Length, an error to its client.
+func TestDrawsDownloadCutAtShutdown(t *testing.T) {
+	checkLeaks(t)
+	e, closed := exportEnv(t, ExportConfig{}, ClientLimits{}) // deadlines far off: only shutdown ends it
+	path := hmcDraws(t, e, 1000)
+	res, err := tinyRecv().Get(e.srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	e.api.CloseStreams()
+	stalled(t, res, closed)
+}
