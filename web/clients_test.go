@@ -51,3 +51,25 @@ func TestClientCapsFollowTrustProxy(t *testing.T) {
 		s.Close()
 	}
 }
+
+// The probes, metrics and static files start no session: a balancer's
+// checks do not spend the sessions its address may start. A page does.
+func TestProbesStartNoSession(t *testing.T) {
+	s := newServer(t, Config{})
+	defer s.Close()
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{}} // no jar
+	defer client.CloseIdleConnections()
+	for path, want := range map[string]bool{"/healthz": false, "/readyz": false, "/metrics": false, "/static/app/app.css": false, "/api/runs": true} {
+		res, err := client.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if got := res.Header.Get("Set-Cookie") != ""; res.StatusCode != http.StatusOK || got != want {
+			t.Errorf("GET %s: %d, sets a session cookie %v, want %v", path, res.StatusCode, got, want)
+		}
+	}
+}

@@ -178,7 +178,7 @@ func (s *Server) routes() http.Handler {
 	} else {
 		r.Use(middleware.ClientIPFromRemoteAddr)
 	}
-	r.Use(s.api.Sessions) // runs, uploads and sweeps belong to a browser session; new ones rate-limited per address
+	r.Use(s.sessions) // runs, uploads and sweeps belong to a browser session
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
 	r.Use(s.metrics.Middleware)
@@ -201,6 +201,22 @@ func (s *Server) routes() http.Handler {
 		handlers.NewPages(s.log, s.api.Uploads()).Routes(r)
 	})
 	return r
+}
+
+// sessions gives the pages and the API a browser session (the API's new
+// ones rate-limited per client address), and the probes, metrics and
+// static files none: a balancer's health checks must not spend the
+// sessions its address may start.
+func (s *Server) sessions(next http.Handler) http.Handler {
+	withSession := s.api.Sessions(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case p == "/healthz", p == "/readyz", p == "/metrics", strings.HasPrefix(p, "/static/"):
+			next.ServeHTTP(w, r)
+		default:
+			withSession.ServeHTTP(w, r)
+		}
+	})
 }
 
 // readyz answers 200 while the server takes new clients and 503 from the
