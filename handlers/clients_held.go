@@ -78,6 +78,8 @@ func (a *API) runsHeldError(held []string, what string) *capError {
 	}
 	var why string
 	switch unwatched := len(held) - watched; {
+	case watched == 0:
+		why = fmt.Sprintf("none of them is being watched, so each is freed %s after it was last watched (or made): a slot frees within %[1]s", humanDuration(expire))
 	case unwatched > 0:
 		why = fmt.Sprintf("%d of them are watched (a run is kept while anyone watches it) and %d are not: each of those is freed %s after its last viewer left, so a slot frees within %[3]s", watched, unwatched, humanDuration(expire))
 	default:

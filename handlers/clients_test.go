@@ -134,7 +134,7 @@ func TestRunsPerAddressTruthfulRefusal(t *testing.T) {
 	var ae wire.APIError
 	code, h := s.doAddr("POST", "/api/runs", `{"data":"d","method":"fake"}`, "203.0.113.5", &ae)
 	if code != http.StatusTooManyRequests || ae.Field != "runs" || h.Get("Retry-After") != "60" ||
-		!strings.Contains(ae.Message, "holds 3 runs") || !strings.Contains(ae.Message, "0 of them are watched") || !strings.Contains(ae.Message, "a minute") {
+		!strings.Contains(ae.Message, "holds 3 runs") || !strings.Contains(ae.Message, "none of them is being watched") || !strings.Contains(ae.Message, "a minute") {
 		t.Fatalf("the fourth run of an address: %d %+v Retry-After %q", code, ae, h.Get("Retry-After"))
 	}
 	// Watched runs are kept: the refusal says none frees by itself.
