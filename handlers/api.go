@@ -45,6 +45,10 @@ type APIConfig struct {
 	// Observer counts frames and commands (the server's metrics); nil
 	// counts nothing.
 	Observer Observer
+	// Clients caps what one client address holds (clients.go).
+	Clients ClientLimits
+	// Exports bounds the draws files being written (api_draws.go).
+	Exports ExportConfig
 }
 
 // Observer is told what the streams and command routes do, for monitoring.
@@ -75,6 +79,13 @@ type API struct {
 	upgrader  websocket.Upgrader
 	sweeps    *sweeps.Registry // nil: no sweeps
 	observer  Observer
+	limits    ClientLimits
+	exportCfg ExportConfig
+
+	// What client addresses hold (clients.go).
+	sessionRate      *sessionRate
+	streams, exports inFlight
+	runsBy, sweepsBy owned
 
 	mu      sync.Mutex
 	conns   map[*wsConn]struct{}
@@ -93,6 +104,8 @@ func NewAPI(cfg APIConfig) (*API, error) {
 		timeout: cfg.RequestTimeout, clientKey: cfg.ClientKey, stream: cfg.Stream.withDefaults(), log: cfg.Log,
 		conns: map[*wsConn]struct{}{}, closing: make(chan struct{})}
 	a.sweeps, a.observer = cfg.Sweeps, cfg.Observer
+	a.limits, a.exportCfg = cfg.Clients.withDefaults(), cfg.Exports.withDefaults()
+	a.sessionRate = &sessionRate{burst: float64(a.limits.SessionBurst), rate: a.limits.SessionRate, now: time.Now}
 	if a.observer == nil {
 		a.observer = nopObserver{}
 	}
@@ -129,15 +142,19 @@ func NewAPI(cfg APIConfig) (*API, error) {
 func (a *API) Uploads() *Uploads { return a.uploads }
 
 // Routes registers the API on r, which must be mounted at /api. The stream
-// route stays outside middleware.Timeout: it lives long and is hijacked.
+// route stays outside middleware.Timeout: it lives long and is hijacked;
+// so does the draws download, which bounds itself.
 func (a *API) Routes(r chi.Router) {
-	r.Use(Sessions)      // session.go
+	r.Use(a.Sessions)    // clients.go
 	r.Use(a.guardWrites) // guard.go
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, http.StatusNotFound, "path", "no such API endpoint: "+r.URL.Path)
 	})
+	routes := r
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, a.log, http.StatusMethodNotAllowed, "method", r.Method+" is not allowed on "+r.URL.Path)
+		allow := allowedMethods(routes, routePath(r)) // guard.go
+		w.Header().Set("Allow", allow)
+		writeError(w, a.log, http.StatusMethodNotAllowed, "method", r.Method+" is not allowed on "+r.URL.Path+" (allowed: "+allow+")")
 	})
 	r.Get("/runs/{id}/stream", a.serveStream)
 	a.sweepRoutes(r) // api_sweeps.go
@@ -151,8 +168,8 @@ func (a *API) Routes(r chi.Router) {
 		r.Get("/runs/{id}", a.getRun)
 		r.Delete("/runs/{id}", a.deleteRun)
 		r.Post("/runs/{id}/ops", a.postOp)
-		r.Get("/runs/{id}/draws.csv", a.getDraws) // api_draws.go
 	})
+	r.Get("/runs/{id}/draws.csv", a.getDraws) // api_draws.go: deadlines of its own
 }
 
 // methods answers GET /api/methods: every method's spec, its controls'

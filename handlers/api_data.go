@@ -40,6 +40,7 @@ type Uploads struct {
 type upload struct {
 	d       *sim.Dataset
 	session string
+	addr    string // the client address that uploaded it
 	used    time.Time
 }
 
@@ -62,6 +63,13 @@ func NewUploads(total int) *Uploads {
 
 // Add stores d for session and returns its data name, "upload:<id>".
 func (u *Uploads) Add(session string, d *sim.Dataset) (string, error) {
+	return u.add(session, "", 0, d)
+}
+
+// add is Add counting the uploads of client address addr too: when it
+// holds perAddr (> 0) already, the file is refused with a *capError saying
+// when its least recently used frees.
+func (u *Uploads) add(session, addr string, perAddr int, d *sim.Dataset) (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -77,12 +85,44 @@ func (u *Uploads) Add(session string, d *sim.Dataset) (string, error) {
 	}
 	if mine := u.order[session]; len(mine) >= min(UploadsPerSession, u.total) {
 		u.drop(mine[0])
+	} else if held, oldest := u.heldBy(addr); perAddr > 0 && held >= perAddr {
+		wait := oldest.Add(UploadIdle).Sub(now)
+		return "", &capError{field: "data", retry: wait, message: fmt.Sprintf(
+			"your network address (%s) holds %d uploaded files, the most one address may (every browser behind it counts); a file unused for %s is dropped, the next in %v, or a browser's fifth upload replaces its oldest",
+			addr, held, humanDuration(UploadIdle), wait.Round(time.Second))}
 	} else if len(u.sets) >= u.total {
 		return "", ErrUploadsFull
 	}
-	u.sets[name] = &upload{d: d, session: session, used: now}
+	u.sets[name] = &upload{d: d, session: session, addr: addr, used: now}
 	u.order[session] = append(u.order[session], name)
 	return name, nil
+}
+
+// heldBy counts addr's uploads and finds when the least recently used of
+// them was last used; u.mu must be held.
+func (u *Uploads) heldBy(addr string) (n int, oldest time.Time) {
+	for _, up := range u.sets {
+		if up.addr == addr {
+			if n++; n == 1 || up.used.Before(oldest) {
+				oldest = up.used
+			}
+		}
+	}
+	return n, oldest
+}
+
+// nextFree is how long until the store's least recently used file is
+// dropped for idleness.
+func (u *Uploads) nextFree() time.Duration {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var oldest time.Time
+	for _, up := range u.sets {
+		if oldest.IsZero() || up.used.Before(oldest) {
+			oldest = up.used
+		}
+	}
+	return oldest.Add(UploadIdle).Sub(u.now())
 }
 
 // drop removes the upload name; u.mu must be held.
@@ -117,6 +157,9 @@ func (u *Uploads) Get(name string) (*sim.Dataset, bool) {
 
 // upload handles POST /api/data: the body is CSV text with columns x and y.
 func (a *API) upload(w http.ResponseWriter, r *http.Request) {
+	if !a.requireSession(w, r) { // clients.go
+		return
+	}
 	// LoadCSV reads at most MaxCSVBytes+1 and names the limit when over it.
 	body := http.MaxBytesReader(w, r.Body, datasets.MaxCSVBytes+1)
 	d, err := datasets.LoadCSV(body, "the uploaded file")
@@ -124,11 +167,11 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, a.log, err)
 		return
 	}
-	name, err := a.uploads.Add(a.clientKey(r), d)
+	name, err := a.uploads.add(a.clientKey(r), clientAddr(r), a.limits.Uploads, d)
 	if errors.Is(err, ErrUploadsFull) {
-		w.Header().Set("Retry-After", "60")
-		writeError(w, a.log, http.StatusTooManyRequests, "data", err.Error())
-		return
+		wait := a.uploads.nextFree()
+		err = &capError{field: "data", retry: wait, message: fmt.Sprintf(
+			"the server holds its maximum of %d uploaded files, each kept until it has gone unused for %s: the next frees in %v; or use one of yours again", a.uploads.total, humanDuration(UploadIdle), wait.Round(time.Second))}
 	}
 	if err != nil {
 		writeErr(w, r, a.log, err)

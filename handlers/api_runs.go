@@ -23,7 +23,7 @@ func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	if req.Seed != nil {
 		cfg.Seed = *req.Seed
 	}
-	run, err := a.reg.Create(cfg, a.clientKey(r))
+	run, err := a.createRunFor(r, cfg) // clients_held.go: the caps per client address
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return
@@ -31,7 +31,7 @@ func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	c := run.Config()
 	w.Header().Set("Location", "/api/runs/"+run.ID())
 	writeJSON(w, a.log, http.StatusCreated, wire.RunCreated{ID: run.ID(), Stream: "/api/runs/" + run.ID() + "/stream",
-		Data: c.Data, Method: c.Method, Model: c.Model, Seed: c.Seed, Controls: c.Controls, Traces: run.TraceNames()})
+		Data: c.Data, Method: c.Method, Model: c.Model, Seed: c.Seed, Controls: c.Controls, Traces: runTraces(run.TraceNames(), c.Controls)})
 }
 
 func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
@@ -43,7 +43,7 @@ func (a *API) getRun(w http.ResponseWriter, r *http.Request) {
 	f, c := run.Latest(), run.Config()
 	info := wire.RunInfo{ID: run.ID(), Config: c, Method: c.Method, Data: wire.RunData{Name: c.Data, DataPoints: run.Data()},
 		Status: string(f.Status), Message: f.Message, Step: f.Step, Epoch: f.Epoch, Controls: f.Controls, Start: f.Start, Speed: f.Speed,
-		Viewers: run.Viewers(), Traces: run.TraceNames(), Spec: run.Spec(), Yours: a.owns(r, run.ID()) == nil,
+		Viewers: run.Viewers(), Traces: runTraces(run.TraceNames(), f.Controls), Spec: run.Spec(), Yours: a.owns(r, run.ID()) == nil,
 		Summary: wire.RunSummary{StepsPerSec: f.StepsPerSec, Diagnostics: f.Diagnostics}}
 	if !math.IsNaN(f.Objective) {
 		info.Summary.Objective = &f.Objective

@@ -67,7 +67,7 @@ func (a *API) createSweep(w http.ResponseWriter, r *http.Request) {
 		a.writeSweepErr(w, r, &sim.FieldError{Field: "values", Message: `required: "1,2,5", "linspace:a:b:n" or "logspace:a:b:n"`})
 		return
 	}
-	s, err := a.sweeps.Create(req, a.clientKey(r))
+	s, err := a.createSweepFor(r, req) // clients_held.go
 	if err != nil {
 		a.writeSweepErr(w, r, err)
 		return
@@ -89,10 +89,19 @@ func (a *API) getSweep(w http.ResponseWriter, r *http.Request) {
 
 // deleteSweep cancels the sweep and answers, with its final state, once its
 // workers have stopped (or after 5 s, should a run's evaluation be slow).
+// Only the client that started it may: anyone may watch a sweep.
 func (a *API) deleteSweep(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if s, err := a.sweeps.Get(id); err != nil {
+		a.writeSweepErr(w, r, err)
+		return
+	} else if s.Client() != a.clientKey(r) {
+		writeError(w, a.log, http.StatusForbidden, "session", "this sweep belongs to another browser session: you can watch it, not cancel it")
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	s, err := a.sweeps.Cancel(ctx, chi.URLParam(r, "id"))
+	s, err := a.sweeps.Cancel(ctx, id)
 	if err != nil {
 		a.writeSweepErr(w, r, err)
 		return
@@ -116,6 +125,11 @@ func (a *API) sweepStream(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent) // tells EventSource not to reconnect
 		return
 	}
+	leave, ok := a.enterStream(w, r)
+	if !ok {
+		return
+	}
+	defer leave()
 	if !a.enter() {
 		writeError(w, a.log, http.StatusServiceUnavailable, "", "the server is shutting down")
 		return

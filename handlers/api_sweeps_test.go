@@ -39,7 +39,9 @@ func newSweepEnv(t *testing.T, cfg sweeps.Config, serverTimeout time.Duration) *
 	cfg.Log = quietLog
 	reg := sweeps.New(cfg)
 	e := &sweepEnv{sweeps: reg}
-	e.env = newEnvWith(t, APIConfig{Sweeps: reg, ClientKey: func(r *http.Request) string { return r.Header.Get("X-Client") }}, serverTimeout)
+	// Its clients stand for machines of their own: no cap per address.
+	e.env = newEnvWith(t, APIConfig{Sweeps: reg, ClientKey: func(r *http.Request) string { return r.Header.Get("X-Client") },
+		Clients: ClientLimits{Sweeps: 1 << 20}}, serverTimeout)
 	t.Cleanup(reg.Close) // runs before the env's cleanup: streams end with the sweeps
 	return e
 }

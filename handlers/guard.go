@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 )
@@ -26,9 +27,8 @@ var bodyTypes = map[string]string{"/data": "text/csv"}
 // send it cross-site without a preflight.
 func (a *API) guardWrites(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-			next.ServeHTTP(w, r)
+		if r.Method != http.MethodPost && r.Method != http.MethodDelete {
+			next.ServeHTTP(w, r) // reads, and methods no route takes: the router's 405 says which are allowed
 			return
 		}
 		if !a.checkOrigin(r) {
@@ -52,6 +52,22 @@ func (a *API) guardWrites(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// allowedMethods lists the methods routes answers path with, for a 405's
+// Allow header; HEAD goes with GET (the server answers HEAD as GET).
+func allowedMethods(routes chi.Routes, path string) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := m
+		if m == http.MethodHead {
+			probe = http.MethodGet
+		}
+		if routes.Match(chi.NewRouteContext(), probe, path) {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
 }
 
 // routePath is the request's path below the router's mount point.

@@ -34,6 +34,9 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any, allowed string) e
 	if err := checkDuplicateKeys(b); err != nil {
 		return err
 	}
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) { // encoding/json would read it as {}
+		return &sim.FieldError{Field: "body", Message: "want a JSON object, got null"}
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -81,6 +81,11 @@ func (a *API) serveStream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, a.log, http.StatusForbidden, "origin", "this origin may not open a stream (allowed: the page's own origin and --allow-origin)")
 		return
 	}
+	leave, ok := a.enterStream(w, r) // clients_held.go
+	if !ok {
+		return
+	}
+	defer leave()
 	run, release, err := a.reg.Watch(chi.URLParam(r, "id"))
 	if err != nil {
 		writeErr(w, r, a.log, err)

@@ -25,7 +25,12 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 	}
 	w := stateFrame(f, cur.Full, f.Step)
 	w.Objective, w.Trace = cur.Objective, o.trace
+	chains, perChain := chainCount(f.Controls)
 	for i, name := range traceNames {
+		if k, ok := chainSlot(name); perChain && ok && k > chains {
+			delete(w.Trace, name) // a chain slot this run does not have (traces.go)
+			continue
+		}
 		w.Trace[name] = cur.Traces[i] // overwrites last frame's: the names are fixed
 	}
 	if n := len(cur.Objective); n > 0 && cur.Objective[n-1].Step > w.Step {

@@ -272,7 +272,12 @@ func (h *hub) catchUp(from, to *tick, write func([]byte) error) (ok bool, err er
 	}
 	w := stateFrame(to.f, from == nil, to.step)
 	w.Objective, w.Trace = between(c.cur.Objective, after, to.last), c.trace
+	chains, perChain := chainCount(to.f.Controls)
 	for i, name := range h.run.TraceNames() {
+		if k, ok := chainSlot(name); perChain && ok && k > chains {
+			delete(c.trace, name) // a chain slot this run does not have (traces.go)
+			continue
+		}
 		c.trace[name] = between(c.cur.Traces[i], after, to.last)
 	}
 	if from == nil || to.f.Predictive != from.f.Predictive {

@@ -56,6 +56,35 @@ type ControlSpec struct {
 // list) rather than numbers: how a link, a flag or a form field is read.
 func (c ControlSpec) Textual() bool { return len(c.Options) > 0 || c.List > 0 }
 
+// Canonical returns v as the control stores it: a list control's value
+// written back as ParseList read it ("50,50" for " 50 , 50 ", "50" for
+// "+50", "0" for the empty list), so that links, replays and the run's
+// config name one network one way; any other control's v is unchanged. A
+// value that does not pass Validate is returned as it is.
+func (c ControlSpec) Canonical(v Value) Value {
+	if c.List <= 0 || !v.IsChoice() {
+		return v
+	}
+	xs, err := ParseList(v.Choice, c.List, int(c.Min), int(c.Max))
+	if err != nil {
+		return v
+	}
+	return Choice(FormatList(xs))
+}
+
+// FormatList writes xs as a list control's canonical value: the numbers
+// comma-separated without spaces, "0" for none.
+func FormatList(xs []int) string {
+	if len(xs) == 0 {
+		return "0"
+	}
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ",")
+}
+
 // ParseList reads a list control's value: at most maxLen comma-separated
 // whole numbers in [lo, hi], spaces allowed around each; "" and "0" are
 // the empty list. The error says what is allowed.
@@ -325,8 +354,9 @@ func (c ControlSpec) Validate(v Value) error {
 }
 
 // Resolve returns a complete set of controls for spec: the defaults,
-// overridden by given. It rejects unknown names and invalid values with a
-// *FieldError, and never modifies given.
+// overridden by given, list values made canonical (ControlSpec.Canonical).
+// It rejects unknown names and invalid values with a *FieldError, and never
+// modifies given.
 func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 	out := make(Controls, len(s.Controls))
 	for _, c := range s.Controls {
@@ -334,10 +364,11 @@ func (s MethodSpec) Resolve(given Controls) (Controls, error) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) { // the first bad name, in a fixed order
 		v := given[name]
-		if _, err := s.Check(name, v); err != nil {
+		c, err := s.Check(name, v)
+		if err != nil {
 			return nil, err
 		}
-		out[name] = v
+		out[name] = c.Canonical(v)
 	}
 	return out, nil
 }

@@ -50,6 +50,14 @@ type Config struct {
 	// balancer to send new clients elsewhere. Default 0.
 	DrainDelay time.Duration
 
+	// Clients caps what one client address holds over all its browser
+	// sessions (sessions started, runs, uploads, sweeps, exports, streams),
+	// with handlers' defaults, sized for a class of 60 behind one NAT.
+	Clients handlers.ClientLimits
+	// Exports bounds the draws files being written (in all, and how slow a
+	// download may be), with handlers' defaults.
+	Exports handlers.ExportConfig
+
 	Stream handlers.StreamConfig
 	// Factory builds runs; nil uses the catalog and the built-in data sets
 	// (handlers.NewFactory). Tests inject fakes here.
@@ -143,7 +151,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	api, err := handlers.NewAPI(handlers.APIConfig{
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, Stream: cfg.Stream, Log: log,
-		Sweeps: sw, Observer: m,
+		Sweeps: sw, Observer: m, Clients: cfg.Clients, Exports: cfg.Exports,
 	})
 	if err != nil {
 		reg.Close()
@@ -166,7 +174,7 @@ func (s *Server) routes() http.Handler {
 	} else {
 		r.Use(middleware.ClientIPFromRemoteAddr)
 	}
-	r.Use(handlers.Sessions) // runs, uploads and sweeps belong to a browser session
+	r.Use(s.sessions) // runs, uploads and sweeps belong to a browser session
 	r.Use(requestLogger(s.log))
 	r.Use(middleware.Recoverer)
 	r.Use(s.metrics.Middleware)
@@ -189,6 +197,22 @@ func (s *Server) routes() http.Handler {
 		handlers.NewPages(s.log, s.api.Uploads()).Routes(r)
 	})
 	return r
+}
+
+// sessions gives the pages and the API a browser session (the API's new
+// ones rate-limited per client address), and the probes, metrics and
+// static files none: a balancer's health checks must not spend the
+// sessions its address may start.
+func (s *Server) sessions(next http.Handler) http.Handler {
+	withSession := s.api.Sessions(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case p == "/healthz", p == "/readyz", p == "/metrics", strings.HasPrefix(p, "/static/"):
+			next.ServeHTTP(w, r)
+		default:
+			withSession.ServeHTTP(w, r)
+		}
+	})
 }
 
 // readyz answers 200 while the server takes new clients and 503 from the

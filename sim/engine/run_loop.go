@@ -310,6 +310,7 @@ func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
 			return err
 		}
 	}
+	v = spec.Canonical(v) // " 50 , 50 " is stored, replayed and shown as "50,50"
 	if old, ok := r.ctl.now[name]; ok && old == v {
 		return nil
 	}

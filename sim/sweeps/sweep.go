@@ -87,6 +87,10 @@ func newSweep(id, client string, p *plan, workers int, now func() time.Time) *Sw
 // ID is the sweep's id.
 func (s *Sweep) ID() string { return s.id }
 
+// Client is the client key the sweep was created for: the only one that
+// may cancel it.
+func (s *Sweep) Client() string { return s.client }
+
 // Done is closed when the sweep's workers have stopped.
 func (s *Sweep) Done() <-chan struct{} { return s.done }
 
