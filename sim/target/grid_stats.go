@@ -37,21 +37,20 @@ func (g *Grid) Quantile(axis int, p float64) float64 {
 }
 
 // Draws fills dst with independent reference draws: a cell by its mass,
-// then a uniform point inside it (mapped to the target's coordinates for
+// then a point uniform inside it in the axes' u (mapped to the target's coordinates for
 // a Quadrature target). len(dst) is at most MaxDraws.
 func (g *Grid) Draws(dst []Point, r *rand.Rand) error {
 	if len(dst) > MaxDraws {
 		return &sim.FieldError{Field: "draws", Message: fmt.Sprintf("%d is outside the allowed range [0, %d]", len(dst), MaxDraws)}
 	}
-	n, b := g.N, g.ibox
-	hx, hy := (b.XMax-b.XMin)/float64(n), (b.YMax-b.YMin)/float64(n)
+	n := g.N
 	last := g.cum[len(g.cum)-1]
 	for k := range dst {
 		u := r.Float64() * last
 		c, _ := slices.BinarySearch(g.cum, u)
 		c = min(c, len(g.cum)-1)
 		i, j := c%n, c/n
-		p := Point{b.XMin + (float64(i)+r.Float64())*hx, b.YMin + (float64(j)+r.Float64())*hy}
+		p := Point{g.ax[0].point(i, r.Float64()), g.ax[1].point(j, r.Float64())}
 		if g.from != nil {
 			p = g.from(p)
 		}

@@ -1,16 +1,20 @@
 package target
 
+import "math"
+
 // marginals fills g.Marginal from the cell masses in g.cum: row and column
-// sums when the grid is over Box itself; otherwise each cell's mass spread
-// evenly over the extent of its image along each axis (the hull of its
-// mapped corners), so that bins of Box that do not line up with the
-// integration cells still get a smooth share.
-func (g *Grid) marginals() {
+// sums when the grid is Box's uniform one; for a Quadrature target each
+// cell's mass spread evenly over the extent of its image along each axis
+// (the hull of its mapped corners), so that bins of Box that do not line
+// up with the integration cells still get a smooth share; on sinh-mapped
+// axes by quadrature at the bins' centres (see quadMarginals).
+func (g *Grid) marginals(it Target) {
 	n := g.N
 	for a := range 2 {
 		g.Marginal[a] = make([]float64, n)
 	}
-	if g.from == nil {
+	switch {
+	case g.uniform():
 		for j := range n {
 			for i := range n {
 				m := g.cum[j*n+i]
@@ -18,12 +22,64 @@ func (g *Grid) marginals() {
 				g.Marginal[1][j] += m
 			}
 		}
-	} else {
+	case g.from != nil:
 		g.spread()
+	default:
+		g.quadMarginals(it)
+		return
 	}
 	for a, w := range [2]float64{g.Box.XMax - g.Box.XMin, g.Box.YMax - g.Box.YMin} {
 		for i := range g.Marginal[a] {
 			g.Marginal[a][i] *= float64(n) / w // mass per bin → density
+		}
+	}
+}
+
+// quadMarginals sets each bin's marginal density to its value at the
+// bin's centre, ∫ p(θ) over the other parameter by the other axis's
+// nodes and weights: a cell of a sinh-mapped axis can be far wider than a
+// bin (or far narrower), so the cells' masses do not share out into bins
+// as a uniform grid's do. The mass outside Box along an axis is that of
+// the cells whose centres lie outside it.
+func (g *Grid) quadMarginals(it Target) {
+	n := g.N
+	var at, w [2][]float64
+	for a := range 2 {
+		at[a], w[a] = g.ax[a].nodes(n)
+	}
+	lo := [2]float64{g.Box.XMin, g.Box.YMin}
+	hi := [2]float64{g.Box.XMax, g.Box.YMax}
+	for a := range 2 {
+		o := 1 - a // the axis integrated over
+		h := (hi[a] - lo[a]) / float64(n)
+		for i := range n {
+			var p Point
+			p[a] = lo[a] + (float64(i)+0.5)*h
+			var s float64
+			for k := range n {
+				p[o] = at[o][k]
+				if lp := it.LogDensity(p) - g.LogZ; !math.IsNaN(lp) {
+					s += math.Exp(lp) * w[o][k]
+				}
+			}
+			g.Marginal[a][i] = s
+		}
+		// The axis's masses, cell by cell, to find what lies outside.
+		for i := range n {
+			var m float64
+			for k := range n {
+				if a == 0 {
+					m += g.cum[k*n+i]
+				} else {
+					m += g.cum[i*n+k]
+				}
+			}
+			switch x := at[a][i]; {
+			case x < lo[a]:
+				g.outside[a][0] += m
+			case x > hi[a]:
+				g.outside[a][1] += m
+			}
 		}
 	}
 }
