@@ -269,8 +269,12 @@ func TestEnergyDistance(t *testing.T) {
 
 func BenchmarkGrid256(b *testing.B) {
 	tg, _ := NewBanana(BananaConfig{})
-	for _, tt := range []Target{tg, Funnel{}, NewLogistic()} {
-		b.Run(tt.Name(), func(b *testing.B) {
+	for _, tt := range []Target{tg, Funnel{}, NewLogistic(), bare{Funnel{}}} {
+		name := tt.Name()
+		if _, ok := tt.(bare); ok {
+			name += "_sinh" // the centred funnel without its Quadrature route
+		}
+		b.Run(name, func(b *testing.B) {
 			c0 := cputime.Process()
 			for b.Loop() {
 				if _, err := NewGrid(tt, 256); err != nil {
