@@ -47,6 +47,9 @@ func (x axis) at(u float64) float64 {
 	return x.c + x.a*math.Sinh(u)
 }
 
+// u maps a sinh-mapped axis's coordinate back to u.
+func (x axis) u(v float64) float64 { return math.Asinh((v - x.c) / x.a) }
+
 // node is the centre of cell i, its weight the cell's quadrature weight.
 func (x axis) node(i int) float64 { return x.at(x.u0 + (float64(i)+0.5)*x.du) }
 

@@ -70,8 +70,9 @@
 // it, reaching 10⁵ box widths out. A funnel typed in its own coordinates
 // is integrated so, neck and tails, with no Quadrature route; its mass
 // outside the box counts in log Z and the moments, its marginals are
-// computed by quadrature at the box's bins, and its quantiles beyond the
-// box are reported at the box's edge. Every built-in target passes on
+// the box's bins' average densities (their masses by Gauss–Legendre
+// along the axis), and its quantiles beyond the box are reported at the
+// box's edge. Every built-in target passes on
 // the uniform grid.
 //
 // EnergyDistance compares a sampler's draws with the reference draws. A
