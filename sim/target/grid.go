@@ -37,6 +37,7 @@ type Grid struct {
 	from    func(Point) Point // maps integration to target coordinates; nil: the same
 	cum     []float64         // cumulative cell mass over the integration grid, row-major
 	logp    []float64         // log p̃ − log Z at the cell centres of Box, row-major
+	lpn     []float64         // log p̃ − log Z at a sinh-mapped grid's nodes, for KL
 	outside [2][2]float64     // mass below and above Box along each axis
 }
 
@@ -145,6 +146,13 @@ func (g *Grid) integrate(it Target) error {
 	if g.uniform() {
 		// The log densities at Box's cells, kept for Density and KL.
 		g.logp = slices.Clone(g.cum)
+	} else if g.from == nil {
+		g.lpn = slices.Clone(g.cum)
+		defer func() {
+			for k := range g.lpn {
+				g.lpn[k] -= g.LogZ
+			}
+		}()
 	}
 	for j := range n {
 		for i := range n {
@@ -257,6 +265,12 @@ func (g *Grid) Density(dst []float64) []float64 {
 		dst = append(dst, math.Exp(l))
 	}
 	return dst
+}
+
+// Bytes is the grid's memory in its fields: what a cache of grids
+// bounds. A grid on sinh-mapped axes holds a third n² field.
+func (g *Grid) Bytes() int64 {
+	return 8 * int64(len(g.cum)+len(g.logp)+len(g.lpn)+len(g.Marginal[0])+len(g.Marginal[1]))
 }
 
 // Centre returns the centre of cell (i, j) of Box, i along the first

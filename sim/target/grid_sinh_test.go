@@ -79,6 +79,12 @@ func TestGridSinhFunnel(t *testing.T) {
 	if kl := g.KL(Funnel{}.LogDensity); math.Abs(kl) > 1e-12 {
 		t.Errorf("KL(p‖p) = %g", kl)
 	}
+	// q = N(v; 0, 9) N(x; 0, 1) has KL(q‖p) = E_q[log N(x; 0, 1) −
+	// log N(x; 0, eᵛ)] = E[v]/2 + E[e^{−v}]/2 − 1/2 = (e^{9/2} − 1)/2, its
+	// weight on v from e^{−v}·N(v; 0, 9) ∝ N(−9, 9), past the box's bottom.
+	q := func(p Point) float64 { return -p[0]*p[0]/18 - p[1]*p[1]/2 }
+	want := (math.Exp(4.5) - 1) / 2
+	near(t, "KL(q‖p)", g.KL(q), want, want, sinhTol)
 }
 
 // TestGridResolved: the built-in targets integrated in their own
