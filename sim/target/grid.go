@@ -56,8 +56,10 @@ const resolvedGap = 1e-6
 // uniform grid in its base's coordinates. Any other is integrated on a
 // uniform grid over its box if that resolves it (see resolvedGap), and
 // otherwise on sinh-mapped axes about its box's centre, which reach 10⁵
-// box widths out and resolve 10⁻⁵ of one at the centre (see sinhDepth):
-// its mass outside the box is counted in the moments and log Z, and its
+// box widths out and resolve 10⁻⁵ of one at the centre (see sinhDepth),
+// if their own gap is the smaller (a jump at a support's edge is
+// resolved by neither, and LogZErr then says how far off log Z is): its
+// mass outside the box is counted in the moments and log Z, and its
 // quantiles there are reported at the box's edge. A density that is not
 // finite and positive somewhere on the grid, or whose mass is zero, or
 // that is NaN or +Inf inside the box, is an error.
@@ -147,12 +149,7 @@ func (g *Grid) integrate(it Target) error {
 		// The log densities at Box's cells, kept for Density and KL.
 		g.logp = slices.Clone(g.cum)
 	} else if g.from == nil {
-		g.lpn = slices.Clone(g.cum)
-		defer func() {
-			for k := range g.lpn {
-				g.lpn[k] -= g.LogZ
-			}
-		}()
+		g.lpn = slices.Clone(g.cum) // the nodes' log densities, for KL
 	}
 	for j := range n {
 		for i := range n {
@@ -165,6 +162,9 @@ func (g *Grid) integrate(it Target) error {
 	g.LogZ = top + math.Log(total)
 	for k := range g.logp {
 		g.logp[k] -= g.LogZ
+	}
+	for k := range g.lpn {
+		g.lpn[k] -= g.LogZ
 	}
 	for k := range g.cum {
 		g.cum[k] /= total
