@@ -33,7 +33,8 @@
 //   - logistic: Bayesian logistic regression of O-ring damage on launch
 //     temperature (the 23 Space Shuttle flights before Challenger, Dalal,
 //     Fowlkes & Hoadley 1989), temperature standardised, priors
-//     N(0, 2.5²) on the intercept and slope.
+//     N(0, 2.5²) on the intercept alpha and the slope b (beta names a
+//     distribution in Stan's notation, which Source writes).
 //
 // Each target's Source is its model in Stan notation, with the controls'
 // values written in, the start a typed-density parser needs.
