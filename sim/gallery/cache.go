@@ -117,8 +117,10 @@ func NewCache(cfg CacheConfig) (*Cache, error) {
 	return &Cache{cfg: cfg, entries: map[string]*entry{}}, nil
 }
 
-// entryBytes is the memory of an entry of grids n cells a side: each grid
-// holds two n² fields (cell masses, log densities) and two marginals.
+// entryBytes is the memory of an entry of uniform grids n cells a side:
+// each holds two n² fields (cell masses, log densities) and two
+// marginals. Two such grids bound any entry: one on sinh-mapped axes
+// holds three n² fields.
 func entryBytes(n, grids int) int64 {
 	return int64(grids)*(2*int64(n)*int64(n)+2*int64(n))*8 + ReferenceDraws*16
 }
@@ -246,12 +248,12 @@ func compute(key string, build func() (target.Target, error), n int) (*Exact, er
 	if err != nil {
 		return nil, err
 	}
-	ex := &Exact{Key: key, Target: t, Grid: g, Shown: g, Bytes: entryBytes(n, 1)}
+	ex := &Exact{Key: key, Target: t, Grid: g, Shown: g, Bytes: g.Bytes() + ReferenceDraws*16}
 	if d, ok := t.(target.Displayed); ok {
 		if ex.Shown, err = target.NewGrid(d.Shown(), n); err != nil {
 			return nil, err
 		}
-		ex.Bytes = entryBytes(n, 2)
+		ex.Bytes += ex.Shown.Bytes()
 	}
 	ex.Reference = make([]target.Point, ReferenceDraws)
 	if err := ex.Shown.Draws(ex.Reference, referenceStream()); err != nil {

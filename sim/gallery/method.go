@@ -31,7 +31,7 @@ func Methods() []MethodSpec {
 		Options: []string{"reverse_kl", "forward_kl", "renyi"}, Default: sim.Choice("reverse_kl")}
 	alpha := num("alpha", "Rényi α", "the Rényi bound's α, read under renyi: 0 the importance-weighted bound, 1 the ELBO", 0, 2, 0.5, false, false)
 	samples := num("samples", "draws per step K", "q's draws per step, each one target evaluation; 0: 32, or 256 under forward KL", 0, 4096, 0, false, true)
-	lr := num("lr", "learning rate", "Adam's learning rate in the target's standardised units; 0: the family's default (not live)", 0, 1, 0, true, false)
+	lr := num("lr", "learning rate", "Adam's learning rate in the target's standardised units, live between steps; 0, at the start only: the family's default", 0, 1, 0, true, false)
 	lr.Live = true
 	gauss := []sim.ControlSpec{div, alpha, samples, lr}
 	ms = append(ms,

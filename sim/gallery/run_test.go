@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -293,6 +294,31 @@ func TestSetLive(t *testing.T) {
 	}{{"layers", 2}, {"lr", 0}, {"lr", 2}} {
 		if err := q.Set(tc.name, sim.Num(tc.v)); !errors.As(err, &fe) || fe.Field != tc.name {
 			t.Errorf("Set %s %g: %v, want a field error on it", tc.name, tc.v, err)
+		}
+	}
+}
+
+// TestFamilyControlsLive: a family's control is marked live exactly when
+// Set takes a new in-range value of it between steps, and the help of a
+// live control does not call it "not live".
+func TestFamilyControlsLive(t *testing.T) {
+	for _, m := range Methods() {
+		if m.Sampler {
+			continue
+		}
+		r := newRun(t, gaussian(m.Name, 1))
+		for _, c := range m.Controls {
+			if c.Options != nil {
+				continue // a choice: no in-range number to set
+			}
+			v := c.Max // in range and, for every control, not its 0 default
+			err := r.Set(c.Name, sim.Num(v))
+			if (err == nil) != c.Live {
+				t.Errorf("%s's %s: Live %v, but Set(%g) = %v", m.Name, c.Name, c.Live, v, err)
+			}
+			if c.Live && strings.Contains(c.Help, "not live") {
+				t.Errorf("%s's %s is live, but its help says %q", m.Name, c.Name, c.Help)
+			}
 		}
 	}
 }

@@ -1,6 +1,11 @@
 package target
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // oringFlights is the number of Space Shuttle flights before Challenger.
 const oringFlights = 23
@@ -9,8 +14,10 @@ const oringFlights = 23
 const logisticPriorSD = 2.5
 
 // Logistic is the posterior of a logistic regression of O-ring damage on
-// standardised launch temperature x = (t − mean)/sd (sd with divisor n):
-// y ~ Bernoulli(σ(α + βx)), α, β ~ N(0, 2.5²). A real posterior: skewed,
+// standardised launch temperature x = (t − mean)/sd (sd with divisor n,
+// x rounded to 4 decimals, so that Source writes it exactly):
+// y ~ Bernoulli(σ(α + bx)), α, b ~ N(0, 2.5²). The slope is b, not β:
+// beta names a distribution in Stan's notation. A real posterior: skewed,
 // its parameters correlated; its figures come from the grid only.
 type Logistic struct {
 	// The flights grouped by temperature (16 distinct values): x
@@ -36,7 +43,7 @@ func NewLogistic() *Logistic {
 	}
 	t.sd = math.Sqrt(t.sd / oringFlights)
 	for i, v := range temp { // temp is sorted
-		x := (v - t.mean) / t.sd
+		x := math.Round((v-t.mean)/t.sd*1e4) / 1e4
 		if i == 0 || v != temp[i-1] {
 			t.x, t.n, t.k = append(t.x, x), append(t.n, 0), append(t.k, 0)
 		}
@@ -47,7 +54,7 @@ func NewLogistic() *Logistic {
 }
 
 func (t *Logistic) Name() string      { return "logistic" }
-func (t *Logistic) Params() [2]string { return [2]string{"alpha", "beta"} }
+func (t *Logistic) Params() [2]string { return [2]string{"alpha", "b"} }
 
 // Box holds all but about 1e-6 of the mass: on a 1024² grid over
 // [−15, 15]², the marginals' 1e-7 and 1 − 1e-7 quantiles are α ∈ [−5.22,
@@ -92,7 +99,30 @@ func softplus(x float64) float64 {
 	return max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 }
 
+// Source writes the likelihood out, one statement per temperature: k
+// damaged flights of n at x add k·log σ(α + bx) + (n − k)·log σ(−(α + bx)).
 func (t *Logistic) Source() string {
-	return "// O-ring damage y (0/1) on 23 flights, x = (temperature °F − 69.57) / 7.06\n" +
-		"alpha ~ normal(0, 2.5);\nbeta ~ normal(0, 2.5);\ny ~ bernoulli_logit(alpha + beta * x);"
+	var s strings.Builder
+	fmt.Fprintf(&s, "// O-ring damage on 23 flights at x = (temperature °F − %.2f) / %.2f\n", t.mean, t.sd)
+	s.WriteString("alpha ~ normal(0, 2.5);\nb ~ normal(0, 2.5);\n")
+	for i, x := range t.x {
+		eta := "alpha + " + strconv.FormatFloat(x, 'f', -1, 64) + " * b"
+		if x < 0 {
+			eta = "alpha - " + strconv.FormatFloat(-x, 'f', -1, 64) + " * b"
+		}
+		var terms []string
+		for _, c := range []struct {
+			n    float64
+			term string
+		}{{t.k[i], "log(inv_logit(" + eta + "))"}, {t.n[i] - t.k[i], "log(inv_logit(-(" + eta + ")))"}} {
+			switch {
+			case c.n == 1:
+				terms = append(terms, c.term)
+			case c.n > 1:
+				terms = append(terms, fmt.Sprintf("%g * %s", c.n, c.term))
+			}
+		}
+		fmt.Fprintf(&s, "target += %s;\n", strings.Join(terms, " + "))
+	}
+	return strings.TrimSuffix(s.String(), "\n")
 }

@@ -69,7 +69,8 @@ func (m *Mixture) LogDensityGrad(p Point) (float64, Point) {
 }
 
 func (m *Mixture) Source() string {
-	return fmt.Sprintf("target += log_mix(%g, normal_lpdf(x | %g, 1), normal_lpdf(x | %g, 1));\ny ~ normal(0, 1);", m.w, -m.d/2, m.d/2)
+	return fmt.Sprintf("target += log_sum_exp(log(%g) + normal_lpdf(x | %g, 1),\n                      log(1 - %g) + normal_lpdf(x | %g, 1));\ny ~ normal(0, 1);",
+		m.w, -m.d/2, m.w, m.d/2)
 }
 
 // logAddExp is log(eᵃ + eᵇ) without overflow.

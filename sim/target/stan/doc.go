@@ -51,13 +51,14 @@
 // # The box
 //
 // "x in [lo, hi];" sets the range of x in Box, where the density is drawn
-// and integrated; it does not truncate the density. A parameter without
-// one gets the range where the density is within 10 nats of its largest
-// value on a grid (for a Gaussian, 4.5 standard deviations about the
-// mode, holding all but e^−10 of the mass of a 2-D Gaussian), found on a
-// 65 × 65 grid over ±8, ±64 or ±512 (the first whose edge the region does
-// not reach) and refined three times. A density that does not fall off
-// within ±512 must give its box.
+// and integrated; it does not truncate the density (and a density the
+// grid does not resolve on its box, a funnel's neck, is integrated past
+// it: see target.NewGrid). A parameter without one gets the range where
+// the density is within 10 nats of its largest value on a grid (for a
+// Gaussian, 4.5 standard deviations about the mode, holding all but e^−10
+// of the mass of a 2-D Gaussian), found on a 65 × 65 grid over ±8, ±64 or
+// ±512 (the first whose edge the region does not reach) and refined three
+// times. A density that does not fall off within ±512 must give its box.
 //
 // # Errors and limits
 //
