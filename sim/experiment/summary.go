@@ -277,8 +277,9 @@ func summariseChains(s *Summary, c sim.Chains, t *ChainTable) {
 	s.GradEvals = ptrTo(c.GradEvals())
 	s.Params = make(map[string]wire.ParamSummary)
 	minESS := math.Inf(1)
+	var sz numeric.Summarizer // the parameters' chains share one shape
 	for j, name := range t.names {
-		ps := numeric.Summarize(t.draws[j])
+		ps := sz.Summarize(t.draws[j])
 		s.Params[name] = wire.ParamSummary(ps)
 		minESS = math.Min(minESS, ps.ESSBulk)
 	}
@@ -300,13 +301,16 @@ func gridDiagnostics(f sim.ChainFunctions, xs []float64, ys sim.Affine) ([]wire.
 		col[c] = make([]float64, n)
 	}
 	out := make([]wire.ParamSummary, len(xs))
+	// One Summarizer for every point: their arrays share a shape, so the
+	// buffers, FFT plan and normal scores are built once, not per point.
+	var sz numeric.Summarizer
 	for i := range xs {
 		for c, ch := range fd {
 			for k, fk := range ch {
 				col[c][k] = ys.ToUser(fk[i])
 			}
 		}
-		out[i] = wire.ParamSummary(numeric.Summarize(col))
+		out[i] = wire.ParamSummary(sz.Summarize(col))
 	}
 	return out, &n
 }
