@@ -2,6 +2,7 @@ package numeric
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -62,6 +63,79 @@ func TestFastLen(t *testing.T) {
 	for k, want := range map[int]int{1: 1, 2: 2, 7: 8, 11: 12, 13: 15, 2000: 2000, 2001: 2025, 20002: 20250} {
 		if got := fastLen(k); got != want {
 			t.Errorf("fastLen(%d) = %d, want %d", k, got, want)
+		}
+	}
+}
+
+// The radix sort orders every kind of float64 a chain can hold (signs,
+// zeros of both signs, ties, subnormals, infinities, magnitudes that differ
+// only in their high bytes) as a comparison sort does, and keeps each
+// value with its position.
+func TestRankerSortOrders(t *testing.T) {
+	r := NewRand(3)
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64, 1, -1, 1}
+	for _, n := range []int{0, 1, 2, 7, 1000, 4000} {
+		src := make([]float64, n)
+		for i := range src {
+			switch i % 4 {
+			case 0:
+				src[i] = r.NormFloat64()
+			case 1:
+				src[i] = math.Round(r.NormFloat64()*4) / 4 // ties
+			case 2:
+				src[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(40)-20))
+			default:
+				src[i] = special[r.IntN(len(special))]
+			}
+		}
+		var rk ranker
+		rk.resize(n)
+		for i, v := range src {
+			rk.pairs[i] = rankPair{v, i}
+		}
+		rk.sort()
+		want := slices.Clone(src)
+		slices.Sort(want)
+		for k, p := range rk.pairs {
+			if p.v != want[k] || math.Float64bits(src[p.i]) != math.Float64bits(p.v) {
+				t.Fatalf("n=%d: position %d holds %v from index %d (src %v), want %v", n, k, p.v, p.i, src[p.i], want[k])
+			}
+		}
+	}
+}
+
+// A Summarizer used again on other shapes, ties and odd lengths gives what
+// a fresh one gives, bit for bit: no buffer, FFT plan or score table of an
+// earlier call leaks into a later one.
+func TestSummarizerReusesNothingStale(t *testing.T) {
+	r := NewRand(5)
+	chains := func(c, n int, tied bool) [][]float64 {
+		out := make([][]float64, c)
+		for i := range out {
+			out[i] = make([]float64, n)
+			for k := range out[i] {
+				v := r.NormFloat64()
+				if tied {
+					v = math.Round(v * 3)
+				}
+				out[i][k] = v
+			}
+		}
+		return out
+	}
+	cases := [][][]float64{chains(4, 1000, false), chains(4, 1000, true), chains(3, 7, false), chains(1, 4, true),
+		chains(4, 1001, false), chains(2, 3, false), chains(4, 1000, false), chains(8, 250, true)}
+	var z Summarizer
+	for i, ch := range cases {
+		var fresh Summarizer
+		got, want := z.Summarize(ch), fresh.Summarize(ch)
+		g := []float64{got.Mean, got.SD, got.Q05, got.Q50, got.Q95, got.ESSBulk, got.ESSTail, got.RHat}
+		w := []float64{want.Mean, want.SD, want.Q05, want.Q50, want.Q95, want.ESSBulk, want.ESSTail, want.RHat}
+		for k := range g {
+			if math.Float64bits(g[k]) != math.Float64bits(w[k]) && !(math.IsNaN(g[k]) && math.IsNaN(w[k])) {
+				t.Errorf("case %d (%d×%d): reused %+v, fresh %+v", i, len(ch), len(ch[0]), got, want)
+				break
+			}
 		}
 	}
 }

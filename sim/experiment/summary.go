@@ -191,13 +191,13 @@ func (p *Prepared) evaluate() evaluation {
 	s.Grid = band
 	if c, ok := m.(sim.Chains); ok {
 		ev.chains = chainDraws(c, ys)
-		summariseChains(s, c, ev.chains)
+		summariseChains(s, c, ev.chains, !p.NoDiagnostics)
 		ev.gridSamples = nil
 		if w, ok := m.(sim.SamplerWork); ok {
 			s.StepSize, s.Leapfrogs = finite(w.StepSize()), ptrTo(w.Leapfrogs())
 			s.TreeDepthMean = finite(w.MeanTreeDepth())
 		}
-		if f, ok := m.(sim.ChainFunctions); ok {
+		if f, ok := m.(sim.ChainFunctions); ok && !p.NoDiagnostics {
 			s.GridDiagnostics, s.GridDiagnosticsDraws = gridDiagnostics(f, d.Grid, ys)
 		}
 	}
@@ -268,13 +268,17 @@ func chainDraws(c sim.Chains, ys sim.Affine) *ChainTable {
 	return t
 }
 
-// summariseChains fills the sampler keys from t; ESSPerSec is completed by
-// the caller, who knows the wall time.
-func summariseChains(s *Summary, c sim.Chains, t *ChainTable) {
+// summariseChains fills the sampler keys from t, the parameters' summaries
+// when diag is set; ESSPerSec is completed by the caller, who knows the
+// wall time.
+func summariseChains(s *Summary, c sim.Chains, t *ChainTable, diag bool) {
 	s.AcceptanceRate = ptr(c.AcceptanceRate())
 	div := c.Divergences()
 	s.Divergences = &div
 	s.GradEvals = ptrTo(c.GradEvals())
+	if !diag {
+		return
+	}
 	s.Params = make(map[string]wire.ParamSummary)
 	minESS := math.Inf(1)
 	var sz numeric.Summarizer // the parameters' chains share one shape
