@@ -18,8 +18,10 @@ import (
 //     (rank-normalised split chains) and tail (the same on the folded draws
 //     |θ − median θ|) values;
 //   - ESS = C'n'/τ̂, τ̂ = −1 + 2Σρ̂_t (+ ρ̂ of the next lag when the last
-//     even one was positive) from FFT autocovariances, summed over Geyer's
-//     initial positive, monotone pairs and capped below at 1/log₁₀(C'n');
+//     even one was positive) from the biased autocovariances, summed over
+//     Geyer's initial positive, monotone pairs and capped below at
+//     1/log₁₀(C'n'); ArviZ takes every lag by FFT, we sum the first few
+//     lags directly when the pairs stop within them (equal to rounding);
 //     bulk ESS is that of the rank-normalised split chains, tail ESS the
 //     smaller of those of the indicators θ ≤ q₀.₀₅ and θ ≤ q₀.₉₅.
 //

@@ -50,8 +50,8 @@ func TestAutocovFFTMatchesDirect(t *testing.T) {
 			}
 			// The whole ESS with the direct autocovariances agrees too.
 			means := append([]float64(nil), w.means...)
-			eDirect := essFromAcov(make([]float64, n), want, means)
-			eFFT := w.ess(b)
+			eDirect, _ := essFromAcov(make([]float64, n), want, means)
+			eFFT := w.essFFT(b)
 			if math.Abs(eFFT-eDirect) > 1e-10*eDirect {
 				t.Errorf("c=%d n=%d: ESS by FFT %.15g, by direct autocovariance %.15g", c, n, eFFT, eDirect)
 			}
@@ -136,6 +136,53 @@ func TestSummarizerReusesNothingStale(t *testing.T) {
 				t.Errorf("case %d (%d×%d): reused %+v, fresh %+v", i, len(ch), len(ch[0]), got, want)
 				break
 			}
+		}
+	}
+}
+
+// ESS from directly summed short lags agrees with ESS from the FFT's
+// autocovariances to rounding (both sum the same products, in another
+// order: a few ulps of acov[0] in each ρ̂, so 1e-12 relative is hundreds
+// of times the error), and is taken only while Geyer's sequences stop
+// before directLags: well-mixing chains, and indicator arrays, take it;
+// chains correlated over many lags fall back to the FFT.
+func TestESSShortLagsMatchesFFT(t *testing.T) {
+	r := NewRand(11)
+	for _, tc := range []struct {
+		c, n   int
+		phi    float64
+		ind    bool // 1[x ≤ 0.3], as the tail ESS uses
+		direct bool // want the short-lag route
+	}{
+		{8, 500, 0, false, true}, {8, 500, -0.3, false, true}, {8, 500, 0.3, false, true},
+		{8, 500, 0.3, true, true}, {2, 10500, 0.2, false, true}, {4, 5, 0, false, true},
+		{8, 500, 0.97, false, false}, {2, 10500, 0.99, false, false},
+	} {
+		b := block{x: make([]float64, tc.c*tc.n), c: tc.c, n: tc.n}
+		for i := range b.c {
+			x := r.NormFloat64()
+			for k := range b.row(i) {
+				x = tc.phi*x + r.NormFloat64()
+				b.row(i)[k] = x
+				if tc.ind {
+					b.row(i)[k] = 0
+					if x <= 0.3 {
+						b.row(i)[k] = 1
+					}
+				}
+			}
+		}
+		var w essWork
+		short, ok := w.essShortLags(b)
+		want := w.essFFT(b)
+		if ok != tc.direct {
+			t.Errorf("c=%d n=%d φ=%v: short-lag route taken %v, want %v", tc.c, tc.n, tc.phi, ok, tc.direct)
+		}
+		if ok && !(math.Abs(short-want) <= 1e-12*want) {
+			t.Errorf("c=%d n=%d φ=%v indicator %v: ESS %.17g by short lags, %.17g by FFT", tc.c, tc.n, tc.phi, tc.ind, short, want)
+		}
+		if got := w.ess(b); got != short && ok || got != want && !ok {
+			t.Errorf("c=%d n=%d φ=%v: ess %v is neither route's (%v, %v)", tc.c, tc.n, tc.phi, got, short, want)
 		}
 	}
 }
