@@ -136,10 +136,9 @@ func RankNormalize(chains [][]float64) [][]float64 {
 // rhatBasic is ArviZ's _rhat on a C×n block: W the mean of the chain
 // variances (ddof 1), B/n the variance of the chain means (ddof 1), and
 // R̂ = √((B/W + n − 1)/n). A zero within-chain variance gives NaN or +Inf,
-// as numpy does.
-func rhatBasic(b block) float64 {
+// as numpy does. means is scratch of length C.
+func rhatBasic(b block, means []float64) float64 {
 	nf, cf := float64(b.n), float64(b.c)
-	means := make([]float64, b.c)
 	var w float64
 	for i := range b.c {
 		m, sd := MeanStd(b.row(i))
@@ -163,6 +162,7 @@ type diagWork struct {
 	ess   essWork
 	all   []float64 // every draw, sorted (sortedDraws)
 	mid   []float64 // an odd n's middle draws (sortedDraws)
+	means []float64 // the split chains' means (rhat)
 }
 
 func newDiagWork(chains [][]float64) *diagWork {
@@ -196,10 +196,11 @@ func (w *diagWork) bulk() block {
 // w.rank.pairs still sorted. The tail folds the split draws about their median
 // (np.median(split_ary) in ArviZ's _rhat_rank).
 func (w *diagWork) rhat(bulk block) float64 {
-	rBulk := rhatBasic(bulk)
+	w.means = slices.Grow(w.means[:0], w.split.c)[:w.split.c]
+	rBulk := rhatBasic(bulk, w.means)
 	w.foldSorted()
 	w.rank.assignZ(w.fold)
-	rTail := rhatBasic(block{x: w.fold, c: w.split.c, n: w.split.n})
+	rTail := rhatBasic(block{x: w.fold, c: w.split.c, n: w.split.n}, w.means)
 	return pyMax(rBulk, rTail)
 }
 

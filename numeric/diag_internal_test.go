@@ -186,3 +186,21 @@ func TestESSShortLagsMatchesFFT(t *testing.T) {
 		}
 	}
 }
+
+// A Summarizer summarising arrays of one shape again, as a run's summary
+// does at every grid point, allocates nothing.
+func TestSummarizerAllocatesNothingOnOneShape(t *testing.T) {
+	r := NewRand(1)
+	ch := make([][]float64, 4)
+	for i := range ch {
+		ch[i] = make([]float64, 1000)
+		for k := range ch[i] {
+			ch[i][k] = r.NormFloat64()
+		}
+	}
+	var z Summarizer
+	z.Summarize(ch)
+	if a := testing.AllocsPerRun(20, func() { z.Summarize(ch) }); a != 0 {
+		t.Errorf("Summarize on the same shape again: %v allocations, want 0", a)
+	}
+}
