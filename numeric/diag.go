@@ -3,8 +3,6 @@ package numeric
 import (
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/mathext"
 )
 
 // MCMC convergence diagnostics: rank-normalised split R-hat and bulk and tail
@@ -20,8 +18,10 @@ import (
 //     (rank-normalised split chains) and tail (the same on the folded draws
 //     |θ − median θ|) values;
 //   - ESS = C'n'/τ̂, τ̂ = −1 + 2Σρ̂_t (+ ρ̂ of the next lag when the last
-//     even one was positive) from FFT autocovariances, summed over Geyer's
-//     initial positive, monotone pairs and capped below at 1/log₁₀(C'n');
+//     even one was positive) from the biased autocovariances, summed over
+//     Geyer's initial positive, monotone pairs and capped below at
+//     1/log₁₀(C'n'); ArviZ takes every lag by FFT, we sum the first few
+//     lags directly when the pairs stop within them (equal to rounding);
 //     bulk ESS is that of the rank-normalised split chains, tail ESS the
 //     smaller of those of the indicators θ ≤ q₀.₀₅ and θ ≤ q₀.₉₅.
 //
@@ -110,61 +110,6 @@ func rows(b block) [][]float64 {
 	return out
 }
 
-// rankPair is a draw and its position in the pooled array, sorted by value.
-type rankPair struct {
-	v float64
-	i int
-}
-
-// zScaleInto writes into dst the rank-normalised values of src (ArviZ's
-// _z_scale): pooled average ranks r (1-based; ties share the mean of their
-// ranks, scipy's rankdata "average"), then z = Φ⁻¹((r − 3/8)/(S + 1/4)) with
-// S = len(src) (Blom). pairs is scratch of len(src). On return pairs holds
-// src sorted ascending, which callers use for the median. src must hold no
-// NaN; dst may be src.
-func zScaleInto(dst, src []float64, pairs []rankPair) {
-	for i, v := range src {
-		pairs[i] = rankPair{v, i}
-	}
-	// src holds no NaN, so plain comparisons order it (cmp.Compare's NaN
-	// handling costs a third of the time here).
-	slices.SortFunc(pairs, func(a, b rankPair) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
-		}
-		return 0
-	})
-	assignZ(dst, pairs)
-}
-
-// assignZ writes the Blom-normalised average ranks of the sorted pairs into
-// dst at their positions.
-func assignZ(dst []float64, pairs []rankPair) {
-	s := float64(len(pairs))
-	for lo := 0; lo < len(pairs); {
-		hi := lo // pairs[lo..hi] are tied
-		for hi+1 < len(pairs) && pairs[hi+1].v == pairs[lo].v {
-			hi++
-		}
-		r := float64(lo+hi)/2 + 1
-		// Φ⁻¹ on whichever tail is smaller, so tied-in-mirror ranks give
-		// exactly opposite z and the tail keeps full relative precision.
-		var z float64
-		if p := (r - 0.375) / (s + 0.25); p <= 0.5 {
-			z = mathext.NormalQuantile(p)
-		} else {
-			z = -mathext.NormalQuantile((s - r + 0.625) / (s + 0.25))
-		}
-		for k := lo; k <= hi; k++ {
-			dst[pairs[k].i] = z
-		}
-		lo = hi + 1
-	}
-}
-
 // RankNormalize returns the rank-normalised draws (ArviZ's _z_scale) in the
 // shape of chains: ranks are pooled over all chains, ties get their mean
 // rank, and rank r maps to Φ⁻¹((r − 3/8)/(S + 1/4)) with S the total number
@@ -183,17 +128,17 @@ func RankNormalize(chains [][]float64) [][]float64 {
 		}
 		return rows(b)
 	}
-	zScaleInto(out, out, make([]rankPair, len(out)))
+	var r ranker
+	r.zScale(out, out)
 	return rows(b)
 }
 
 // rhatBasic is ArviZ's _rhat on a C×n block: W the mean of the chain
 // variances (ddof 1), B/n the variance of the chain means (ddof 1), and
 // R̂ = √((B/W + n − 1)/n). A zero within-chain variance gives NaN or +Inf,
-// as numpy does.
-func rhatBasic(b block) float64 {
+// as numpy does. means is scratch of length C.
+func rhatBasic(b block, means []float64) float64 {
 	nf, cf := float64(b.n), float64(b.c)
-	means := make([]float64, b.c)
 	var w float64
 	for i := range b.c {
 		m, sd := MeanStd(b.row(i))
@@ -206,51 +151,65 @@ func rhatBasic(b block) float64 {
 	return math.Sqrt((between/w + nf - 1) / nf)
 }
 
-// diagWork holds the scratch of one diagnostics call, sized for C chains of
-// n draws, so that Summarize can share the split and rank-normalised arrays.
+// diagWork holds the scratch of diagnostics calls on C chains of n draws,
+// so that Summarize can share the split and rank-normalised arrays, and a
+// Summarizer its buffers, FFT plan and score table between calls.
 type diagWork struct {
-	split block      // split chains, 2C × ⌊n/2⌋
-	z     []float64  // rank-normalised split chains
-	fold  []float64  // folded split chains, then indicators
-	pairs []rankPair // sort scratch
-	merge []rankPair // second buffer for foldSorted
+	split block     // split chains, 2C × ⌊n/2⌋
+	z     []float64 // rank-normalised split chains
+	fold  []float64 // folded split chains, then indicators
+	rank  ranker
 	ess   essWork
+	all   []float64 // every draw, sorted (sortedDraws)
+	mid   []float64 // an odd n's middle draws (sortedDraws)
+	means []float64 // the split chains' means (rhat)
 }
 
 func newDiagWork(chains [][]float64) *diagWork {
-	w := &diagWork{split: splitInto(nil, chains)}
-	s := len(w.split.x)
-	w.z = make([]float64, s)
-	w.fold = make([]float64, s)
-	w.pairs = make([]rankPair, s)
-	w.merge = make([]rankPair, s)
+	w := &diagWork{}
+	w.reset(chains)
 	return w
 }
 
-// bulk rank-normalises the split chains into w.z; afterwards w.pairs holds
-// the split draws sorted.
+// reset splits chains into w, growing the buffers only when they are too
+// short.
+func (w *diagWork) reset(chains [][]float64) {
+	c, n := chainShape(chains)
+	s := 2 * c * (n / 2)
+	if cap(w.split.x) < s {
+		w.split.x = make([]float64, s)
+		w.z = make([]float64, s)
+		w.fold = make([]float64, s)
+	}
+	w.split = splitInto(w.split.x[:s], chains)
+	w.z, w.fold = w.z[:s], w.fold[:s]
+}
+
+// bulk rank-normalises the split chains into w.z; afterwards w.rank.pairs
+// holds the split draws sorted.
 func (w *diagWork) bulk() block {
-	zScaleInto(w.z, w.split.x, w.pairs)
+	w.rank.zScale(w.z, w.split.x)
 	return block{x: w.z, c: w.split.c, n: w.split.n}
 }
 
 // rhat returns max(bulk, tail) R̂ given the bulk block from w.bulk(), with
-// w.pairs still sorted. The tail folds the split draws about their median
+// w.rank.pairs still sorted. The tail folds the split draws about their median
 // (np.median(split_ary) in ArviZ's _rhat_rank).
 func (w *diagWork) rhat(bulk block) float64 {
-	rBulk := rhatBasic(bulk)
+	w.means = slices.Grow(w.means[:0], w.split.c)[:w.split.c]
+	rBulk := rhatBasic(bulk, w.means)
 	w.foldSorted()
-	assignZ(w.fold, w.pairs)
-	rTail := rhatBasic(block{x: w.fold, c: w.split.c, n: w.split.n})
+	w.rank.assignZ(w.fold)
+	rTail := rhatBasic(block{x: w.fold, c: w.split.c, n: w.split.n}, w.means)
 	return pyMax(rBulk, rTail)
 }
 
-// foldSorted turns w.pairs, the split draws sorted, into their folded values
+// foldSorted turns w.rank.pairs, the split draws sorted, into their folded values
 // |θ − median| sorted, without a second sort: below the median the folded
 // values fall as θ rises, from the median on they rise, so the sorted folded
 // sequence is a merge of the lower part read backwards and the upper part.
 func (w *diagWork) foldSorted() {
-	p := w.pairs
+	p := w.rank.pairs
 	s := len(p) // 2C⌊n/2⌋, even
 	med := (p[s/2-1].v + p[s/2].v) / 2
 	up := s / 2 // first index with v ≥ med
@@ -260,7 +219,7 @@ func (w *diagWork) foldSorted() {
 	for up < s && p[up].v < med {
 		up++
 	}
-	merged := w.merge[:0]
+	merged := w.rank.tmp[:0]
 	i, j := up-1, up // i walks down the lower part, j up the upper part
 	for i >= 0 || j < s {
 		if j >= s || (i >= 0 && med-p[i].v <= p[j].v-med) {
@@ -271,7 +230,7 @@ func (w *diagWork) foldSorted() {
 			j++
 		}
 	}
-	w.merge, w.pairs = w.pairs, merged
+	w.rank.tmp, w.rank.pairs = w.rank.pairs, merged
 }
 
 // essTail returns min(ESS(1[θ ≤ q05]), ESS(1[θ ≤ q95])) on split chains,
@@ -343,28 +302,30 @@ func ESSTail(chains [][]float64) float64 {
 }
 
 // sortedDraws returns all draws sorted ascending, straight after w.bulk()
-// (w.pairs holds the split draws sorted): for even n they are all the draws;
-// for odd n the C middle draws are merged in.
+// (w.rank.pairs holds the split draws sorted): for even n they are all the
+// draws; for odd n the C middle draws are merged in. The result aliases w.
 func (w *diagWork) sortedDraws(chains [][]float64) []float64 {
-	c, n := chainShape(chains)
-	var mid []float64
+	_, n := chainShape(chains)
+	mid := w.mid[:0]
 	if n%2 == 1 {
-		mid = make([]float64, c)
-		for i, ch := range chains {
-			mid[i] = ch[n/2]
+		for _, ch := range chains {
+			mid = append(mid, ch[n/2])
 		}
 		slices.Sort(mid)
 	}
-	out := make([]float64, 0, c*n)
+	w.mid = mid
+	out := w.all[:0]
 	k := 0
-	for _, p := range w.pairs {
+	for _, p := range w.rank.pairs {
 		for k < len(mid) && mid[k] < p.v {
 			out = append(out, mid[k])
 			k++
 		}
 		out = append(out, p.v)
 	}
-	return append(out, mid[k:]...)
+	out = append(out, mid[k:]...)
+	w.all = out
+	return out
 }
 
 // sortedPool returns all draws pooled and sorted ascending.

@@ -110,15 +110,88 @@ func (w *essWork) ess(b block) float64 {
 	if b.n < 2 { // ArviZ fails here (rho_hat_t[1] of a length-1 array)
 		return math.NaN()
 	}
+	if e, ok := w.essShortLags(b); ok {
+		return e
+	}
+	return w.essFFT(b)
+}
+
+// essFFT is ess from every lag's autocovariance by FFT.
+func (w *essWork) essFFT(b block) float64 {
 	acov, means := w.meanAutocov(b)
-	return essFromAcov(w.rho[:b.n], acov, means)
+	e, _ := essFromAcov(w.rho[:b.n], acov, means)
+	return e
+}
+
+// directLags is how many lags essShortLags sums directly before it gives
+// way to the FFT: C·n·directLags multiply-adds, a fraction of the FFT's
+// 2C + 1 transforms of length ≥ 2n for the chain lengths the summaries see.
+const directLags = 16
+
+// essShortLags is ess when Geyer's sequences stop before lag directLags,
+// as they do for chains that mix well (a sampler's draws in the bulk, their
+// tail indicators): the few autocovariances it reads are summed directly,
+// with no transform. They equal the FFT's up to rounding (a few ulps of
+// acov[0]), so the ESS agrees with essFFT to about 1e-14. ok is false, and
+// the caller takes the FFT route, when the sequences run past directLags.
+func (w *essWork) essShortLags(b block) (ess float64, ok bool) {
+	if cap(w.means) < b.c {
+		w.means = make([]float64, b.c)
+	}
+	w.means = w.means[:b.c]
+	if cap(w.rho) < b.n {
+		w.rho = make([]float64, b.n)
+	}
+	for i := range b.c {
+		var m float64
+		for _, v := range b.row(i) {
+			m += v
+		}
+		w.means[i] = m / float64(b.n)
+	}
+	// Lags in blocks of 4, 4 and 8: the sequences of a sampler's draws
+	// mostly stop within the first, so most of directLags is not summed.
+	var sums, acov [directLags]float64
+	scale := 1 / (float64(b.n) * float64(b.c))
+	done := 0
+	for _, upto := range [...]int{4, 8, directLags} {
+		upto = min(upto, b.n)
+		for i := range b.c {
+			r, m := b.row(i), w.means[i]
+			for t := done; t < upto; t++ {
+				var s float64
+				for k, v := range r[:b.n-t] {
+					s += (v - m) * (r[k+t] - m)
+				}
+				sums[t] += s
+			}
+		}
+		for t := done; t < upto; t++ {
+			acov[t] = sums[t] * scale
+		}
+		done = upto
+		if ess, ok = essFromAcovN(w.rho[:b.n], acov[:done], w.means, b.n); ok || done == b.n {
+			return ess, ok
+		}
+	}
+	return 0, false
 }
 
 // essFromAcov finishes ArviZ's _ess from the chain-averaged autocovariances
 // acov (length n) and the chain means; rho is scratch of length n. Each step
 // is transcribed from ArviZ, including its index conventions.
-func essFromAcov(rho, acov, means []float64) float64 {
-	n, c := len(acov), len(means)
+func essFromAcov(rho, acov, means []float64) (float64, bool) {
+	return essFromAcovN(rho, acov, means, len(acov))
+}
+
+// essFromAcovN is essFromAcov for chains of n draws given the first
+// len(acov) ≤ n autocovariances; ok is false when Geyer's sequences need a
+// lag past them.
+func essFromAcovN(rho, acov, means []float64, n int) (ess float64, ok bool) {
+	c := len(means)
+	if len(acov) < min(n, 2) {
+		return 0, false
+	}
 	nf := float64(n)
 	meanVar := acov[0] * nf / (nf - 1) // W
 	varPlus := meanVar * (nf - 1) / nf
@@ -136,6 +209,9 @@ func essFromAcov(rho, acov, means []float64) float64 {
 	// previous pair sum is positive; a negative pair is not stored.
 	t := 1
 	for t < n-3 && rhoEven+rhoOdd > 0 {
+		if t+2 >= len(acov) {
+			return 0, false
+		}
 		rhoEven = 1 - (meanVar-acov[t+1])/varPlus
 		rhoOdd = 1 - (meanVar-acov[t+2])/varPlus
 		if rhoEven+rhoOdd >= 0 {
@@ -171,15 +247,16 @@ func essFromAcov(rho, acov, means []float64) float64 {
 	}
 	for _, r := range rho {
 		if math.IsNaN(r) {
-			return math.NaN()
+			return math.NaN(), true
 		}
 	}
-	return size / tau
+	return size / tau, true
 }
 
 // ESS returns the effective sample size of already split chains (ArviZ's
-// _ess, used by ESSBulk and ESSTail): autocovariances by zero-padded FFT
-// (biased, divisor n), ρ̂_t = 1 − (W − mean acov_t)/var⁺, Geyer's initial
+// _ess, used by ESSBulk and ESSTail): biased autocovariances (divisor n),
+// summed directly while Geyer's pairs stop within 16 lags, else by
+// zero-padded FFT, ρ̂_t = 1 − (W − mean acov_t)/var⁺, Geyer's initial
 // positive and monotone sequences, τ̂ ≥ 1/log10(Cn) and ESS = Cn/τ̂. A constant
 // array (max − min < 1e-15) returns its draw count Cn; an empty array, a NaN
 // draw, or n < 2 non-constant draws give NaN. Unequal lengths panic.

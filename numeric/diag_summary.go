@@ -30,18 +30,33 @@ type ParamSummary struct {
 // summary's internal version folds about the median of all draws; the two
 // differ only when n is odd).
 func Summarize(chains [][]float64) ParamSummary {
+	var s Summarizer
+	return s.Summarize(chains)
+}
+
+// Summarizer is Summarize with its scratch kept between calls: summarising
+// many arrays of one shape (a function at every point of a grid) builds the
+// buffers, the FFT plan and the table of normal scores once. The results
+// are Summarize's, bit for bit. The zero value is ready; a Summarizer is
+// used by one goroutine at a time.
+type Summarizer struct {
+	w diagWork
+}
+
+// Summarize returns Summarize(chains).
+func (z *Summarizer) Summarize(chains [][]float64) ParamSummary {
 	nan := math.NaN()
 	s := ParamSummary{nan, nan, nan, nan, nan, nan, nan, nan}
 	c, n := chainShape(chains)
 	if c*n == 0 || hasNaN(chains) {
 		return s
 	}
-	var w *diagWork
 	var sorted []float64
 	if n >= minDiagDraws {
-		w = newDiagWork(chains)
+		w := &z.w
+		w.reset(chains)
 		bulk := w.bulk()
-		sorted = w.sortedDraws(chains) // needs w.pairs as bulk left it; rhat reuses them
+		sorted = w.sortedDraws(chains) // needs w.rank.pairs as bulk left them; rhat reuses them
 
 		s.ESSBulk = w.ess.ess(bulk)
 		s.RHat = w.rhat(bulk)

@@ -344,3 +344,29 @@ func TestGridValidation(t *testing.T) {
 		t.Errorf("grid -1:1:3 = %v, want 3 points with 0 in the middle", g)
 	}
 }
+
+// NoDiagnostics (the text report's setting) leaves out exactly the
+// per-parameter and grid summaries: every other key of a sampler's summary
+// is the full run's, bit for bit, for the same seed.
+func TestNoDiagnosticsKeepsTheRest(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Data, cfg.Method, cfg.Steps = "linreg", "nuts", 300
+	cfg.Controls = sim.Controls{"warmup": sim.Num(100)}
+	full := runJSON(t, cfg)
+	cfg.NoDiagnostics = true
+	brief := runJSON(t, cfg)
+	if brief.Params != nil || brief.GridDiagnostics != nil || brief.GridDiagnosticsDraws != nil || brief.ESSPerSec != nil {
+		t.Errorf("NoDiagnostics: params %v, grid diagnostics %d, their draws %v, ess/s %v; want all null",
+			brief.Params, len(brief.GridDiagnostics), brief.GridDiagnosticsDraws, brief.ESSPerSec)
+	}
+	if full.Params == nil || full.GridDiagnostics == nil {
+		t.Fatal("the full summary has no params or grid diagnostics")
+	}
+	full.Params, full.GridDiagnostics, full.GridDiagnosticsDraws, full.ESSPerSec = nil, nil, nil, nil
+	full.StepsPerSec, brief.StepsPerSec = 0, 0 // wall time
+	a, _ := json.Marshal(full)
+	b, _ := json.Marshal(brief)
+	if string(a) != string(b) {
+		t.Errorf("the rest of the summary differs:\nfull  %s\nbrief %s", a, b)
+	}
+}

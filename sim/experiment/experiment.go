@@ -49,6 +49,13 @@ type Config struct {
 
 	// DrawsFile, when set, receives the draws table (WriteDraws).
 	DrawsFile string
+
+	// NoDiagnostics leaves out a sampler's per-parameter and per-grid-point
+	// summaries (Summary.Params, GridDiagnostics and ESSPerSec stay nil): a
+	// report that prints none of them need not pay for them, and on a
+	// small model they cost several times the sampling (R-hat and ESS at
+	// each of 201 grid points).
+	NoDiagnostics bool
 }
 
 // Limits of a chosen grid.

@@ -191,13 +191,13 @@ func (p *Prepared) evaluate() evaluation {
 	s.Grid = band
 	if c, ok := m.(sim.Chains); ok {
 		ev.chains = chainDraws(c, ys)
-		summariseChains(s, c, ev.chains)
+		summariseChains(s, c, ev.chains, !p.NoDiagnostics)
 		ev.gridSamples = nil
 		if w, ok := m.(sim.SamplerWork); ok {
 			s.StepSize, s.Leapfrogs = finite(w.StepSize()), ptrTo(w.Leapfrogs())
 			s.TreeDepthMean = finite(w.MeanTreeDepth())
 		}
-		if f, ok := m.(sim.ChainFunctions); ok {
+		if f, ok := m.(sim.ChainFunctions); ok && !p.NoDiagnostics {
 			s.GridDiagnostics, s.GridDiagnosticsDraws = gridDiagnostics(f, d.Grid, ys)
 		}
 	}
@@ -268,17 +268,22 @@ func chainDraws(c sim.Chains, ys sim.Affine) *ChainTable {
 	return t
 }
 
-// summariseChains fills the sampler keys from t; ESSPerSec is completed by
-// the caller, who knows the wall time.
-func summariseChains(s *Summary, c sim.Chains, t *ChainTable) {
+// summariseChains fills the sampler keys from t, the parameters' summaries
+// when diag is set; ESSPerSec is completed by the caller, who knows the
+// wall time.
+func summariseChains(s *Summary, c sim.Chains, t *ChainTable, diag bool) {
 	s.AcceptanceRate = ptr(c.AcceptanceRate())
 	div := c.Divergences()
 	s.Divergences = &div
 	s.GradEvals = ptrTo(c.GradEvals())
+	if !diag {
+		return
+	}
 	s.Params = make(map[string]wire.ParamSummary)
 	minESS := math.Inf(1)
+	var sz numeric.Summarizer // the parameters' chains share one shape
 	for j, name := range t.names {
-		ps := numeric.Summarize(t.draws[j])
+		ps := sz.Summarize(t.draws[j])
 		s.Params[name] = wire.ParamSummary(ps)
 		minESS = math.Min(minESS, ps.ESSBulk)
 	}
@@ -300,13 +305,16 @@ func gridDiagnostics(f sim.ChainFunctions, xs []float64, ys sim.Affine) ([]wire.
 		col[c] = make([]float64, n)
 	}
 	out := make([]wire.ParamSummary, len(xs))
+	// One Summarizer for every point: their arrays share a shape, so the
+	// buffers, FFT plan and normal scores are built once, not per point.
+	var sz numeric.Summarizer
 	for i := range xs {
 		for c, ch := range fd {
 			for k, fk := range ch {
 				col[c][k] = ys.ToUser(fk[i])
 			}
 		}
-		out[i] = wire.ParamSummary(numeric.Summarize(col))
+		out[i] = wire.ParamSummary(sz.Summarize(col))
 	}
 	return out, &n
 }

@@ -113,6 +113,7 @@ func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if done, err := parseCommand("run", fs, args, &cfg, stdout); done || err != nil {
 		return err
 	}
+	cfg.NoDiagnostics = !*asJSON // the text report prints no sampler diagnostics
 	bar := newProgress(stderr, "steps")
 	s, err := experiment.Run(ctx, cfg, bar.update)
 	bar.finish()
