@@ -86,21 +86,10 @@ func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *wire.Band {
 	if b == nil {
 		return nil
 	}
-	n, s, ys := len(p.X), len(p.Samples), d.YScale
+	n, ys := len(p.X), d.YScale
 	for i := range n {
-		var sum float64
-		for _, f := range p.Samples {
-			sum += f[i]
-		}
-		mean := sum / float64(s)
-		var ss float64
-		for _, f := range p.Samples {
-			ss += (f[i] - mean) * (f[i] - mean)
-		}
-		sd := 0.0
-		if s > 1 {
-			sd = math.Sqrt(ss/float64(s-1)) * math.Abs(ys.Std)
-		}
+		mean, sd := meanSD(p.Samples, i)
+		sd *= math.Abs(ys.Std)
 		b.X[i] = d.XScale.ToUser(p.X[i])
 		b.Mean[i] = ys.ToUser(mean)
 		b.Lo[i], b.Hi[i] = b.Mean[i]-2*sd, b.Mean[i]+2*sd
@@ -118,6 +107,25 @@ func makeBand(p sim.Predictive, d *sim.Dataset, shown int) *wire.Band {
 		}
 	}
 	return b
+}
+
+// meanSD is the mean and sample std of the sampled functions at grid point
+// i; the std is 0 for fewer than two.
+func meanSD(samples [][]float64, i int) (mean, sd float64) {
+	s := len(samples)
+	var sum float64
+	for _, f := range samples {
+		sum += f[i]
+	}
+	mean = sum / float64(s)
+	if s < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, f := range samples {
+		ss += (f[i] - mean) * (f[i] - mean)
+	}
+	return mean, math.Sqrt(ss / float64(s-1))
 }
 
 // newBand allocates a band for p's grid with room for shown samples; nil

@@ -20,16 +20,7 @@ func bandInbetween(p sim.Predictive, d *sim.Dataset) float64 {
 	}
 	sd := make([]float64, n)
 	for i := range n {
-		var sum float64
-		for _, f := range p.Samples {
-			sum += f[i]
-		}
-		mean := sum / float64(s)
-		var ss float64
-		for _, f := range p.Samples {
-			ss += (f[i] - mean) * (f[i] - mean)
-		}
-		sd[i] = math.Sqrt(ss / float64(s-1))
+		_, sd[i] = meanSD(p.Samples, i)
 	}
 	onData := make([]float64, len(d.X))
 	for i, x := range d.X {
