@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func fmaPeak(n int, a float64, b float64, out *[4]float64)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·fmaPeak(SB), NOSPLIT, $0-32
 	MOVQ         n+0(FP), AX
 	VXORPD       Y0, Y0, Y0
@@ -20,10 +20,8 @@ TEXT ·fmaPeak(SB), NOSPLIT, $0-32
 	VXORPD       Y9, Y9, Y9
 	VXORPD       Y10, Y10, Y10
 	VXORPD       Y11, Y11, Y11
-	MOVSD        a+8(FP), X12
-	VBROADCASTSD X12, Y12
-	MOVSD        b+16(FP), X13
-	VBROADCASTSD X13, Y13
+	VBROADCASTSD a+8(FP), Y12
+	VBROADCASTSD b+16(FP), Y13
 
 loop:
 	VFMADD231PD Y12, Y13, Y0

@@ -5,25 +5,19 @@
 #include "textflag.h"
 
 // func adam4(n int, p *float64, grad *float64, m *float64, v *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX
 TEXT ·adam4(SB), NOSPLIT, $0-88
 	MOVQ         n+0(FP), AX
 	MOVQ         p+8(FP), CX
 	MOVQ         grad+16(FP), DX
 	MOVQ         m+24(FP), BX
 	MOVQ         v+32(FP), SI
-	MOVSD        b1+40(FP), X8
-	VBROADCASTSD X8, Y8
-	MOVSD        c1+48(FP), X9
-	VBROADCASTSD X9, Y9
-	MOVSD        b2+56(FP), X10
-	VBROADCASTSD X10, Y10
-	MOVSD        c2+64(FP), X11
-	VBROADCASTSD X11, Y11
-	MOVSD        alpha+72(FP), X12
-	VBROADCASTSD X12, Y12
-	MOVSD        eps+80(FP), X13
-	VBROADCASTSD X13, Y13
+	VBROADCASTSD b1+40(FP), Y8
+	VBROADCASTSD c1+48(FP), Y9
+	VBROADCASTSD b2+56(FP), Y10
+	VBROADCASTSD c2+64(FP), Y11
+	VBROADCASTSD alpha+72(FP), Y12
+	VBROADCASTSD eps+80(FP), Y13
 	SHRQ         $0x02, AX
 	JZ           adam_done
 
@@ -273,7 +267,7 @@ rd_done:
 	RET
 
 // func adamScaled4(n int, p *float64, grad *float64, m *float64, v *float64, u *float64, w *float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX
 TEXT ·adamScaled4(SB), NOSPLIT, $0-104
 	MOVQ         n+0(FP), AX
 	MOVQ         p+8(FP), CX
@@ -282,18 +276,12 @@ TEXT ·adamScaled4(SB), NOSPLIT, $0-104
 	MOVQ         v+32(FP), SI
 	MOVQ         u+40(FP), DI
 	MOVQ         w+48(FP), R8
-	MOVSD        b1+56(FP), X8
-	VBROADCASTSD X8, Y8
-	MOVSD        c1+64(FP), X9
-	VBROADCASTSD X9, Y9
-	MOVSD        b2+72(FP), X10
-	VBROADCASTSD X10, Y10
-	MOVSD        c2+80(FP), X11
-	VBROADCASTSD X11, Y11
-	MOVSD        alpha+88(FP), X12
-	VBROADCASTSD X12, Y12
-	MOVSD        eps+96(FP), X13
-	VBROADCASTSD X13, Y13
+	VBROADCASTSD b1+56(FP), Y8
+	VBROADCASTSD c1+64(FP), Y9
+	VBROADCASTSD b2+72(FP), Y10
+	VBROADCASTSD c2+80(FP), Y11
+	VBROADCASTSD alpha+88(FP), Y12
+	VBROADCASTSD eps+96(FP), Y13
 	SHRQ         $0x02, AX
 	JZ           adams_done
 
@@ -335,7 +323,7 @@ adams_done:
 	RET
 
 // func sumDots4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·sumDots4(SB), NOSPLIT, $0-64
 	MOVQ   n+0(FP), AX
 	MOVQ   u+8(FP), CX
@@ -383,13 +371,13 @@ sumDots4_sum:
 	VADDPD       X6, X1, X1
 	VUNPCKHPD    X1, X1, X6
 	VADDSD       X6, X1, X1
-	MOVSD        X0, su+48(FP)
-	MOVSD        X1, sw+56(FP)
+	VMOVSD       X0, su+48(FP)
+	VMOVSD       X1, sw+56(FP)
 	VZEROUPPER
 	RET
 
 // func sumDotsSet4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·sumDotsSet4(SB), NOSPLIT, $0-64
 	MOVQ   n+0(FP), AX
 	MOVQ   u+8(FP), CX
@@ -441,13 +429,13 @@ sumDotsSet4_sum:
 	VADDPD       X6, X1, X1
 	VUNPCKHPD    X1, X1, X6
 	VADDSD       X6, X1, X1
-	MOVSD        X0, su+48(FP)
-	MOVSD        X1, sw+56(FP)
+	VMOVSD       X0, su+48(FP)
+	VMOVSD       X1, sw+56(FP)
 	VZEROUPPER
 	RET
 
 // func sumDotsAdd4(n int, u *float64, w *float64, a *float64, b *float64, dst *float64) (su float64, sw float64)
-// Requires: AVX, FMA3, SSE2
+// Requires: AVX, FMA3
 TEXT ·sumDotsAdd4(SB), NOSPLIT, $0-64
 	MOVQ   n+0(FP), AX
 	MOVQ   u+8(FP), CX
@@ -502,8 +490,8 @@ sumDotsAdd4_sum:
 	VADDPD       X6, X1, X1
 	VUNPCKHPD    X1, X1, X6
 	VADDSD       X6, X1, X1
-	MOVSD        X0, su+48(FP)
-	MOVSD        X1, sw+56(FP)
+	VMOVSD       X0, su+48(FP)
+	VMOVSD       X1, sw+56(FP)
 	VZEROUPPER
 	RET
 
@@ -643,7 +631,7 @@ exp_done:
 	RET
 
 // func adamRank2_4(n int, p *float64, x *float64, y *float64, m *float64, v *float64, u *float64, w *float64, a0 float64, a1 float64, b1 float64, c1 float64, b2 float64, c2 float64, alpha float64, eps float64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX
 TEXT ·adamRank2_4(SB), NOSPLIT, $0-128
 	MOVQ         n+0(FP), AX
 	MOVQ         p+8(FP), CX
@@ -653,22 +641,14 @@ TEXT ·adamRank2_4(SB), NOSPLIT, $0-128
 	MOVQ         v+40(FP), DI
 	MOVQ         u+48(FP), R8
 	MOVQ         w+56(FP), R9
-	MOVSD        b1+80(FP), X8
-	VBROADCASTSD X8, Y8
-	MOVSD        c1+88(FP), X9
-	VBROADCASTSD X9, Y9
-	MOVSD        b2+96(FP), X10
-	VBROADCASTSD X10, Y10
-	MOVSD        c2+104(FP), X11
-	VBROADCASTSD X11, Y11
-	MOVSD        alpha+112(FP), X12
-	VBROADCASTSD X12, Y12
-	MOVSD        eps+120(FP), X13
-	VBROADCASTSD X13, Y13
-	MOVSD        a0+64(FP), X14
-	VBROADCASTSD X14, Y14
-	MOVSD        a1+72(FP), X15
-	VBROADCASTSD X15, Y15
+	VBROADCASTSD b1+80(FP), Y8
+	VBROADCASTSD c1+88(FP), Y9
+	VBROADCASTSD b2+96(FP), Y10
+	VBROADCASTSD c2+104(FP), Y11
+	VBROADCASTSD alpha+112(FP), Y12
+	VBROADCASTSD eps+120(FP), Y13
+	VBROADCASTSD a0+64(FP), Y14
+	VBROADCASTSD a1+72(FP), Y15
 	SHRQ         $0x02, AX
 	JZ           adamr2_done
 

@@ -23,6 +23,7 @@ import (
 	"os"
 
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -91,7 +92,7 @@ func gemmKernel() {
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
 	accumulateStrided(k, a, ars, aps, b, bps, acc, "gemm_")
 
-	VBROADCASTSD(paramAddr("alpha"), Y14)
+	VBROADCASTSD(argAddr(Param("alpha")), Y14)
 	for i := range acc {
 		for _, r := range acc[i] {
 			VMULPD(Y14, r, r)
@@ -101,7 +102,7 @@ func gemmKernel() {
 	ldc := Load(Param("ldc"), GP64())
 	rows := Load(Param("rows"), GP64())
 	SHLQ(U8(3), ldc)
-	VMOVSD(paramAddr("beta"), X15)
+	VMOVSD(argAddr(Param("beta")), X15)
 	VXORPD(X14, X14, X14)
 	VUCOMISD(X14, X15)
 	JNE(LabelRef("accumulate"))
@@ -144,14 +145,16 @@ func gemmKernel() {
 	RET()
 }
 
-// paramAddr is the memory operand of the scalar parameter name, for the
-// VEX-encoded loads (VMOVSD, VBROADCASTSD from memory) a kernel uses once
-// its YMM accumulators are live. avo's Load emits legacy-SSE MOVSD, and a
+// argAddr is the memory operand of a scalar argument or result (Param or
+// ReturnIndex), for the VEX-encoded moves (VMOVSD, VBROADCASTSD) a kernel
+// uses instead of avo's Load and Store, which emit legacy-SSE MOVSD. A
 // legacy-SSE instruction while the upper halves of the YMM registers are
-// dirty costs a state transition: about 120 ns a call on the project's
-// 2-core EPYC machines, more than a 6×8 tile's 50 k steps.
-func paramAddr(name string) Mem {
-	b, err := Param(name).Resolve()
+// dirty (after any 256-bit write, a VBROADCASTSD into a YMM included)
+// costs a state transition: about 120 ns a call on the project's 2-core
+// EPYC machines, more than a 6×8 tile's 50 k steps or a 100-lane Adam
+// update.
+func argAddr(c gotypes.Component) Mem {
+	b, err := c.Resolve()
 	if err != nil {
 		panic(err)
 	}
@@ -242,7 +245,7 @@ func trsmKernel() {
 	x := Load(Param("x"), GP64())
 	ldx := Load(Param("ldx"), GP64())
 	SHLQ(U8(3), ldx)
-	VBROADCASTSD(paramAddr("alpha"), Y14)
+	VBROADCASTSD(argAddr(Param("alpha")), Y14)
 	row := GP64()
 	MOVQ(x, row)
 	for s := range acc {
@@ -377,9 +380,7 @@ func adamBody(scaled bool) {
 	}
 	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13}
 	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps"} {
-		x := consts[i].AsX()
-		Load(Param(name), x)
-		VBROADCASTSD(x, consts[i])
+		VBROADCASTSD(argAddr(Param(name)), consts[i])
 	}
 	b1, c1, b2, c2, alpha, eps := Y8, Y9, Y10, Y11, Y12, Y13
 	pre := "adam_"
@@ -469,9 +470,7 @@ func adamRank2Kernel() {
 	w := Load(Param("w"), GP64())
 	consts := []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
 	for i, name := range []string{"b1", "c1", "b2", "c2", "alpha", "eps", "a0", "a1"} {
-		r := consts[i].AsX()
-		Load(Param(name), r)
-		VBROADCASTSD(r, consts[i])
+		VBROADCASTSD(argAddr(Param(name)), consts[i])
 	}
 	b1, c1, b2, c2, alpha, eps, a0, a1 := Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15
 	lanes4("adamr2_", n, []Register{p, x, y, m, v, u, w}, func() {
@@ -811,14 +810,14 @@ func narrowKernel() {
 	JNZ(LabelRef("n12_tailloop"))
 	Label("n12_done")
 
-	VBROADCASTSD(paramAddr("alpha"), Y13)
+	VBROADCASTSD(argAddr(Param("alpha")), Y13)
 	for _, r := range acc {
 		VMULPD(Y13, r, r)
 	}
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(3), ldc)
-	VMOVSD(paramAddr("beta"), X15)
+	VMOVSD(argAddr(Param("beta")), X15)
 	VXORPD(X14, X14, X14)
 	VUCOMISD(X14, X15)
 	JNE(LabelRef("n12_accumulate"))
@@ -918,8 +917,8 @@ func sumDotsKernel(name string, mode int) {
 		VUNPCKHPD(r.AsX(), r.AsX(), X6)
 		VADDSD(X6, r.AsX(), r.AsX())
 	}
-	Store(X0, ReturnIndex(0))
-	Store(X1, ReturnIndex(1))
+	VMOVSD(X0, argAddr(ReturnIndex(0)))
+	VMOVSD(X1, argAddr(ReturnIndex(1)))
 	VZEROUPPER()
 	RET()
 }
