@@ -39,8 +39,8 @@
 //
 // A run is fitted to a data set (NewRun, a sim.Method: a regression or a
 // classification, with a predictive band) or to a target density with no
-// data (NewTargetRun, a target.Method: the 2-D gallery's samplers and
-// families). A target's run has no band recorder, publishes no data, and
+// data (NewTargetRun, a target.Method: a sampler or a variational family
+// in the plane). A target's run has no band recorder, publishes no data, and
 // refuses the data commands with a *sim.FieldError. Each run has one
 // spec, fitted to its current data (sim.SpecFor: gip takes at most one
 // inducing point per training point) and refitted when an edit changes
