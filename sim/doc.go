@@ -1,17 +1,34 @@
 // Package sim is the contract between Posterior Playground's inference
-// methods and everything that runs them: the Method interface and the few
-// optional capabilities a method may add, control specs and their one
-// validation, data sets, and the typed FieldError that carries a bad value
-// from the command line or the browser back to its field.
+// methods and everything that runs them: what a method does (Stepper),
+// what it is fitted to (a data set: Method; a target density:
+// target.Method), the few optional capabilities it may add, control specs
+// and their one validation, data sets, and the typed FieldError that
+// carries a bad value from the command line or the browser back to its
+// field.
 //
 // # The contract
 //
-// A Method owns its parameters and buffers and is driven one Step at a
+// A Stepper is what every method does, whatever its problem: a spec, Step,
+// Set of a live control, and Trace. A Method is a Stepper fitted to a
+// data set (Init on a *Dataset) that predicts f on a grid, the band a run
+// shows; a target.Method is one fitted to a two-dimensional target
+// density (Init on a target.Target), with no data and no band. A problem
+// that is neither is a new Init and nothing else: the engine runs any
+// Stepper (engine.NewRun, engine.NewTargetRun).
+//
+// A method owns its parameters and buffers and is driven one Step at a
 // time by a single goroutine. It draws training randomness only from the
 // *rand.Rand handed to Init, and evaluation randomness (ELBO and IWBO
 // estimates, the draws behind a predictive band) from a second stream
 // seeded from it, so a seed reproduces a run bit for bit however often a
-// browser asks for a band.
+// browser asks for a band. A method that starts goroutines implements
+// io.Closer.
+//
+// What else a method offers it says through a handful of optional
+// interfaces (optional.go: Chains for a sampler's chains, Weights for
+// weight marginals, Views for a view of its own, Settler, Threaded,
+// DataSetter, …) and through its spec's Capabilities; the engine looks
+// each up once.
 //
 // A method describes itself with a MethodSpec: its name, family, models
 // and controls, each control a ControlSpec with a range, a default and
@@ -26,36 +43,46 @@
 //
 // Imports point one way: web/cli → web → handlers → sim/engine →
 // sim/wire → sim → numeric. A method package imports only sim, sim/model,
-// numeric and, where it builds on one, another method package (fbnn's prior
-// is gp's kernel); never the engine, the wire format or net/http. numeric
-// imports nothing of sim.
+// sim/target, numeric and, where it builds on one, another method package
+// (fbnn's prior is gp's kernel; the gallery's runs use sampler and
+// family); never the engine, the wire format or net/http. numeric imports
+// nothing of sim.
 //
-//	numeric            autodiff tape, distributions, Adam, diagnostics, RNG
+//	numeric            autodiff tape, distributions, Adam, diagnostics (R-hat, ESS, Pareto k̂), RNG
 //	numeric/fastblas   AVX2/FMA GEMM and triangular kernels, installed as gonum's BLAS
 //	sim                this contract
 //	sim/model          the shared network, its prior and hand-written passes
 //	sim/datasets       the built-in data sets and the CSV loader
-//	sim/target         two-dimensional target densities (problems with no data)
 //	sim/mfvi, sim/gip, sim/livi, sim/fbnn, sim/gp, sim/mcmc
-//	                   one package per family of methods
+//	                   one package per family of methods on data
+//	sim/target         2-D target densities (problems with no data) and their exact answer on a grid
+//	sim/target/stan    log densities typed in Stan's notation, compiled to targets
+//	sim/sampler        the 2-D samplers: Metropolis, MALA, HMC, NUTS, Langevin, with their mechanics recorded
+//	sim/family         the 2-D variational families: mean-field, full-rank, a flow, SVGD
+//	sim/gallery        a 2-D run: exact answers cached, equal-budget pacing, history against the truth, Report
 //	sim/catalog        method names to constructors, for the server and the CLI
 //	sim/simtest        the conformance suite every catalog method passes
+//	sim/scenario       the home page's scenarios and their claims
 //	sim/engine         the live run loop and the registry of runs
 //	sim/wire           every JSON shape on the wire
 //	sim/experiment     headless train-and-evaluate and sweeps
 //	sim/sweeps         sweeps started from the browser
 //	handlers           pages, the JSON API and the websocket stream
 //	web                server assembly, middleware, limits, shutdown
-//	web/cli            the playground command: serve, run, sweep
+//	web/cli            the playground command: serve, run (data or --target), sweep
+//	static/app         the browser's ES modules: panels, plots, views (plane.js: the 2-D plane)
 //
 // # Adding a method
 //
-// A method is one package implementing Method, one entry in sim/catalog
-// and a data set to check it on. The catalog's tests run sim/simtest over
+// A method on data is one package implementing Method, one entry in
+// sim/catalog and a data set to check it on. The catalog's tests run sim/simtest over
 // every entry: the spec is sane, a seed reproduces a run bit for bit, a
 // refused Set changes nothing, Predict has the right shape, a NaN
 // objective ends the run as diverged, and Close leaves no goroutine
-// behind. Its own tests hold it to its exact special case.
+// behind. Its own tests hold it to its exact special case. A 2-D sampler
+// or family is a Config and a Step in sim/sampler or sim/family, listed in
+// gallery.Methods, and tested against the exact grid's moments and
+// marginals; the engine takes a method on a target as a target.Method.
 //
 // # Design
 //

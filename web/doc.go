@@ -3,8 +3,10 @@
 // chi router and middleware, the embedded static files and the pages and
 // API of package handlers, and shuts it all down gracefully.
 //
-// Every claim below has a test, named with it; make test runs them (the
-// load and classroom tests in a short mode: see Load for the full one).
+// Every claim below has a test, named with it. make test runs them in
+// -short mode; make check runs the end-to-end ones that drive a browser,
+// HAProxy or the built binary in real time, and make load the load and
+// classroom tests with their thresholds (see Load).
 //
 // # Limits
 //
@@ -26,6 +28,16 @@
 //	panels per page          4
 //	sweeps from the browser  2 at once, 1 per client; 20,000 steps, 50 runs, 2,000 IWBO samples
 //	unwatched runs           paused after 30 s, deleted after a minute (serve --free-unwatched)
+//	per client address       sessions 120 at once then 1 a second, runs 60, uploads 28, sweeps 1,
+//	                         draws downloads 4 (8 in all), streams 480: 429 saying what holds them
+//
+// The caps per client address (the TCP peer, or with --trust-proxy the
+// proxy's X-Forwarded-For; IPv6 by its /64) hold over all of that
+// address's sessions, since a client without a cookie starts a new one:
+// package handlers gives their arithmetic (a class of 60 behind one NAT)
+// and ClientLimits sets them. A draws download is counted first and sent
+// with its Content-Length under a deadline that grows with the bytes
+// sent.
 //
 // Each method's spec states the most training points it accepts (max_points
 // in GET /api/methods, with the reason), checked before any matrix is
@@ -129,7 +141,8 @@
 // (PLAYGROUND_CLASSROOM=30s) every student must average 10 frames a
 // second, a lecture's runs must keep 90% of their unwatched steps/s and a
 // lab's none fall below a quarter of the median, the heap in use must stay
-// under 384 MiB, and no goroutine may be left.
+// under 384 MiB, and no goroutine may be left. make load runs them in full
+// (its LOAD and CLASSROOM set the windows) on an otherwise idle machine.
 //
 // Several instances behind a balancer, the container image and Kubernetes
 // are in web/deploy (its README).

@@ -58,6 +58,14 @@
 // served, bounded by the cache blocking (about 1.3 MiB for Dgemm, and for
 // Dtrsm a kc·nc-value packed solution and an m·n transpose).
 //
+// # The ceiling
+//
+// BenchmarkFMAPeak measures one core's double-precision FMA throughput
+// (GFLOP/s per thread CPU-second), the ceiling every GEMM benchmark is
+// read against; BenchmarkGIPGemmPeak times the products of a GIP step at
+// its defaults and reports each as GFLOP/s and as a percentage of that
+// ceiling measured in the same run.
+//
 // # CPU detection and fallback
 //
 // The kernels are used when golang.org/x/sys/cpu reports AVX2 and FMA.

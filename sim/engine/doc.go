@@ -1,97 +1,118 @@
-// Package engine runs methods live: a Run owns one initialised sim.Method,
+// Package engine runs methods live: a Run owns one initialised method,
 // steps it in its own goroutine, applies commands between steps and
 // publishes immutable frames into a latest-wins mailbox; a Registry holds
 // the runs, enforces their caps and pauses or deletes those nobody
 // watches.
 //
+// # Rules
+//
+// A method is only ever called from its run's goroutine: every command,
+// and Inspect, is a message answered between two steps. Viewers never
+// wait for the run: they read the latest frame (Latest, or Read with a
+// Cursor that returns the history points since that viewer's last frame),
+// and a slow viewer misses frames, it does not slow the run. A Frame and
+// everything it points to are immutable once published and shared by
+// every viewer. A seed reproduces a run bit for bit whatever its batches,
+// its viewers or the cores it is given.
+//
 // # The loop
 //
-// A run's goroutine repeats: take the commands waiting in its mailbox, step
-// the method for one batch, publish a frame when one is due (FrameRate,
-// 25 a second by default), and sleep when paused or held back by the speed
-// cap. Every command is answered by the run itself, between two steps, so
-// a method is only ever called from the run's goroutine. Viewers read the latest
-// frame (Latest, or Read with a Cursor that returns the history points
-// since that viewer's last frame) and never wait for the run; a slow
-// viewer misses frames, it does not slow the run.
+// Run is the loop and its status machine (run.go, run_loop.go); its parts
+// are small types with one job each, owned by the run goroutine:
 //
-// Objective and trace histories are numeric.History buffers that decimate
-// when full (keep every other point, double the stride), so a run of ten
-// million steps holds HistoryCap points per series. The predictive band is
-// redrawn at most every 100 ms and in at most a tenth of the run's wall
-// time, so a method whose Predict is dear keeps nine tenths of its core
-// for training. Run goroutines carry the profiler labels run and method, so
-// a server's CPU profile splits by run (go tool pprof -tagfocus=method=hmc).
+//	mailbox.go      commands in, the latest frame and the histories out
+//	ops.go          the command table and Run.Do
+//	pace.go         the speed cap, when the next frame is due, steps per second
+//	cores.go        sharing the machine's cores between the runs of a Registry
+//	run_publish.go  a frame: the status, controls and marks, and each recorder's part
+//	record*.go      the recorders, one per view
+//	run_data.go     what the method is fitted to: data and edits, or a target
+//	replay.go       a shared link's steps and changes, played again
 //
-// # Status
+// The goroutine repeats: take the waiting commands, step the method for
+// one batch, publish a frame when one is due (RunOptions.FrameRate, 25 a
+// second by default), and sleep while paused or held back by the speed
+// cap. Goroutines carry the profiler labels run and method (go tool pprof
+// -tagfocus=method=hmc).
 //
-// A run is preparing, paused, running, settled, done or diverged.
+// # Problems
 //
-//   - Preparing: a Registry's run while its goroutine initialises the
-//     method, so a create never waits for a costly Init. An Init that fails
-//     leaves the run diverged with the reason.
-//   - Paused: the start. Step n takes n steps (at most MaxStepCommand) and
-//     pauses again.
-//   - Running: stepping, at most Speed steps a second when a cap is set
-//     (at most MaxSpeed).
-//   - Settled: played, but the method has nothing to iterate in its
-//     settings (sim.Settler: the exact GP with its kernel and noise held).
-//     It is stepped once after each control change, to record the
-//     recomputed band and objective, and spends no step budget otherwise.
-//   - Done: the step budget (RegistryConfig.MaxSteps, 10,000,000 by
-//     default) is spent. A live control is refused with a *sim.FieldError,
-//     since it could not act; Continue grants another budget as large,
-//     Reset or a restarting control starts again with a fresh one.
-//   - Diverged: stopped on a NaN or infinite objective (the last good band
-//     is kept), on a panic inside the method (recovered, logged with its
-//     stack and reported on the stream), or on a failed Init, until Reset
-//     or a control change.
+// A run is fitted to a data set (NewRun, a sim.Method: a regression or a
+// classification, with a predictive band) or to a target density with no
+// data (NewTargetRun, a target.Method: a sampler or a variational family
+// in the plane). A target's run has no band recorder, publishes no data, and
+// refuses the data commands with a *sim.FieldError. Each run has one
+// spec, fitted to its current data (sim.SpecFor: gip takes at most one
+// inducing point per training point) and refitted when an edit changes
+// them; every command is checked against it.
 //
 // # Commands
 //
-// Play, Pause, Step, Reset, Continue, Set, SetSpeed, SetData, SetInducing
-// and SetWeight each send one command and wait for the run's answer. A
-// value is checked against the run's current spec (the spec fitted to its
-// current data) and a bad one comes back as a *sim.FieldError that changed
-// nothing. A command sent while the run is preparing, or inside a step
-// longer than the caller's wait, is acknowledged as *Queued: it is applied
-// or refused when the run is next between steps (Queued.Wait gives that
-// answer), never both. Up to 16 commands wait per run; one more is
-// ErrRunBusy and is never applied. Every applied control change is a mark
-// on the plots (at most 64 kept); a change that restarts the method starts
-// the run again at step 0.
+// An op is one row of the command table (opTable in ops.go): its name, the
+// wire.Op fields it reads, a shape check that needs no run, its decoding
+// and validation against the run's spec and data, its effect on the run
+// goroutine, and whether it marks the plots. The websocket and the HTTP
+// ops endpoint go through Run.Do, a replay through the same rows; CheckOp
+// checks a message's shape alone, OpNames lists the ops. Play, Pause,
+// Step, Set and the other methods build the message and take its row.
 //
-// A run replays a shared link (Replay): from the seed and the controls it
-// trains to the link's step, applying each recorded change at the step it
-// was made (at most MaxReplaySteps steps and MaxReplayChanges changes),
-// then pauses. Bands are seeded by step (sim.EvalSeed), so the replayed
-// band equals the original's byte for byte (TestReplayReproducesTheBandBitForBit).
+// A bad value is a *sim.FieldError that changed nothing. A command sent
+// while the run is preparing, or inside a step longer than the caller's
+// wait, is acknowledged as *Queued: it is applied or refused when the run
+// is next between steps (Queued.Wait gives that answer), never both. Up to
+// 16 commands wait per run; one more is ErrRunBusy and is never applied.
+// Every applied control change is a mark on the plots (the last 64 kept);
+// a change that restarts the method starts the run again at step 0.
+//
+// A Registry's run created with RunConfig.Replay plays a shared link
+// again: from the seed and the start controls
+// it trains to the link's step, applying each recorded change at its step
+// (at most MaxReplaySteps steps and MaxReplayChanges changes), then
+// pauses. Bands are seeded by step (sim.EvalSeed), so a replayed band
+// equals the original's byte for byte.
+//
+// # Status
+//
+// A run is preparing (a Registry's run while its goroutine initialises
+// the method, so a create never waits for a costly Init), paused (the
+// start; Step n takes n steps, at most MaxStepCommand), running (at most
+// Speed steps a second when capped), settled (played, but the method has
+// nothing to iterate: sim.Settler, stepped once after each change), done
+// (the step budget, 10,000,000 by default, is spent: live controls are
+// refused, Continue grants as many again) or diverged (a NaN or infinite
+// objective, a panic inside the method, recovered and logged, or a failed
+// Init, until Reset or a control change). The Status constants say more.
+//
+// # Recording
+//
+// What a frame shows is recorded by recorders (record.go), one per view:
+// the objective and trace histories (numeric.History buffers that
+// decimate when full, HistoryCap points per series however long the
+// run), the predictive band (redrawn at most every 100 ms and in at most
+// a tenth of the run's wall time), the method's diagnostics, a sampler's
+// recent draws per chain with R-hat, ESS and rank plots (sim.Chains), one
+// weight's marginal (sim.Weights) and the method's own views (sim.Views).
+// A recorder has four calls:
+//
+//	reset(change)          the method changed: a new epoch, its data, or a control
+//	before() bool          whether it needs this step's trace
+//	observe(step, obj, tr) one step
+//	contribute(frame, now) its part of a frame published now
+//
+// A part beyond the frame's own fields is a wire.Extra under the
+// recorder's key, encoded once per change and shared by every viewer.
 //
 // # Sharing the cores
 //
 // The runs of one Registry count how many of them are stepping. While no
-// more step than there are cores, each batch lasts up to BatchTime (the
-// server uses 2 ms). When more step than there are cores, they take turns,
-// one batch each, and a batch is cut to the run's share of a frame
-// interval (at least a millisecond), so every run comes round within one
-// frame (TestBatchTimeSharesTheFrameInterval). A step is never cut: a
-// batch that runs past its budget is paid back by skipping turns, counted
-// in the thread's CPU time (package cputime) so that the OS holding the
-// thread off a loaded machine's cores is not charged to the run
-// (TestBatchBudgetPaysBackOverruns). A sampler that steps its chains in
-// several goroutines (sim.Threaded) is given as many as the other stepping
-// runs leave cores, one when they are all taken; its draws are the same
-// bit for bit for any count (mcmc's TestSetThreadsKeepsTheDraws).
-//
-// # Recording
-//
-// Besides the objective, traces and band, a run records what its method's
-// family shows and adds it to the frame as a wire.Extra under its own key:
-// a sampler's recent draws per chain with R-hat, ESS and rank plots (at
-// most DrawWindow draws per chain sent, StatsWindow used for the
-// statistics, refreshed at most twice a second), one weight's marginal
-// for a weight-space method, and any view a method offers through
-// sim.Views. Each is encoded once per change and shared by every viewer.
+// more step than there are cores, a batch lasts up to BatchTime. When
+// more step, they take turns, one batch each, a batch cut to the run's
+// share of a frame interval (at least a millisecond), so every run comes
+// round within one frame. A step is never cut: a batch that overruns is
+// paid back by skipping turns, counted in the thread's CPU time (package
+// cputime) so that a loaded machine's scheduling is not charged to the
+// run. A method that steps in several goroutines (sim.Threaded) is given
+// the cores the other stepping runs leave, one when all are taken.
 //
 // # The registry
 //
@@ -102,7 +123,16 @@
 // begins with the instance's name, so a balancer can route a run's
 // requests to the instance that holds it. Close stops every run.
 //
-// Methods never import engine: they implement the contract in package
-// sim, and the engine reads what they offer through sim's optional
-// capabilities.
+// # Extending
+//
+//   - An op: one row of opTable with its shape, make and apply functions
+//     (and in wire.Op, its name, and a field if it takes a new argument).
+//     Nothing else dispatches on op names.
+//   - A view: one recorder file (record_NAME.go) added in newRecorders,
+//     and one browser module under static/app registered in views.js. A
+//     view a method computes itself needs no recorder: it implements
+//     sim.Views, and the views recorder carries it.
+//   - A method: implement sim.Method (data) or target.Method (a target);
+//     the engine reads what else it offers through sim's optional
+//     interfaces. Methods never import engine.
 package engine

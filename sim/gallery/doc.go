@@ -1,13 +1,15 @@
 // Package gallery is the domain layer of the two-dimensional gallery:
 // the exact answers it measures against, a run of one method on one
 // target paced by its caller, what the plane shows of it, and its
-// summary against the truth. The run engine's adapter, the command line
-// and the page call it; it knows nothing of them.
+// summary against the truth. The command line calls it (playground run
+// --target), as will the engine's adapter for the page; it knows nothing
+// of either.
 //
 // # The exact answer
 //
 // A Cache holds each target's exact answer (an Exact: target.NewGrid on
-// at least 256² cells, the shown coordinates' grid when the target is
+// at least 256² cells, on sinh-mapped axes when a uniform grid does not
+// resolve the density, the shown coordinates' grid when the target is
 // target.Displayed, and 1,000 reference draws), keyed by the target's
 // name and its controls with defaults filled in (Key). A Cache is a
 // value the caller owns, not package state: one answer is computed once
@@ -51,7 +53,10 @@
 // density on a ContourSize² grid and QDraws of its draws (SVGD: its
 // particles). Everything is in the shown coordinates: the non-centred
 // funnel's draws are mapped by ToShown to (v, x), except q's density,
-// which is over the box of the coordinates the family is fitted in.
+// which is over the box of the coordinates the family is fitted in. The
+// browser's plane view (static/app/plane.js) draws it: the exact contours
+// and marginals under the draws, q's contours or the particles, and the
+// transition, revealed in slow motion on request.
 //
 // # Against the truth per budget
 //
