@@ -18,6 +18,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/gallery"
 	"github.com/posterior-playground/playground/sim/sweeps"
 )
 
@@ -45,6 +46,9 @@ type APIConfig struct {
 	// Observer counts frames and commands (the server's metrics); nil
 	// counts nothing.
 	Observer Observer
+	// Gallery caches the exact answers of the runs on a target density;
+	// nil: a cache with gallery.CacheConfig's defaults.
+	Gallery *gallery.Cache
 }
 
 // Observer is told what the streams and command routes do, for monitoring.
@@ -75,6 +79,7 @@ type API struct {
 	upgrader  websocket.Upgrader
 	sweeps    *sweeps.Registry // nil: no sweeps
 	observer  Observer
+	gallery   *gallery.Cache
 
 	mu      sync.Mutex
 	conns   map[*wsConn]struct{}
@@ -98,6 +103,13 @@ func NewAPI(cfg APIConfig) (*API, error) {
 	}
 	if a.uploads == nil {
 		a.uploads = NewUploads(0)
+	}
+	if a.gallery = cfg.Gallery; a.gallery == nil {
+		c, err := gallery.NewCache(gallery.CacheConfig{})
+		if err != nil {
+			return nil, err
+		}
+		a.gallery = c
 	}
 	if a.specs == nil {
 		a.specs = catalog.Specs
