@@ -191,7 +191,7 @@ func GalleryPage(g GalleryView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</select> <span class=\"status\" data-role=\"status\">starting</span></header><canvas data-role=\"plane\" role=\"img\" aria-label=\"The plane: the exact density and the method's draws or fit\"></canvas><p class=\"plane-measure\" data-role=\"measure\"></p><p class=\"plane-key\" data-role=\"key\"></p></article>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</select> <span class=\"status\" data-role=\"status\">starting</span></header><p class=\"plane-controls\" data-role=\"method-controls\"></p><canvas data-role=\"plane\" role=\"img\" aria-label=\"The plane: the exact density and the method's draws or fit\"></canvas><p class=\"plane-measure\" data-role=\"measure\"></p><canvas class=\"plane-history\" data-role=\"history\" role=\"img\" aria-label=\"Against the truth: the errors of the mean and covariance and the distance to the exact answer against evaluations, log-log\"></canvas><p class=\"plane-key\" data-role=\"key\"></p></article>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

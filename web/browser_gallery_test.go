@@ -22,8 +22,9 @@ const inkJS = `((i) => {
 // TestBrowserGallery opens the gallery from the home page's link with the
 // funnel, NUTS beside mean-field VI, plays, and checks at a projector's
 // and a phone's viewport that each panel's canvas is inked (the exact
-// density at least), that NUTS's trees were received and drawn, and
-// that the fit reports its measures; it saves screenshots to look at.
+// density at least), that NUTS's trees were received and drawn, that
+// each panel's history against the truth has points and that the fit
+// reports its measures; it saves screenshots to look at.
 func TestBrowserGallery(t *testing.T) {
 	b := startBrowserTest(t)
 	for _, s := range planeSizes {
@@ -43,8 +44,9 @@ func TestBrowserGallery(t *testing.T) {
 		b.do(chromedp.Click(chromedp.CSS(`[data-role=play]`)))
 		// NUTS's warm-up discards its first 1,000 transitions' draws, but
 		// every transition's tree is sent.
-		b.wait(`galleryPage.panels[0].trees > 3 && galleryPage.panels[0].draws.count > 0 && galleryPage.panels[1].q`, 60*time.Second)
+		b.wait(`galleryPage.panels[0].trees > 3 && galleryPage.panels[0].draws.count > 0 && galleryPage.panels[1].q && galleryPage.panels.every(p => p.historyPoints > 1)`, 60*time.Second)
 		b.do(chromedp.Click(chromedp.CSS(`[data-role=pause]`)))
+		b.wait(`galleryPage.panels.every(p => p.status.textContent.startsWith("paused"))`, 10*time.Second)
 		for i := range 2 {
 			// A blank plot has no ink (its white ground and the axes
 			// are a few percent); the funnel's shaded 99% region, its

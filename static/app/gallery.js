@@ -8,6 +8,7 @@
 // transition and q replaced.
 
 import { createRun, deleteRun, streamURL } from "./api.js";
+import { drawHistory } from "./gallery_history.js";
 import { PlaneView, describe } from "./plane.js";
 
 // Bounds of what a panel keeps: the engine's kept draws, and the
@@ -63,11 +64,26 @@ class Panel {
     this.key = el.querySelector("[data-role=key]");
     this.measure = el.querySelector("[data-role=measure]");
     this.view = new PlaneView(el.querySelector("[data-role=plane]"));
+    this.history = el.querySelector("[data-role=history]");
+    this.historyPoints = 0; // drawn: for the browser test
     this.frames = 0;
     this.trees = 0; // NUTS trees received: for the browser test
     this.run = null;
     this.ws = null;
-    this.method.addEventListener("change", () => this.start());
+    this.controls = el.querySelector("[data-role=method-controls]");
+    this.method.addEventListener("change", () => {
+      this.renderControls();
+      this.start();
+    });
+    this.renderControls();
+  }
+
+  // renderControls makes an input for each of the method's controls: a
+  // change is a set command on the run (the engine restarts the run for
+  // a control that is not live).
+  renderControls() {
+    const spec = this.page.methods.get(this.method.value);
+    renderControls(this.controls, spec?.controls ?? [], (name, value) => this.send({ op: "set", name, value }));
   }
 
   // start replaces the panel's run with one of its method on the page's
@@ -107,6 +123,7 @@ class Panel {
     this.particles = null;
     this.chains = 1;
     this.view.setFrame(null);
+    this.historyPoints = drawHistory(this.history, []);
   }
 
   open() {
@@ -131,16 +148,18 @@ class Panel {
   }
 
   receive(f) {
-    if (f.error || f.field) {
-      this.page.showError({ toString: () => `${f.field ? f.field + ": " : ""}${f.message ?? f.error}` });
+    if (f.type === "error") {
+      this.page.showError(`${f.field ? f.field + ": " : ""}${f.message}`);
       return;
     }
     this.frames++;
     if (f.status) this.status.textContent = `${f.status} · step ${f.step ?? 0}`;
+    this.status.title = f.message ?? "";
     if (f.plane_exact) {
       if (this.exact && this.exact.key !== f.plane_exact.key) this.reset();
       this.exact = f.plane_exact;
     }
+    if (f.plane_history) this.historyPoints = drawHistory(this.history, f.plane_history);
     const p = f.plane;
     if (p) {
       this.chains = p.chains;
@@ -229,35 +248,43 @@ class Page {
 
   // renderControls makes an input for each of the target's controls.
   renderControls() {
-    this.controls.replaceChildren();
-    for (const c of this.targets.get(this.target.value)?.controls ?? []) {
-      const label = document.createElement("label");
-      label.title = c.help ?? "";
-      label.append(c.label ?? c.name, " ");
-      let input;
-      if (c.options?.length) {
-        input = document.createElement("select");
-        for (const o of c.options) input.append(new Option(o, o, false, o === c.default));
-      } else {
-        input = document.createElement("input");
-        Object.assign(input, { type: "number", min: c.min, max: c.max, step: c.step || "any", value: c.default });
-      }
-      input.name = c.name;
-      input.dataset.control = c.options?.length ? "choice" : "num";
-      input.addEventListener("change", () => this.restart());
-      label.append(input);
-      this.controls.append(label);
-    }
+    renderControls(this.controls, this.targets.get(this.target.value)?.controls ?? [], () => this.restart());
   }
 
   // targetControls reads the controls' inputs as the API takes them.
   targetControls() {
     const out = {};
-    for (const el of this.controls.querySelectorAll("[data-control]")) {
-      out[el.name] = el.dataset.control === "num" ? Number(el.value) : el.value;
-    }
+    for (const el of this.controls.querySelectorAll("[data-control]")) out[el.name] = valueOf(el);
     return out;
   }
+}
+
+// renderControls fills box with an input per control spec (sim's
+// ControlSpec), calling changed(name, value) when one changes.
+function renderControls(box, specs, changed) {
+  box.replaceChildren();
+  for (const c of specs) {
+    const label = document.createElement("label");
+    label.title = c.help ?? "";
+    label.append(c.label ?? c.name, " ");
+    let input;
+    if (c.options?.length) {
+      input = document.createElement("select");
+      for (const o of c.options) input.append(new Option(o, o, false, o === c.default));
+    } else {
+      input = document.createElement("input");
+      Object.assign(input, { type: "number", min: c.min, max: c.max, step: c.integer ? 1 : "any", value: c.default });
+    }
+    input.name = c.name;
+    input.dataset.control = c.options?.length ? "choice" : "num";
+    input.addEventListener("change", () => changed(c.name, valueOf(input)));
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function valueOf(input) {
+  return input.dataset.control === "num" ? Number(input.value) : input.value;
 }
 
 const root = document.getElementById("plane-gallery");
