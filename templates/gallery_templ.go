@@ -109,12 +109,12 @@ func GalleryPage(g GalleryView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</option>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</option> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</select></label> <span class=\"plane-controls\" data-role=\"target-controls\"></span> <span class=\"buttons\"><button type=\"button\" class=\"primary\" data-role=\"play\">▶ Play</button> <button type=\"button\" data-role=\"pause\">❚❚ Pause</button> <button type=\"button\" data-role=\"step\" title=\"One transition, drawn point by point\">Step</button> <label class=\"slow\"><input type=\"checkbox\" data-role=\"slow\"> slow motion</label></span></form><p class=\"error\" data-role=\"error\" role=\"alert\"></p></section><section class=\"plane-panels\" aria-label=\"Methods\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<option value=\"typed\">Your density (Stan's notation)</option></select></label> <label class=\"plane-typed\" data-role=\"typed-box\" hidden>Density <textarea name=\"density\" data-role=\"typed\" rows=\"3\" cols=\"36\" spellcheck=\"false\" aria-label=\"A log density over two parameters in Stan's notation\">a ~ normal(0, 1); b ~ normal(a * a, 0.5);</textarea> <button type=\"button\" data-role=\"typed-run\">Use it</button></label> <span class=\"plane-controls\" data-role=\"target-controls\"></span> <span class=\"buttons\"><button type=\"button\" class=\"primary\" data-role=\"play\">▶ Play</button> <button type=\"button\" data-role=\"pause\">❚❚ Pause</button> <button type=\"button\" data-role=\"step\" title=\"One transition, drawn point by point\">Step</button> <label class=\"slow\"><input type=\"checkbox\" data-role=\"slow\"> slow motion</label></span></form><p class=\"error\" data-role=\"error\" role=\"alert\"></p></section><section class=\"plane-panels\" aria-label=\"Methods\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -126,7 +126,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(i))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 46, Col: 53}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 53, Col: 53}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
@@ -139,7 +139,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs("Method of panel " + itoa(i+1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 48, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 55, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
@@ -157,7 +157,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					var templ_7745c5c3_Var8 string
 					templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(o.Value)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 50, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 57, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 					if templ_7745c5c3_Err != nil {
@@ -180,7 +180,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					var templ_7745c5c3_Var9 string
 					templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(o.Label)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 50, Col: 70}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 57, Col: 70}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 					if templ_7745c5c3_Err != nil {

@@ -62,6 +62,23 @@ func TestBrowserGallery(t *testing.T) {
 		if m := b.eval(`galleryPage.panels[1].measure.textContent`); !strings.Contains(m, "ELBO") {
 			t.Errorf("%s: mean-field's measures %q do not give the ELBO", s.name, m)
 		}
+		if w := b.evalInt(`document.documentElement.scrollWidth`); w > s.w {
+			t.Errorf("%s: the page is %d px wide: it overflows the viewport", s.name, w)
+		}
 		b.shot("gallery-" + s.name)
 	}
+	// A density typed in Stan's notation: a mistake is named with its
+	// line and column, and the text, mended, is the panels' target.
+	b.do(chromedp.SetValue(chromedp.CSS(`[data-role=target]`), "typed"))
+	b.do(chromedp.Evaluate[chromedp.Void](`galleryPage.target.dispatchEvent(new Event("change"))`))
+	b.do(chromedp.SetValue(chromedp.CSS(`[data-role=typed]`), "a ~ normal(0, 1);\nb ~ wibble(3);"))
+	b.do(chromedp.Click(chromedp.CSS(`[data-role=typed-run]`)))
+	b.wait(`galleryPage.error.textContent.startsWith("target: 2:5:")`, 10*time.Second)
+	b.do(chromedp.SetValue(chromedp.CSS(`[data-role=typed]`), "a ~ normal(0, 1);\nb ~ normal(a * a, 0.5);"))
+	b.do(chromedp.Click(chromedp.CSS(`[data-role=typed-run]`)))
+	b.wait(`galleryPage.panels.every(p => p.exact?.params.join(",") === "a,b" && p.frames > 0)`, 30*time.Second)
+	if w := b.evalInt(`document.documentElement.scrollWidth`); w > planeSizes[len(planeSizes)-1].w {
+		t.Errorf("the typed density's form makes the page %d px wide: it overflows the phone's viewport", w)
+	}
+	b.shot("gallery-typed")
 }

@@ -96,7 +96,7 @@ class Panel {
     const spec = this.page.methods.get(this.method.value);
     try {
       const created = await createRun({
-        target: this.page.target.value,
+        target: this.page.targetText(),
         target_controls: this.page.targetControls(),
         method: this.method.value,
         chains: spec?.sampler ? 4 : 0,
@@ -213,10 +213,14 @@ class Page {
     this.error = root.querySelector("[data-role=error]");
     this.playing = false;
     this.panels = [...document.querySelectorAll(".plane-panel")].map((el) => new Panel(el, this));
+    this.typed = root.querySelector("[data-role=typed]");
+    this.typedBox = root.querySelector("[data-role=typed-box]");
     this.target.addEventListener("change", () => {
+      this.typedBox.hidden = this.target.value !== "typed";
       this.renderControls();
       this.restart();
     });
+    root.querySelector("[data-role=typed-run]").addEventListener("click", () => this.restart());
     const on = (role, fn) => root.querySelector(`[data-role=${role}]`).addEventListener("click", fn);
     on("play", () => this.play(true));
     on("pause", () => this.play(false));
@@ -249,6 +253,12 @@ class Page {
   // renderControls makes an input for each of the target's controls.
   renderControls() {
     renderControls(this.controls, this.targets.get(this.target.value)?.controls ?? [], () => this.restart());
+  }
+
+  // targetText is the target as the API takes it: a built-in target's
+  // name, or the typed density's text.
+  targetText() {
+    return this.target.value === "typed" ? this.typed.value : this.target.value;
   }
 
   // targetControls reads the controls' inputs as the API takes them.
