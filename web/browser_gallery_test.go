@@ -67,6 +67,13 @@ func TestBrowserGallery(t *testing.T) {
 		}
 		b.shot("gallery-" + s.name)
 	}
+	// Slow motion and Step: one more transition each, NUTS's tree
+	// revealed point by point (a reveal in progress).
+	b.do(chromedp.Click(chromedp.CSS(`[data-role=slow]`)))
+	before := b.evalInt(`galleryPage.panels[0].trees`)
+	b.do(chromedp.Click(chromedp.CSS(`[data-role=step]`)))
+	b.wait(fmt.Sprintf(`galleryPage.panels[0].trees > %d && galleryPage.panels[0].view.revealed < Infinity`, before), 10*time.Second)
+	b.shot("gallery-step-slow")
 	// A density typed in Stan's notation: a mistake is named with its
 	// line and column, and the text, mended, is the panels' target.
 	b.do(chromedp.SetValue(chromedp.CSS(`[data-role=target]`), "typed"))
