@@ -133,7 +133,8 @@ type Plane struct {
 	// plane ended.
 	Divergences *PlaneXY         `json:"divergences,omitempty"`
 	Transition  *PlaneTransition `json:"transition,omitempty"`
-	// Particles are SVGD's particles or QDraws of q's draws.
+	// Particles are SVGD's particles, or QDraws of q's draws when its
+	// density is not drawn (in other coordinates than the shown ones).
 	Particles *PlaneXY `json:"particles,omitempty"`
 	// Q is q's density over the box, at most every qInterval, when the
 	// family has one and is fitted in the shown coordinates.
@@ -211,9 +212,25 @@ func (m *EngineMethod) transition() *PlaneTransition {
 	return t
 }
 
-// planeFamily adds q's draws (or particles) and, when due, its density.
+// planeFamily adds q's density when due, if it has one drawn over the
+// shown box, and its draws (SVGD's particles) otherwise.
 func (m *EngineMethod) planeFamily(p *Plane, now time.Time) {
 	r, st := m.run, &m.pl
+	if r.dens != nil && r.ex.Target.Box() == r.ex.Shown.Box {
+		if now.Before(st.qAt) {
+			return
+		}
+		st.qAt = now.Add(qInterval)
+		r.View(&st.view)
+		g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.view.QDensity))}
+		for i, v := range st.view.QDensity {
+			if !math.IsNaN(v) {
+				g.Values[i] = float32(v)
+			}
+		}
+		p.Q = g
+		return
+	}
 	pts := r.qPoints()
 	if _, ok := r.fit.(*family.SVGD); !ok {
 		pts = pts[:QDraws]
@@ -223,16 +240,4 @@ func (m *EngineMethod) planeFamily(p *Plane, now time.Time) {
 		q.add(x)
 	}
 	p.Particles = q
-	if r.dens == nil || r.ex.Target.Box() != r.ex.Shown.Box || now.Before(st.qAt) {
-		return
-	}
-	st.qAt = now.Add(qInterval)
-	r.View(&st.view)
-	g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.view.QDensity))}
-	for i, v := range st.view.QDensity {
-		if !math.IsNaN(v) {
-			g.Values[i] = float32(v)
-		}
-	}
-	p.Q = g
 }

@@ -170,7 +170,7 @@ class Panel {
         if (p.transition.kind === "nuts" && p.transition.doublings?.length) this.trees++;
       }
       if (p.q) this.q = p.q;
-      this.particles = p.particles ?? null;
+      if (p.particles) this.particles = p.particles;
       this.showMeasure(p.measure);
     }
     if (!this.exact) return;
