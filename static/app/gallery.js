@@ -73,6 +73,7 @@ class Panel {
     this.controls = el.querySelector("[data-role=method-controls]");
     this.method.addEventListener("change", () => {
       this.renderControls();
+      this.page.remember();
       this.start();
     });
     this.renderControls();
@@ -243,7 +244,16 @@ class Page {
 
   restart() {
     this.error.textContent = "";
+    this.remember();
     for (const p of this.panels) p.start();
+  }
+
+  // remember puts the target and the panels' methods in the page's link
+  // (a typed density stays out of it).
+  remember() {
+    if (this.target.value === "typed") return;
+    const methods = this.panels.map((p) => p.method.value).join(",");
+    history.replaceState(null, "", `/gallery?target=${encodeURIComponent(this.target.value)}&methods=${encodeURIComponent(methods)}`);
   }
 
   showError(e) {
