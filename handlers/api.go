@@ -18,6 +18,7 @@ import (
 	"github.com/posterior-playground/playground/sim/catalog"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/gallery"
 	"github.com/posterior-playground/playground/sim/sweeps"
 )
 
@@ -49,6 +50,9 @@ type APIConfig struct {
 	Clients ClientLimits
 	// Exports bounds the draws files being written (api_draws.go).
 	Exports ExportConfig
+	// Gallery caches the exact answers of the runs on a target density;
+	// nil: a cache with gallery.CacheConfig's defaults.
+	Gallery *gallery.Cache
 }
 
 // Observer is told what the streams and command routes do, for monitoring.
@@ -86,6 +90,7 @@ type API struct {
 	sessionRate      *sessionRate
 	streams, exports inFlight
 	runsBy, sweepsBy owned
+	gallery          *gallery.Cache
 
 	mu      sync.Mutex
 	conns   map[*wsConn]struct{}
@@ -111,6 +116,13 @@ func NewAPI(cfg APIConfig) (*API, error) {
 	}
 	if a.uploads == nil {
 		a.uploads = NewUploads(0)
+	}
+	if a.gallery = cfg.Gallery; a.gallery == nil {
+		c, err := gallery.NewCache(gallery.CacheConfig{})
+		if err != nil {
+			return nil, err
+		}
+		a.gallery = c
 	}
 	if a.specs == nil {
 		a.specs = catalog.Specs

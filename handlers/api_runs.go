@@ -15,8 +15,12 @@ import (
 
 func (a *API) createRun(w http.ResponseWriter, r *http.Request) {
 	var req wire.CreateRun
-	if err := decodeJSON(w, r, &req, "data, method, model, seed, controls, replay"); err != nil {
+	if err := decodeJSON(w, r, &req, "data, method, model, seed, controls, replay, target, target_controls, chains"); err != nil {
 		writeErr(w, r, a.log, err)
+		return
+	}
+	if req.Target != "" {
+		a.createTargetRun(w, r, req)
 		return
 	}
 	cfg := engine.RunConfig{Data: req.Data, Method: req.Method, Model: req.Model, Seed: 1, Controls: req.Controls, Replay: req.Replay}

@@ -15,6 +15,15 @@
 // watched read-only) and edit (edited data). A bad parameter is a page
 // error naming it and what is allowed.
 //
+// GET /gallery is the two-dimensional gallery: ?target=NAME (a built-in
+// target, the funnel by default) and ?methods=M1,M2 (gallery methods,
+// at most 4 panels; NUTS beside mean-field VI by default). Each panel is
+// a run created by POST /api/runs with a target instead of data: a
+// built-in target's name with target_controls, or a density's text in
+// Stan's notation (a mistake is a 400 naming target, its line and
+// column first), a gallery method with its controls, and chains for a
+// sampler. Its exact answer comes from the API's gallery.Cache.
+//
 // An edit is a delta against the page's data set, so that a few clicks
 // make a short link and the data set's own points stay exact: the
 // base64url (unpadded) of a version byte, the data set's point count N

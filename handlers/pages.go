@@ -43,6 +43,7 @@ func NewPages(log *slog.Logger, uploads *Uploads) *Pages {
 func (p *Pages) Routes(r chi.Router) {
 	r.Get("/", p.home)
 	r.Get("/play", p.play)
+	r.Get("/gallery", p.gallery)
 }
 
 func (p *Pages) home(w http.ResponseWriter, r *http.Request) {

@@ -114,6 +114,14 @@
 // run. A method that steps in several goroutines (sim.Threaded) is given
 // the cores the other stepping runs leave, one when all are taken.
 //
+// A method on a target that shows itself in the plane (PlaneMethod: the
+// gallery's methods, run by NewTargetRun or Registry.CreateTarget) adds
+// the plane view: the exact answer under PlaneExactKey, one payload for
+// as long as the answer is the same, so a viewer is sent it once; under
+// PlaneKey the draws and divergences since the last frame (bounded), the
+// latest transition and q; under PlaneHistoryKey its history against
+// the truth, a new payload only when it grows.
+//
 // # The registry
 //
 // A Registry caps the runs at MaxRuns (64) in all and MaxRunsPerClient (8)

@@ -60,6 +60,9 @@ func newRecorders(r *Run, spec sim.MethodSpec) recorders {
 		rs.all = append(rs.all, band)
 	}
 	rs.all = append(rs.all, diagnosticsRec{r}, rs.draws, rs.weights, &viewsRec{r: r, band: band})
+	if m, ok := r.m.(PlaneMethod); ok {
+		rs.all = append(rs.all, &planeRec{r: r, m: m})
+	}
 	return rs
 }
 

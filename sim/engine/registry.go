@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 
 	"context"
@@ -159,10 +160,25 @@ func (g *Registry) Config() RegistryConfig { return g.cfg }
 // data set larger than the method accepts among them), *LimitError when a
 // cap is reached, ErrRegistryClosed.
 func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
+	return g.create(cfg, client, func() (*Run, error) { return g.build(cfg) })
+}
+
+// CreateTarget is Create for method m fitted to the target density t
+// (cfg names them: cfg.Target, cfg.Method) with controls c, defaults
+// filled in for those not given: the same caps, the same life.
+func (g *Registry) CreateTarget(cfg RunConfig, client string, m target.Method, t target.Target, c sim.Controls) (*Run, error) {
+	if cfg.Replay != nil {
+		return nil, &sim.FieldError{Field: "replay", Message: "a run on a target density does not replay a link"}
+	}
+	return g.create(cfg, client, func() (*Run, error) { return g.buildTarget(cfg, m, t, c) })
+}
+
+// create takes a slot for client, builds the run and starts it.
+func (g *Registry) create(cfg RunConfig, client string, build func() (*Run, error)) (*Run, error) {
 	if err := g.reserve(client); err != nil {
 		return nil, err
 	}
-	run, err := g.build(cfg)
+	run, err := build()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reserved--
@@ -242,6 +258,26 @@ func (g *Registry) build(cfg RunConfig) (*Run, error) {
 			cfg.Model = d.DefaultModel
 		}
 	}
+	run.cfg = cfg
+	return run, nil
+}
+
+// buildTarget builds a run of m on t, preparing.
+func (g *Registry) buildTarget(cfg RunConfig, m target.Method, t target.Target, controls sim.Controls) (*Run, error) {
+	c, err := m.Spec().Resolve(controls)
+	if err != nil {
+		return nil, err
+	}
+	id, err := newID(g.cfg.Instance)
+	if err != nil {
+		return nil, err
+	}
+	run, err := newRun(id, m, nil, t, c, cfg.Seed, g.cfg.Run)
+	if err != nil {
+		return nil, err
+	}
+	run.publish(time.Now()) // preparing: the run goroutine initialises the method
+	cfg.Controls = cloneControls(c)
 	run.cfg = cfg
 	return run, nil
 }

@@ -76,4 +76,15 @@
 // ones, the evaluations spent, divergences, the distance to the exact
 // answer, and for a family KL on the grid, the ELBO beside log Z and
 // Pareto k̂ of q's own draws' log-ratios.
+//
+// # In the run engine
+//
+// EngineMethod is a method on one exact answer as the engine's problem
+// (a target.Method): Init builds a Run, Step takes one step of it, Set
+// sets a live control. Its plane payloads (PlaneExact, Plane, in the
+// browser plane view's frame format) are what the engine's plane
+// recorder sends: the exact grid averaged down to MaxPlaneGrid cells a
+// side, once; each frame the draws and divergences since the last
+// (at most MaxPlaneDraws), the latest transition, q's draws and, at most
+// every 200 ms, q's density.
 package gallery

@@ -11,6 +11,9 @@ type ring struct {
 	p    []target.Point
 	next int // where the next draw goes
 	n    int // draws held, up to len(p)
+	// total counts the draws ever pushed, so a reader that took the
+	// draws up to some count knows which are new since.
+	total int64
 }
 
 func newRing(size int) ring { return ring{p: make([]target.Point, size)} }
@@ -24,6 +27,7 @@ func (r *ring) push(x target.Point) {
 	if r.n < len(r.p) {
 		r.n++
 	}
+	r.total++
 }
 
 // at returns the i-th draw held, oldest first.

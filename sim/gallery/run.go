@@ -18,6 +18,9 @@ const (
 	DefaultChains   = 4      // a sampler's chains when RunConfig.Chains is 0
 	MaxKeptDraws    = 20_000 // draws a run keeps at most, over all its chains
 	MaxStepsPerCall = 1 << 30
+	// MaxDivergencesKept bounds where the latest divergent transitions
+	// are kept for the plane.
+	MaxDivergencesKept = 1000
 )
 
 // RunConfig is what a gallery run is built from. Its zero value names no
@@ -62,6 +65,7 @@ type Run struct {
 	mom       moments // every post-warm-up draw, shown coordinates
 	trans     int64   // post-warm-up transitions
 	divergent int64
+	divAt     ring // where the latest divergent transitions ended, shown coordinates
 	acceptSum float64
 
 	// A family, and its density when it has one (not SVGD).
@@ -174,6 +178,7 @@ func (r *Run) startChains() error {
 	// become: a proposal has none beyond Start and Proposal.
 	points := map[string]int{"hmc": sampler.MaxLeapfrogs + 1, "nuts": 1 << sampler.MaxTreeDepth}[r.cfg.Method]
 	r.rec = sampler.NewRecord(points)
+	r.divAt = newRing(MaxDivergencesKept)
 	return nil
 }
 
@@ -281,10 +286,11 @@ func (r *Run) step(record bool) {
 			}
 			r.trans++
 			r.acceptSum += tr.Accept
+			p := r.ex.ToShown(s.Position())
 			if tr.Divergent {
 				r.divergent++
+				r.divAt.push(p)
 			}
-			p := r.ex.ToShown(s.Position())
 			r.rings[c].push(p)
 			r.mom.add(p)
 		}

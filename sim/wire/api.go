@@ -9,6 +9,7 @@ import "github.com/posterior-playground/playground/sim"
 // overrides of the method's default controls.
 type RunConfig struct {
 	Data     string       `json:"data"`
+	Target   string       `json:"target,omitempty"` // a target density's name (a run on a target has no data)
 	Method   string       `json:"method"`
 	Model    string       `json:"model,omitempty"` // "" for the data set's default
 	Seed     uint64       `json:"seed"`
@@ -32,6 +33,13 @@ type CreateRun struct {
 	Seed     *uint64      `json:"seed"` // default 1, as on the command line
 	Controls sim.Controls `json:"controls"`
 	Replay   *Replay      `json:"replay"`
+	// Target, instead of Data, is a target density in the plane: a
+	// built-in target's name, with TargetControls, or a density's text
+	// in Stan's notation; Method is then a gallery method, with Chains
+	// chains for a sampler (0: the default).
+	Target         string       `json:"target"`
+	TargetControls sim.Controls `json:"target_controls"`
+	Chains         int          `json:"chains"`
 }
 
 // RunCreated is POST /api/runs's answer.

@@ -1,0 +1,243 @@
+package gallery
+
+import (
+	"math"
+	"time"
+
+	"github.com/posterior-playground/playground/sim/family"
+	"github.com/posterior-playground/playground/sim/sampler"
+	"github.com/posterior-playground/playground/sim/target"
+)
+
+// The plane's payloads, in the frame format of the browser's plane view
+// (static/app/plane.js): numbers as float32, which the page draws with
+// room to spare and which halves a frame.
+
+// PlaneBox is a target.Box as the page reads it.
+type PlaneBox struct {
+	X [2]float64 `json:"x"`
+	Y [2]float64 `json:"y"`
+}
+
+func planeBox(b target.Box) PlaneBox {
+	return PlaneBox{X: [2]float64{b.XMin, b.XMax}, Y: [2]float64{b.YMin, b.YMax}}
+}
+
+// PlaneGrid is a density on an N × N grid over the box, row by row from
+// its lower edge, with each parameter's marginal at N bins (the exact
+// answer's only).
+type PlaneGrid struct {
+	N         int           `json:"n"`
+	Values    []float32     `json:"values"`
+	Marginals *[2][]float32 `json:"marginals,omitempty"`
+}
+
+// MaxPlaneGrid is the most cells per axis of the exact grid sent to the
+// page: 128² are smooth contours, a quarter of a 256² grid's bytes.
+const MaxPlaneGrid = 128
+
+// PlaneExact is the exact answer's part of the plane, made once per
+// exact answer: the page keeps it until the target or its controls
+// change.
+type PlaneExact struct {
+	Key    string        `json:"key"`
+	Box    PlaneBox      `json:"box"`
+	Params [2]string     `json:"params"`
+	Exact  PlaneGrid     `json:"exact"`
+	LogZ   float64       `json:"log_z"`
+	Mean   target.Point  `json:"mean"`
+	Cov    [2][2]float64 `json:"cov"`
+}
+
+// NewPlaneExact makes ex's part of the plane: its shown grid, averaged
+// down to at most MaxPlaneGrid cells a side.
+func NewPlaneExact(ex *Exact) *PlaneExact {
+	g := ex.Shown
+	d := g.Density(nil)
+	k := 1
+	for g.N/k > MaxPlaneGrid && g.N%(2*k) == 0 {
+		k *= 2
+	}
+	n := g.N / k
+	vals := make([]float32, n*n)
+	for j := range g.N {
+		for i := range g.N {
+			vals[(j/k)*n+i/k] += float32(d[j*g.N+i] / float64(k*k))
+		}
+	}
+	var marg [2][]float32
+	for a := range 2 {
+		marg[a] = make([]float32, n)
+		for i, v := range g.Marginal[a] {
+			marg[a][i/k] += float32(v / float64(k))
+		}
+	}
+	return &PlaneExact{Key: ex.Key, Box: planeBox(g.Box), Params: g.Params, Exact: PlaneGrid{N: n, Values: vals, Marginals: &marg},
+		LogZ: g.LogZ, Mean: g.Mean, Cov: g.Cov}
+}
+
+// PlaneXY are points in flat arrays, with each one's chain for draws.
+type PlaneXY struct {
+	X     []float32 `json:"x"`
+	Y     []float32 `json:"y"`
+	Chain []uint8   `json:"chain,omitempty"`
+}
+
+func (p *PlaneXY) add(q target.Point) {
+	p.X, p.Y = append(p.X, float32(q[0])), append(p.Y, float32(q[1]))
+}
+
+// PlaneTransition is a sampler's latest transition (sampler.Record) as
+// the page reads it, in the shown coordinates.
+type PlaneTransition struct {
+	Kind        string          `json:"kind"`
+	Chain       int             `json:"chain"`
+	Start       target.Point    `json:"start"`
+	Proposal    target.Point    `json:"proposal"`
+	Accepted    bool            `json:"accepted"`
+	Path        []target.Point  `json:"path,omitempty"`
+	Divergent   bool            `json:"divergent"`
+	DivergentAt int             `json:"divergentAt"`
+	Doublings   []planeDoubling `json:"doublings,omitempty"`
+	Subtrees    []planeSubtree  `json:"subtrees,omitempty"`
+	Chosen      int             `json:"chosen"`
+	Stop        sampler.Stop    `json:"stop,omitempty"`
+}
+
+type planeDoubling struct {
+	Dir    int  `json:"dir"`
+	Depth  int  `json:"depth"`
+	First  int  `json:"first"`
+	Last   int  `json:"last"`
+	Merged bool `json:"merged"`
+}
+
+type planeSubtree struct {
+	Depth     int  `json:"depth"`
+	First     int  `json:"first"`
+	Last      int  `json:"last"`
+	UTurn     bool `json:"uturn"`
+	Divergent bool `json:"divergent"`
+}
+
+// Plane is the plane now: what changed since the plane was last asked
+// for. The page accumulates Draws and Divergences (the newest last) and
+// replaces the rest.
+type Plane struct {
+	Key    string `json:"key"` // the exact answer's: the page drops what it kept when it changes
+	Chains int    `json:"chains"`
+	// Draws are each chain's draws since the last plane, at most
+	// MaxPlaneDraws in all (the newest), chain by chain.
+	Draws *PlaneXY `json:"draws,omitempty"`
+	// Divergences are where the divergent transitions since the last
+	// plane ended.
+	Divergences *PlaneXY         `json:"divergences,omitempty"`
+	Transition  *PlaneTransition `json:"transition,omitempty"`
+	// Particles are SVGD's particles, or QDraws of q's draws when its
+	// density is not drawn (in other coordinates than the shown ones).
+	Particles *PlaneXY `json:"particles,omitempty"`
+	// Q is q's density over the box, at most every qInterval, when the
+	// family has one and is fitted in the shown coordinates.
+	Q       *PlaneGrid `json:"q,omitempty"`
+	Measure Measure    `json:"measure"` // the cheap measures now
+}
+
+// MaxPlaneDraws bounds the draws one plane carries.
+const MaxPlaneDraws = 4000
+
+// planeState is what the plane sent last.
+type planeState struct {
+	drawn  []int64 // per chain: draws pushed when last sent
+	diverg int64
+	qAt    time.Time
+	view   View
+}
+
+// Plane returns the plane now (a *Plane), the draws and divergences
+// since the last call; now paces q's density grid.
+func (m *EngineMethod) Plane(now time.Time) any { return m.plane(now) }
+
+func (m *EngineMethod) plane(now time.Time) *Plane {
+	r := m.run
+	p := &Plane{Key: m.ex.Key, Chains: max(len(r.chains), 1), Measure: r.cheap(r.Evals())}
+	if r.fit != nil {
+		m.planeFamily(p, now)
+		return p
+	}
+	st := &m.pl
+	if st.drawn == nil {
+		st.drawn = make([]int64, len(r.rings))
+	}
+	per := MaxPlaneDraws / len(r.rings)
+	d := &PlaneXY{}
+	for c := range r.rings {
+		rg := &r.rings[c]
+		n := int(min(rg.total-st.drawn[c], int64(rg.n), int64(per)))
+		for i := rg.n - n; i < rg.n; i++ {
+			d.add(rg.at(i))
+			d.Chain = append(d.Chain, uint8(c))
+		}
+		st.drawn[c] = rg.total
+	}
+	if len(d.X) > 0 {
+		p.Draws = d
+	}
+	if n := int(min(r.divAt.total-st.diverg, int64(r.divAt.n))); n > 0 {
+		dv := &PlaneXY{}
+		for i := r.divAt.n - n; i < r.divAt.n; i++ {
+			dv.add(r.divAt.at(i))
+		}
+		p.Divergences = dv
+	}
+	st.diverg = r.divAt.total
+	if r.recorded {
+		p.Transition = m.transition()
+	}
+	return p
+}
+
+// transition copies the latest Record in the shown coordinates.
+func (m *EngineMethod) transition() *PlaneTransition {
+	r := m.run
+	var rec sampler.Record
+	r.mapRecord(&rec)
+	t := &PlaneTransition{Kind: m.spec.Name, Chain: r.recChain, Start: rec.Start, Proposal: rec.Proposal, Accepted: rec.Accepted,
+		Path: rec.Path, Divergent: rec.Divergent, DivergentAt: rec.DivergentAt, Chosen: rec.Chosen, Stop: rec.Stop}
+	for _, d := range rec.Doublings {
+		t.Doublings = append(t.Doublings, planeDoubling{d.Dir, d.Depth, d.First, d.Last, d.Merged})
+	}
+	for _, s := range rec.Subtrees {
+		t.Subtrees = append(t.Subtrees, planeSubtree{s.Depth, s.First, s.Last, s.UTurn, s.Divergent})
+	}
+	return t
+}
+
+// planeFamily adds q's density when due, if it has one drawn over the
+// shown box, and its draws (SVGD's particles) otherwise.
+func (m *EngineMethod) planeFamily(p *Plane, now time.Time) {
+	r, st := m.run, &m.pl
+	if r.dens != nil && r.ex.Target.Box() == r.ex.Shown.Box {
+		if now.Before(st.qAt) {
+			return
+		}
+		st.qAt = now.Add(qInterval)
+		r.View(&st.view)
+		g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.view.QDensity))}
+		for i, v := range st.view.QDensity {
+			if !math.IsNaN(v) {
+				g.Values[i] = float32(v)
+			}
+		}
+		p.Q = g
+		return
+	}
+	pts := r.qPoints()
+	if _, ok := r.fit.(*family.SVGD); !ok {
+		pts = pts[:QDraws]
+	}
+	q := &PlaneXY{}
+	for _, x := range pts {
+		q.add(x)
+	}
+	p.Particles = q
+}
