@@ -38,9 +38,10 @@ test: assets
 	$(NPM) test
 
 ## check: what -short leaves out, in full: the long statistical sweeps (the scenario claims on seeds
-## 1–5 at five steps each, fBNN's band against the exact GP on ten cases, the samplers on the BNN,
-## fastblas's large shapes) and the end-to-end tests that drive chromium, haproxy or the built binary
-## in real time. A test that reads testing.Short() to cut or skip itself is named here.
+## 1–5 at nine steps up to five times the claim step, fBNN's band against the exact GP on ten cases,
+## the samplers on the BNN, fastblas's large shapes) and the end-to-end tests that drive chromium,
+## haproxy or the built binary in real time. A test that reads testing.Short() to cut or skip itself
+## is named here.
 LONG_TESTS := TestScenarioClaims|TestBandAgainstExactGP|TestSamplersAgreeOnSmallNetwork|TestGapInbetween
 LONG_TESTS := $(LONG_TESTS)|TestDgemmLargeShapes|TestDtrsm|TestDtrsmBlocked|TestDtrsmRandomShapes
 LONG_TESTS := $(LONG_TESTS)|TestBrowser.*|TestHAProxyRoutesRunsByInstance|TestBinarySIGTERMClosesStreams

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -360,16 +359,4 @@ func loadOp(c *http.Client, base, id, op string) error {
 		return fmt.Errorf("%s on %s: %d", op, id, res.StatusCode)
 	}
 	return nil
-}
-
-// raceEnabled reports whether the binary was built with -race.
-func raceEnabled() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
 }
