@@ -118,8 +118,11 @@ if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) 
 }
 
 for (const b of document.querySelectorAll("[data-all]")) {
-  b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
+  b.addEventListener("click", () => panels.filter((p) => !p.readOnly).forEach((p) => p.op(b.dataset.all)));
 }
+// A viewer of a shared live run has no run commands: the toolbar's and the
+// watched panels' are hidden (app.css), Fork is left.
+app.onReadOnly = () => document.body.classList.toggle("viewer", panels.some((p) => p.readOnly));
 
 speedInput.addEventListener("input", () => {
   const s = speed();

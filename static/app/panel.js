@@ -290,12 +290,14 @@ export class Panel {
       b.type = "button";
       b.dataset.role = "fork";
       b.textContent = "Fork";
+      b.className = "primary"; // the viewer's one action
       b.title = "Start your own copy of this run, trained to the same state, to experiment with";
       b.addEventListener("click", () => this.fork());
       note.appendChild(b);
       this.el.querySelector("header")?.after(note);
     }
     if (note) note.hidden = !on;
+    this.app.onReadOnly?.();
   }
 
   // fork replaces the watched run by one of this session's own, replayed
@@ -386,6 +388,9 @@ export class Panel {
   }
 
   send(msg) {
+    // A viewer's command would be refused with an error: a view (the weight
+    // view's index, say) shows what the owner's run sends instead.
+    if (this.readOnly) return;
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else if (!this.disposed && this.queue.length < 50) this.queue.push(msg);
   }
