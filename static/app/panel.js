@@ -741,7 +741,7 @@ export class Panel {
   // Continue button and greys the live controls, which could not act.
   setStatus(s, message = "", budget = 0, step = this.step) {
     this.status = s;
-    const line = statusLine(s, message, budget, step);
+    const line = statusLine(s, message, budget, step, this.spec?.family === "exact");
     const el = this.role("status");
     if (el.dataset.status !== s || el.textContent !== line.text || el.title !== line.title) {
       el.textContent = line.text; // only on a change: every frame reports the status

@@ -10,8 +10,9 @@ import { fmtCount } from "./format.js";
 //
 // step is the run's step: paused at step 0 the run has not started (the
 // engine starts every run paused), which the chip says. A settled run is
-// an exact method, computed in closed form.
-export function statusLine(status, message = "", budget = 0, step = NaN) {
+// an exact method, computed in closed form; exact says the method is one
+// (the spec's family), which it is before its first step too.
+export function statusLine(status, message = "", budget = 0, step = NaN, exact = false) {
   const n = fmtCount;
   switch (status) {
     case "done":
@@ -27,6 +28,7 @@ export function statusLine(status, message = "", budget = 0, step = NaN) {
     case "settled":
       return { text: "closed form", title: message, canContinue: false, playing: true, liveActs: true };
     case "paused":
+      if (exact) return { text: "closed form", title: message || "exact: computed at once, nothing to iterate", canContinue: false, playing: false, liveActs: true };
       if (step === 0) return { text: "not started", title: message || "press play or step to start", canContinue: false, playing: false, liveActs: true };
       return { text: status, title: message, canContinue: false, playing: false, liveActs: true };
     default:

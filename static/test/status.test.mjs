@@ -46,4 +46,5 @@ test("status line: paused before the first step is not started", () => {
   assert.equal(statusLine("paused", "", 0, 0).playing, false);
   assert.equal(statusLine("paused", "", 0, 12).text, "paused");
   assert.equal(statusLine("paused").text, "paused", "no step known: the engine's word");
+  assert.equal(statusLine("paused", "", 0, 0, true).text, "closed form", "an exact method before its step");
 });
