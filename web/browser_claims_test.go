@@ -71,6 +71,7 @@ func TestBrowserClaimHeadline(t *testing.T) {
 		t.Errorf("the verdict says held since step %q, want a step ≥ %d", since, step)
 	}
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="pause"]`)))
+	b.shot("claim-headline-held")
 }
 
 // thousands writes n with commas, as the page's toLocaleString("en-US").

@@ -39,7 +39,7 @@ export function setupLayout(panels, { present = false, onPresent = () => {} } = 
   addEventListener("keydown", (ev) => {
     if (ev.key !== "p" && ev.key !== "P") return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
-    if (ev.target.closest?.("input, select, textarea, [contenteditable]")) return;
+    if (typesText(ev.target)) return;
     setPresent(!root.classList.contains("present"));
   });
 
@@ -165,4 +165,18 @@ function dropDown(menu) {
       menu.querySelector("summary").focus();
     }
   });
+}
+
+// TEXT_INPUTS are the input types a P typed into is text: a slider, a
+// checkbox or a button takes no letters, so P there toggles presentation
+// mode (a lecturer's focus is often on the slider just moved).
+const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password", "date", "time"]);
+
+// typesText reports whether a key typed at el goes into text: a text-like
+// input, a textarea, a select (letters pick an option) or editable content.
+export function typesText(el) {
+  if (!el?.closest) return false;
+  if (el.closest("textarea, select, [contenteditable]:not([contenteditable=false])")) return true;
+  const input = el.closest("input");
+  return input != null && TEXT_INPUTS.has((input.getAttribute("type") ?? "text").toLowerCase());
 }
