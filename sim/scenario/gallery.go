@@ -179,10 +179,17 @@ func All() []Scenario {
 			Seed:     1,
 			Controls: map[string]string{"gpvi.likelihood": "cauchy"},
 			Focus:    []string{"lengthscale", "variance", "noise"},
+			// The variational GP's RMS error over the plot, seeds 1–5 at
+			// steps 300–1,500: 0.17 to 0.72 (seed 5 the largest, 0.65 to
+			// 0.72, moving by about 0.02 from check to check), the exact
+			// GP's 0.43 to 1.71. 0.8 is 4 such moves above the largest.
 			Claim: &Claim{
-				Text:   "The Cauchy likelihood's mean is closer to the true function than the Gaussian one's (a smaller RMS error over the plot).",
-				Step:   300,
-				Checks: []Check{{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 1, Than: "gp-exact"}},
+				Text: "The Cauchy likelihood's mean is closer to the true function than the Gaussian one's (a smaller RMS error over the plot), and within 0.8 of it.",
+				Step: 300,
+				Checks: []Check{
+					{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 1, Than: "gp-exact"},
+					{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 0.8},
+				},
 			},
 		},
 		{
