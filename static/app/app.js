@@ -11,6 +11,7 @@ import { setupDataEdit } from "./dataedit.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
 import { setupLayout } from "./layout.js";
 import { DRAW_LOOP, Panel } from "./panel.js";
+import { setPresentTicks } from "./plots.js";
 import { setupUpload } from "./upload.js";
 import { setupYourRuns } from "./yourruns.js";
 
@@ -92,6 +93,7 @@ const compare = byId("compare") ? new Compare(byId("compare"), panels, config) :
 const layout = setupLayout(panels, {
   present: Boolean(config.present),
   onPresent: (on) => {
+    setPresentTicks(on);
     if (on) url.searchParams.set("present", "1");
     else url.searchParams.delete("present");
     showURL();
