@@ -145,9 +145,12 @@ export function verdictText(s, latest, from, k = HOLD_CHECKS) {
     case "broken":
       return { holds: "false", text: `✗ no longer holds at step ${steps(s.at)}` };
     case "checking":
+      // Neutral either way: a check that fails before the claim has held
+      // restarts the count, and a chip flipping red and back is the flicker
+      // the count is there to prevent.
       return latest
         ? { holds: "checking", text: `checking: ${s.run} of ${k} checks hold, step ${steps(s.last)}` }
-        : { holds: "false", text: `✗ not yet at step ${steps(s.last)}` };
+        : { holds: "checking", text: `not yet: fails at step ${steps(s.last)}` };
     default:
       return { holds: "waiting", text: `checked from step ${steps(from)}${s?.last > 0 ? `, now ${steps(s.last)}` : ""}` };
   }
