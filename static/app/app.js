@@ -99,6 +99,7 @@ const layout = setupLayout(panels, {
     showURL();
   },
 });
+app.fit = layout.fit; // a view that adds a plot to keep in view (joint.js) refits
 
 // "Share y-range": panels whose objectives compare (history.js) draw them
 // on the union of their robust ranges.

@@ -84,7 +84,11 @@ function fitPlots(panels) {
     const r = canvas.getBoundingClientRect();
     const fig = host.closest("figure");
     const focus = p.el.querySelector(".focus-controls");
-    const end = Math.max(fig.getBoundingClientRect().bottom, focus?.getBoundingClientRect().bottom ?? 0);
+    // The joint (b0, b) plane, where a panel has one, is what its scenario
+    // proves its claim on (VI vs MCMC): it is kept in view too, the bands
+    // above it (alike in every panel) made shorter.
+    const proof = p.el.querySelector('[data-role="joint-canvas"]');
+    const end = Math.max(fig.getBoundingClientRect().bottom, focus?.getBoundingClientRect().bottom ?? 0, proof?.getBoundingClientRect().bottom ?? 0);
     const top = r.top + scrollY; // where the plot starts on the page, scrolled to the top
     const below = end - r.bottom; // the legend, the bar and the controls in focus
     h = Math.min(h, maxH, vh - top - below - MARGIN);
