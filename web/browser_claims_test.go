@@ -13,26 +13,37 @@ import (
 )
 
 // TestBrowserClaimHeadline opens the headline scenario's link replayed to
-// its claim step (each panel's METHOD.replay trains its run there step by
-// step, deterministic for the seed) and checks what the page shows: GIP's
-// in-between ratio ≥ 3 and mean-field's ≤ 1, read from the panels' frames,
-// and the claim's line saying it holds at that step.
+// a step before its claim step, then to the claim step (each panel's
+// METHOD.replay trains its run there step by step, deterministic for the
+// seed), and checks what the page shows: before the claim step the verdict
+// waits, whatever the numbers; at it GIP's in-between ratio ≥ 3 and
+// mean-field's ≤ 1, read from the panels' frames, and the verdict counts
+// the first of its k checks; played on, it says since when the claim held.
 func TestBrowserClaimHeadline(t *testing.T) {
 	s, ok := scenario.BySlug("mfvi-vs-gip-gap")
 	if !ok || s.Claim == nil {
 		t.Fatal("no headline scenario with a claim")
 	}
 	step := s.Claim.Step
-	link := s.URL()
-	for _, m := range s.Methods {
-		link += fmt.Sprintf("&%s.replay=%d", m, step)
-	}
 	b := startBrowserTest(t)
-	b.do(chromedp.Navigate(b.url + link))
-	// Replaying 2,500 steps of two panels takes seconds; the budget allows
-	// a loaded machine.
-	b.wait(fmt.Sprintf(`window.playground && playground.panels.length === 2 && playground.panels.every(p =>
-		p.step === %d && p.status === "paused" && p.replayTo == null && p.band && typeof p.diagnostics.inbetween_ratio === "number")`, step), 120*time.Second)
+	replay := func(to int64) {
+		link := s.URL()
+		for _, m := range s.Methods {
+			link += fmt.Sprintf("&%s.replay=%d", m, to)
+		}
+		b.do(chromedp.Navigate(b.url + link))
+		// Replaying 2,500 steps of two panels takes seconds; the budget
+		// allows a loaded machine.
+		b.wait(fmt.Sprintf(`window.playground && playground.panels.length === 2 && playground.panels.every(p =>
+			p.step === %d && p.status === "paused" && p.replayTo == null && p.band && typeof p.diagnostics.inbetween_ratio === "number")`, to), 120*time.Second)
+	}
+	// Before the claim step: the verdict waits for it (the page once said
+	// "holds at step 1,417" of a claim made from step 2,500).
+	early := step * 4 / 7
+	replay(early)
+	b.wait(fmt.Sprintf(`document.querySelector("#claim-verdict").textContent === %q`,
+		"checked from step "+thousands(step)+", now "+thousands(early)), 5*time.Second)
+	replay(step)
 	ratio := func(method string) float64 {
 		v, err := strconv.ParseFloat(b.eval(fmt.Sprintf(`playground.panels.find(p => p.method === %q).diagnostics.inbetween_ratio`, method)), 64)
 		if err != nil {
@@ -48,10 +59,19 @@ func TestBrowserClaimHeadline(t *testing.T) {
 	if got := b.eval(`document.querySelector("#claim").textContent`); !strings.Contains(got, s.Claim.Text) {
 		t.Errorf("the page's claim line %q lacks the claim %q", got, s.Claim.Text)
 	}
-	// The status line says the step and the numbers the claim bounds.
+	// The status line says the numbers the claim bounds; the verdict, that
+	// this is the first of its checks.
 	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector("#claim-status"), v = document.querySelector("#claim-verdict");
-		return e.dataset.holds === "true" && v.textContent === %q && e.textContent.startsWith("Global inducing points' in-between ratio ") && !e.textContent.includes("✗"); })()`, "✓ holds at step "+thousands(step)), 5*time.Second)
+		return v.textContent.startsWith(%q) && e.textContent.startsWith("Global inducing points' in-between ratio ") && !e.textContent.includes("✗"); })()`, "checking: 1 of "), 5*time.Second)
 	b.shot("claim-headline")
+	// Played on, the claim holds at k checks in a row: since the first.
+	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))
+	since := b.waitString(`(() => { const m = document.querySelector("#claim-verdict").textContent.match(/^✓ held since step ([\d,]+)$/); return m ? m[1] : ""; })()`, 60*time.Second)
+	if n, err := strconv.ParseInt(strings.ReplaceAll(since, ",", ""), 10, 64); err != nil || n < step {
+		t.Errorf("the verdict says held since step %q, want a step ≥ %d", since, step)
+	}
+	b.do(chromedp.Click(chromedp.CSS(`[data-all="pause"]`)))
+	b.shot("claim-headline-held")
 }
 
 // thousands writes n with commas, as the page's toLocaleString("en-US").
@@ -65,9 +85,9 @@ func thousands(n int64) string {
 
 // TestBrowserClaimsEveryScenario opens every other scenario with a claim
 // the same way, replayed to its claim step, and waits for the page's own
-// evaluation of the claim on what it shows (static/app/claim.js) to say it
-// holds: the claims TestScenarioClaims checks on the engine's frames, seen
-// in a real browser.
+// evaluation of the claim on what it shows (static/app/claim.js) to say its
+// first check holds: the claims TestScenarioClaims checks on the engine's
+// frames, seen in a real browser.
 func TestBrowserClaimsEveryScenario(t *testing.T) {
 	b := startBrowserTest(t)
 	b.do(chromedp.EmulateViewport(1280, 720))
@@ -82,7 +102,7 @@ func TestBrowserClaimsEveryScenario(t *testing.T) {
 		b.do(chromedp.Navigate(b.url + link))
 		b.wait(fmt.Sprintf(`window.playground && playground.panels.length === %d && playground.panels.every(p =>
 			p.replayTo == null && p.band && (p.status === "paused" || p.status === "settled"))`, len(s.Methods)), 120*time.Second)
-		if !b.settle(`document.querySelector("#claim-status")?.dataset.holds === "true"`, 15*time.Second) {
+		if !b.settle(`document.querySelector("#claim-verdict")?.textContent.startsWith("checking: 1 of ")`, 15*time.Second) {
 			t.Errorf("%s: replayed to step %d, the page says %q", s.Slug, s.Claim.Step, b.eval(`document.querySelector("#claim-status")?.textContent`))
 			continue
 		}
@@ -97,12 +117,12 @@ func TestBrowserClaimsEveryScenario(t *testing.T) {
 	}
 }
 
-// verdictInView checks that the claim's verdict says it holds and is whole
+// verdictInView checks that the claim's verdict counts its first check and is whole
 // on screen, however long the claim's text (a projector shows the claim on
 // one line, a phone on at most four).
 func (b *browser) verdictInView(what string) {
 	b.t.Helper()
-	want := "✓ holds at step "
+	want := "checking: 1 of "
 	js := fmt.Sprintf(`(() => { const v = document.querySelector("#claim-verdict"), c = v.closest(".claim").getBoundingClientRect(), r = v.getBoundingClientRect();
 		return v.textContent.startsWith(%q) && r.width > 0 && r.right <= c.right + 0.5 && r.bottom <= c.bottom + 0.5 && r.bottom <= innerHeight; })()`, want)
 	if !b.settle(js, 5*time.Second) {

@@ -46,6 +46,17 @@ func TestBrowserLectureMode(t *testing.T) {
 		t.Errorf("the student's mean-field panel has %d disabled play button and controls; want them all disabled", n)
 	}
 	student.wait(`playground.panels.every(p => p.status === "running")`, 10*time.Second)
+	// The watched page opens clean: no error in any panel before the
+	// student does anything, no run command to press, Fork in view.
+	if errs := student.eval(`[...document.querySelectorAll("[data-role=error]")].filter(e => !e.hidden && e.textContent).map(e => e.textContent).join(" | ")`); errs != "" {
+		t.Errorf("the watched page shows errors before any action: %s", errs)
+	}
+	if n := student.evalInt(`[...document.querySelectorAll('[data-all], .panel [data-op="play"], .panel [data-op="reset"]')].filter(b => b.offsetParent !== null).length`); n != 0 {
+		t.Errorf("the student sees %d run buttons; want none (a viewer's commands are refused)", n)
+	}
+	if n := student.evalInt(`[...document.querySelectorAll('[data-role="fork"]')].filter(b => b.offsetParent !== null).length`); n != 2 {
+		t.Errorf("the student sees %d Fork buttons; want one per panel", n)
+	}
 	student.shot("lecture-student-watching")
 
 	// The lecturer moves mean-field's prior scale; the student sees it.

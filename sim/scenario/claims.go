@@ -15,7 +15,12 @@ import (
 // band and diagnostics) and the data. Played from step 0 with the
 // scenario's controls, it holds at Step and at every later step checked,
 // up to five times Step, for seeds 1–5 (TestScenarioClaims); the page
-// evaluates the same checks on its live frames (static/app/claim.js).
+// evaluates the same checks on its live frames (static/app/claim.js), from
+// Step on only (and past any sampler's warm-up, which Step must exceed),
+// and says the claim holds once it has held at several checks in a row.
+// Each claim bounds the method it is about absolutely, not only relative
+// to another panel: a relative bound alone passes when the other method
+// is worse, however poor the first.
 type Claim struct {
 	Text   string  `json:"text"`
 	Step   int64   `json:"step"`

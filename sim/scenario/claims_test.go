@@ -59,6 +59,13 @@ func TestScenarioClaimsAreWellFormed(t *testing.T) {
 				t.Errorf("%s: check %+v: unknown measure", s.Slug, ch)
 			}
 		}
+		// A sampler's band in warm-up is its chains' current states, not
+		// its posterior: a claim is checked only past every warm-up.
+		for _, m := range s.Methods {
+			if w, ok := scenarioControls(t, s, m)["warmup"]; ok && float64(c.Step) <= w.Num {
+				t.Errorf("%s: claim step %d is inside %s's %g warm-up steps", s.Slug, c.Step, m, w.Num)
+			}
+		}
 		for _, w := range []string{" left", " right", "(left", "(right"} {
 			if strings.Contains(strings.ToLower(s.Description), w) {
 				t.Errorf("%s: the description says %q; panels stack on a phone", s.Slug, strings.TrimSpace(w))

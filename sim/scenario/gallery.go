@@ -179,10 +179,17 @@ func All() []Scenario {
 			Seed:     1,
 			Controls: map[string]string{"gpvi.likelihood": "cauchy"},
 			Focus:    []string{"lengthscale", "variance", "noise"},
+			// The variational GP's RMS error over the plot, seeds 1–5 at
+			// steps 300–1,500: 0.17 to 0.72 (seed 5 the largest, 0.65 to
+			// 0.72, moving by about 0.02 from check to check), the exact
+			// GP's 0.43 to 1.71. 0.8 is 4 such moves above the largest.
 			Claim: &Claim{
-				Text:   "The Cauchy likelihood's mean is closer to the true function than the Gaussian one's (a smaller RMS error over the plot).",
-				Step:   300,
-				Checks: []Check{{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 1, Than: "gp-exact"}},
+				Text: "The Cauchy likelihood's mean is closer to the true function than the Gaussian one's (a smaller RMS error over the plot), and within 0.8 of it.",
+				Step: 300,
+				Checks: []Check{
+					{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 1, Than: "gp-exact"},
+					{Method: "gpvi", Measure: TruthRMSE, Op: "<=", Value: 0.8},
+				},
 			},
 		},
 		{
@@ -213,18 +220,30 @@ func All() []Scenario {
 			Description: "Functional VI (fBNN) trains the network's weights so that its functions match a periodic GP prior at " +
 				"measurement points spread over the whole axis (the entropy's gradient from the Gaussian fitted to its function samples); " +
 				"mean-field VI has only a prior on the weights. Press play: for the first thousand steps both means miss the " +
-				"dotted truth beyond the data; by step 2,000 the fBNN panel's mean carries the oscillation past the " +
-				"training range, its error there at most 70% of the mean-field panel's, whose mean drifts off the pattern. " +
-				"Try the kernel switch (rbf) or the period.",
+				"dotted truth beyond the data (fBNN's RMS error there 1.05 to 1.45 on seeds 1–5, about the 1.4 of a flat line through zero). " +
+				"Then the fBNN panel's mean takes up the oscillation past the training range: its error there falls to 0.67 or less by " +
+				"step 4,000 (0.14 to 0.33 from step 5,000 to 8,500 on seeds 1 and 5), while mean-field's stays at 1.5 to 3.4, worse " +
+				"than a flat line: its mean drifts off the pattern. Try the kernel switch (rbf) or the period.",
 			Data:     "periodic",
 			Methods:  []string{"fbnn", "mfvi"},
 			Seed:     1,
 			Controls: map[string]string{"fbnn.kernel": "periodic"},
 			Focus:    []string{"fbnn.kernel", "fbnn.period"},
+			// fBNN's RMS error beyond the data, seeds 1–5: 1.05 to 1.45 at
+			// step 1,000, 0.49 to 1.25 at 2,000, 0.22 to 0.67 at 4,000
+			// (seed 4 the slowest, falling by 0.1 to 0.2 every 500
+			// steps), 0.14 to 0.33 from 5,000 to 8,500 (seeds 1 and 5,
+			// moving by up to 0.05 from check to check); a flat line
+			// through zero has 1.41 to 1.45. 0.8 is over half that, 0.13
+			// above the largest seen from step 4,000. Mean-field's is 1.48
+			// to 3.37 throughout, so 70% of it is at least 1.04.
 			Claim: &Claim{
-				Text:   "Beyond the data, fBNN's mean stays nearer the truth: its RMS error there is at most 70% of mean-field's.",
-				Step:   2000,
-				Checks: []Check{{Method: "fbnn", Measure: TruthRMSEOutside, Op: "<=", Value: 0.7, Than: "mfvi"}},
+				Text: "Beyond the data, fBNN's mean follows the truth: its RMS error there is at most 0.8 (a flat line's is 1.4), and at most 70% of mean-field's.",
+				Step: 4000,
+				Checks: []Check{
+					{Method: "fbnn", Measure: TruthRMSEOutside, Op: "<=", Value: 0.8},
+					{Method: "fbnn", Measure: TruthRMSEOutside, Op: "<=", Value: 0.7, Than: "mfvi"},
+				},
 			},
 		},
 		{
@@ -282,10 +301,14 @@ func All() []Scenario {
 				"mfvi.arch": "7,10", "mfvi.activation": "elu",
 				"nuts.arch": "7,10", "nuts.activation": "elu", "nuts.warmup": "300", "nuts.max_depth": "6"},
 			Focus: []string{"livi.noise_dim"}, // the network is the paper's: fixed by this link
+			// Bounds from seeds 1–5 at steps 600–3,000: LIVI's ratio 0.58 to
+			// 1.31, NUTS's 2.3 to 5.8 and at least 2.9 times mean-field's.
 			Claim: &Claim{
-				Text: "NUTS is at least twice as uncertain in the gap, relative to the data, as mean-field (in-between ratio ≥ 2 × mean-field's).",
+				Text: "Here LIVI's band does not open in the gap as the paper's did (LIVI's in-between ratio ≤ 1.5), while NUTS's on the same network does (ratio ≥ 2, and ≥ 2 × mean-field's).",
 				Step: 600,
 				Checks: []Check{
+					{Method: "livi", Measure: InbetweenRatio, Op: "<=", Value: 1.5},
+					{Method: "nuts", Measure: InbetweenRatio, Op: ">=", Value: 2},
 					{Method: "nuts", Measure: InbetweenRatio, Op: ">=", Value: 2, Than: "mfvi"},
 				},
 			},

@@ -11,6 +11,7 @@ import { setupDataEdit } from "./dataedit.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
 import { setupLayout } from "./layout.js";
 import { DRAW_LOOP, Panel } from "./panel.js";
+import { setPresentTicks } from "./plots.js";
 import { setupUpload } from "./upload.js";
 import { setupYourRuns } from "./yourruns.js";
 
@@ -92,11 +93,13 @@ const compare = byId("compare") ? new Compare(byId("compare"), panels, config) :
 const layout = setupLayout(panels, {
   present: Boolean(config.present),
   onPresent: (on) => {
+    setPresentTicks(on);
     if (on) url.searchParams.set("present", "1");
     else url.searchParams.delete("present");
     showURL();
   },
 });
+app.fit = layout.fit; // a view that adds a plot to keep in view (joint.js) refits
 
 // "Share y-range": panels whose objectives compare (history.js) draw them
 // on the union of their robust ranges.
@@ -118,8 +121,11 @@ if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) 
 }
 
 for (const b of document.querySelectorAll("[data-all]")) {
-  b.addEventListener("click", () => panels.forEach((p) => p.op(b.dataset.all)));
+  b.addEventListener("click", () => panels.filter((p) => !p.readOnly).forEach((p) => p.op(b.dataset.all)));
 }
+// A viewer of a shared live run has no run commands: the toolbar's and the
+// watched panels' are hidden (app.css), Fork is left.
+app.onReadOnly = () => document.body.classList.toggle("viewer", panels.some((p) => p.readOnly));
 
 speedInput.addEventListener("input", () => {
   const s = speed();

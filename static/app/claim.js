@@ -91,6 +91,71 @@ export function claimNumbers(claim, panels, data, labels) {
     .join(" · ");
 }
 
+// HOLD_CHECKS is k, the checks in a row a claim must hold at before the
+// verdict says it holds, and fail at before a held claim is said to be
+// broken. A check is one frame at a new step, at most four a second (the
+// verdict's tick). The measures are read off a band of 20 sampled functions
+// redrawn every frame, so a measure near its bound passes or fails a single
+// frame by chance: at even odds, five in a row happen by chance 1 time in
+// 32, and a claim that holds at nine of nine checked steps on seeds 1–5
+// (sim/scenario's TestScenarioClaims) passes them in a second and a quarter.
+export const HOLD_CHECKS = 5;
+
+// checkedFrom is the first step the claim is checked at: its claim step,
+// and no earlier than the end of any sampler's warm-up among the panels it
+// reads (a sampler's band in warm-up is its chains' current states, not
+// its posterior).
+export function checkedFrom(claim, panels) {
+  const named = new Set(claim.checks.flatMap((c) => (c.than ? [c.method, c.than] : [c.method])));
+  const warm = panels.filter((p) => named.has(p.method)).map((p) => Number(p.confirmed?.warmup) || 0);
+  return Math.max(claim.step, ...warm);
+}
+
+// nextVerdict is the verdict's state after a check r ({holds, step}, from
+// claimHolds), for a claim checked from step from. A state is {phase, last,
+// run, runFrom, since, at}: phase "waiting" before step from, "checking"
+// until the claim holds at k checks in a row, "held" (since: the first of
+// those steps) until it fails at k in a row, then "broken" (at: the first
+// failing step) until it holds at k in a row again. A frame at the step
+// last seen is no new check; a step before it is a new run (a reset), which
+// starts the verdict afresh.
+export function nextVerdict(s, r, from, k = HOLD_CHECKS) {
+  if (!s || r.step < s.last) s = { phase: "waiting", last: -Infinity, run: 0, runFrom: null, since: null, at: null };
+  if (r.step === s.last) return s;
+  s = { ...s, last: r.step };
+  if (r.step < from) return { ...s, phase: "waiting", run: 0, runFrom: null };
+  if (s.phase === "waiting") s.phase = "checking";
+  // A held claim counts failures; any other counts successes.
+  const counting = s.phase === "held" ? !r.holds : r.holds;
+  if (!counting) return { ...s, run: 0, runFrom: null };
+  s.run++;
+  s.runFrom ??= r.step;
+  if (s.run < k) return s;
+  if (s.phase === "held") return { ...s, phase: "broken", at: s.runFrom, run: 0, runFrom: null };
+  return { ...s, phase: "held", since: s.runFrom, at: null, run: 0, runFrom: null };
+}
+
+// verdictText is what the verdict says in state s, with latest the last
+// check (whether it held): {holds, text}, holds the verdict's data-holds.
+export function verdictText(s, latest, from, k = HOLD_CHECKS) {
+  const steps = (n) => n.toLocaleString("en-US");
+  switch (s?.phase) {
+    case "held":
+      return { holds: "true", text: `✓ held since step ${steps(s.since)}` };
+    case "broken":
+      return { holds: "false", text: `✗ no longer holds at step ${steps(s.at)}` };
+    case "checking":
+      // Neutral either way: a check that fails before the claim has held
+      // restarts the count, and a chip flipping red and back is the flicker
+      // the count is there to prevent.
+      return latest
+        ? { holds: "checking", text: `checking: ${s.run} of ${k} checks hold, step ${steps(s.last)}` }
+        : { holds: "checking", text: `not yet: fails at step ${steps(s.last)}` };
+    default:
+      return { holds: "waiting", text: `checked from step ${steps(from)}${s?.last > 0 ? `, now ${steps(s.last)}` : ""}` };
+  }
+}
+
 // watchClaim keeps el saying whether the claim holds on the live frames.
 // edited() reports whether the data were edited in the plot: the claim is
 // about the scenario's data, so it is then not checked.
@@ -106,19 +171,24 @@ export function watchClaim(claim, panels, config, el, edited = () => false) {
     verdict.dataset.holds = holds;
     verdict.textContent = short;
   };
+  let state = null;
   const tick = () => {
     if (edited()) {
+      state = null;
       el.dataset.holds = "edited";
       el.textContent = "Not checked: the claim is about the scenario's data, and these are edited (Reset data to check it).";
       say("edited", "not checked: data edited");
       return;
     }
     const r = claimHolds(claim, panels, config);
-    el.dataset.holds = String(r.holds);
-    say(String(r.holds), r.holds ? `✓ holds at step ${steps(r.step)}` : `not yet, step ${steps(r.step)} of ${steps(claim.step)}`);
+    const from = checkedFrom(claim, panels);
+    if (Number.isFinite(r.step)) state = nextVerdict(state, r, from);
+    const v = verdictText(state, r.holds, from);
+    el.dataset.holds = v.holds;
+    say(v.holds, v.text);
     const now = claimNumbers(claim, panels, config, labels);
-    // The verdict says holds or not and the step; this says the numbers.
-    el.textContent = r.holds ? `${now}.` : `${now}; with the scenario's defaults it holds from step ${steps(claim.step)}.`;
+    // The verdict says holds or not and since when; this says the numbers.
+    el.textContent = v.holds === "true" ? `${now}.` : `${now}; with the scenario's defaults it holds from step ${steps(claim.step)}.`;
     const line = el.closest(".claim");
     if (line) line.title = line.textContent; // the whole line, where it is cut short
   };

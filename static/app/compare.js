@@ -216,12 +216,15 @@ export function ratioRange(hi) {
 // stepsNote says, when the methods' bands are at different steps (each
 // panel runs at its own speed), where each one is and how fast it goes;
 // "" when they are within 10% of each other or not all started. panels are
-// [{label, step, stepsPerSec}].
+// [{label, step, stepsPerSec, settled}]. A settled panel (an exact method,
+// nothing to iterate) has no step to compare: it is said to be in closed
+// form, and is no reason for a note.
 export function stepsNote(panels) {
-  const steps = panels.map((p) => p.step);
-  if (panels.length < 2 || !steps.every((s) => Number.isFinite(s) && s > 0)) return "";
+  const iterating = panels.filter((p) => !p.settled);
+  const steps = iterating.map((p) => p.step);
+  if (iterating.length < 2 || !steps.every((s) => Number.isFinite(s) && s > 0)) return "";
   if (Math.max(...steps) <= 1.1 * Math.min(...steps)) return "";
-  const each = panels.map((p) => `${p.label} at step ${fmt(p.step)} (${fmtRate(p.stepsPerSec)} steps/s)`);
+  const each = panels.map((p) => (p.settled ? `${p.label} in closed form` : `${p.label} at step ${fmt(p.step)} (${fmtRate(p.stepsPerSec)} steps/s)`));
   return `Bands at different steps, each method at its own speed: ${each.join(", ")}.`;
 }
 
@@ -335,7 +338,7 @@ export class Compare {
     }
     if (this.note && now - this.noteAt >= NOTE_MS) {
       this.noteAt = now;
-      const text = stepsNote(this.panels.map((p, i) => ({ label: this.methods[i].label, step: p.step, stepsPerSec: p.stepsPerSec })));
+      const text = stepsNote(this.panels.map((p, i) => ({ label: this.methods[i].label, step: p.step, stepsPerSec: p.stepsPerSec, settled: p.status === "settled" })));
       if (this.note.textContent !== text) this.note.textContent = text;
       this.note.hidden = !text;
     }

@@ -147,17 +147,30 @@ export function exportJSON(panel) {
   saveBlob(blob, `${panel.fileStem()}.json`);
 }
 
-export function exportCSV(panel) {
-  const r = record(panel);
+// historyCSV is a panel's history record (record()) as CSV in long
+// format, each value to the three significant digits the page prints
+// (fmt): a table for slides agrees with the screen, and full precision
+// stays in the JSON export and the draws.
+export function historyCSV(r) {
   const lines = ["series,step,value"];
   const add = (name, pts) => {
-    for (const [s, v] of pts) lines.push(`${csvCell(name)},${s},${v}`);
+    for (const [s, v] of pts) lines.push(`${csvCell(name)},${s},${shown(v)}`);
   };
   add("objective", r.objective);
   add("objective_smoothed", r.objective_smoothed);
   for (const [name, pts] of Object.entries(r.traces)) add(`trace:${name}`, pts);
   for (const m of r.marks) lines.push(`${csvCell(`mark:${m.name}`)},${m.step},${csvCell(String(m.value))}`);
-  saveBlob(new Blob([lines.join("\n") + "\n"], { type: "text/csv" }), `${panel.fileStem()}.csv`);
+  return lines.join("\n") + "\n";
+}
+
+// shown is v as a CSV number to the page's three significant digits; a
+// value that is no finite number is left as it is.
+function shown(v) {
+  return typeof v === "number" && Number.isFinite(v) ? String(Number(v.toPrecision(3))) : String(v);
+}
+
+export function exportCSV(panel) {
+  saveBlob(new Blob([historyCSV(record(panel))], { type: "text/csv" }), `${panel.fileStem()}.csv`);
 }
 
 function csvCell(s) {

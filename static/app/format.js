@@ -103,8 +103,10 @@ const READOUTS = {
   divergences: ["Divergent transitions", fmtCount],
   step_size: ["Step size ε", fmt],
   warmup: ["In warm-up", (v) => (v ? "yes" : "no")],
-  rhat_max: ["Largest R̂", fmtRhat],
-  ess_bulk_min: ["Smallest bulk ESS", fmtCount],
+  // Over all retained draws (sim/mcmc's Diagnostics), where the draws
+  // table's columns are over its last window: each says which.
+  rhat_max: ["Largest R̂, all draws", fmtRhat],
+  ess_bulk_min: ["Smallest bulk ESS, all draws", fmtCount],
 };
 
 // readout returns a diagnostic's [label, text]: the key's label where it is

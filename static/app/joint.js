@@ -54,6 +54,7 @@ export class JointView {
     if (after) after.after(fig);
     else this.panel.role("traces").before(fig);
     this.fig = fig;
+    this.panel.app.fit?.(); // the plane is kept in view (layout.js): the bands make room
   }
 
   onExtra(j) {

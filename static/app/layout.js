@@ -39,7 +39,7 @@ export function setupLayout(panels, { present = false, onPresent = () => {} } = 
   addEventListener("keydown", (ev) => {
     if (ev.key !== "p" && ev.key !== "P") return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
-    if (ev.target.closest?.("input, select, textarea, [contenteditable]")) return;
+    if (typesText(ev.target)) return;
     setPresent(!root.classList.contains("present"));
   });
 
@@ -84,7 +84,11 @@ function fitPlots(panels) {
     const r = canvas.getBoundingClientRect();
     const fig = host.closest("figure");
     const focus = p.el.querySelector(".focus-controls");
-    const end = Math.max(fig.getBoundingClientRect().bottom, focus?.getBoundingClientRect().bottom ?? 0);
+    // The joint (b0, b) plane, where a panel has one, is what its scenario
+    // proves its claim on (VI vs MCMC): it is kept in view too, the bands
+    // above it (alike in every panel) made shorter.
+    const proof = p.el.querySelector('[data-role="joint-canvas"]');
+    const end = Math.max(fig.getBoundingClientRect().bottom, focus?.getBoundingClientRect().bottom ?? 0, proof?.getBoundingClientRect().bottom ?? 0);
     const top = r.top + scrollY; // where the plot starts on the page, scrolled to the top
     const below = end - r.bottom; // the legend, the bar and the controls in focus
     h = Math.min(h, maxH, vh - top - below - MARGIN);
@@ -165,4 +169,18 @@ function dropDown(menu) {
       menu.querySelector("summary").focus();
     }
   });
+}
+
+// TEXT_INPUTS are the input types a P typed into is text: a slider, a
+// checkbox or a button takes no letters, so P there toggles presentation
+// mode (a lecturer's focus is often on the slider just moved).
+const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password", "date", "time"]);
+
+// typesText reports whether a key typed at el goes into text: a text-like
+// input, a textarea, a select (letters pick an option) or editable content.
+export function typesText(el) {
+  if (!el?.closest) return false;
+  if (el.closest("textarea, select, [contenteditable]:not([contenteditable=false])")) return true;
+  const input = el.closest("input");
+  return input != null && TEXT_INPUTS.has((input.getAttribute("type") ?? "text").toLowerCase());
 }

@@ -91,9 +91,12 @@ export class McmcView {
     this.params = []; // in the spec's order
     this.chainSeries = new Map(); // param → Map(chain → Series)
     this.own = new Map(); // step_size, accept_rate, divergences → Series
+    // A noise σ held by the linear model's fixed_noise control is no
+    // parameter: its trace and rank plots would stay empty.
+    const held = Number(panel.confirmed?.fixed_noise) > 0 ? new Set(["sigma"]) : new Set();
     for (const name of panel.spec.traces ?? []) {
       const ct = chainTrace(name);
-      if (ct) {
+      if (ct && !held.has(ct[0])) {
         if (!this.chainSeries.has(ct[0])) {
           this.chainSeries.set(ct[0], new Map());
           this.params.push(ct[0]);
@@ -119,7 +122,7 @@ export class McmcView {
 
   adopt(name, series) {
     const ct = chainTrace(name);
-    if (ct) this.chainSeries.get(ct[0]).set(ct[1], series);
+    if (ct) this.chainSeries.get(ct[0])?.set(ct[1], series); // none for a held parameter
     else this.own.set(name, series);
   }
 

@@ -290,12 +290,14 @@ export class Panel {
       b.type = "button";
       b.dataset.role = "fork";
       b.textContent = "Fork";
+      b.className = "primary"; // the viewer's one action
       b.title = "Start your own copy of this run, trained to the same state, to experiment with";
       b.addEventListener("click", () => this.fork());
       note.appendChild(b);
       this.el.querySelector("header")?.after(note);
     }
     if (note) note.hidden = !on;
+    this.app.onReadOnly?.();
   }
 
   // fork replaces the watched run by one of this session's own, replayed
@@ -386,6 +388,9 @@ export class Panel {
   }
 
   send(msg) {
+    // A viewer's command would be refused with an error: a view (the weight
+    // view's index, say) shows what the owner's run sends instead.
+    if (this.readOnly) return;
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else if (!this.disposed && this.queue.length < 50) this.queue.push(msg);
   }
@@ -424,7 +429,7 @@ export class Panel {
       v.onExtra(f[key]);
     }
     if (f.controls) this.syncControls(f.controls);
-    this.setStatus(f.status ?? this.status, f.message, f.budget);
+    this.setStatus(f.status ?? this.status, f.message, f.budget, f.step ?? this.step);
     if (Array.isArray(f.marks)) this.serverMarks = f.marks;
     if (this.replayTo != null) {
       // A method with nothing to iterate (the exact GP) never reaches the
@@ -734,9 +739,9 @@ export class Panel {
 
   // setStatus shows the run's status in words; a spent budget adds a
   // Continue button and greys the live controls, which could not act.
-  setStatus(s, message = "", budget = 0) {
+  setStatus(s, message = "", budget = 0, step = this.step) {
     this.status = s;
-    const line = statusLine(s, message, budget);
+    const line = statusLine(s, message, budget, step, this.spec?.family === "exact");
     const el = this.role("status");
     if (el.dataset.status !== s || el.textContent !== line.text || el.title !== line.title) {
       el.textContent = line.text; // only on a change: every frame reports the status

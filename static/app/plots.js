@@ -42,6 +42,9 @@ export function histSeries(label) {
 export function sized(host, opts, data, minWidth = 200) {
   const width = Math.max(minWidth, host.clientWidth || 400);
   const u = new uPlot({ ...opts, width }, data, host);
+  livePlots.add(u);
+  (u.hooks.destroy ??= []).push(() => livePlots.delete(u));
+  if (document.documentElement.classList.contains("present")) tickScale(u, true);
   const ro = new ResizeObserver(() => {
     const w = Math.max(minWidth, host.clientWidth);
     if (Math.abs(w - u.width) > 1) u.setSize({ width: w, height: u.height });
@@ -61,6 +64,42 @@ export function sized(host, opts, data, minWidth = 200) {
     u._io = io;
   }
   return u;
+}
+
+// Presentation mode draws every plot's tick labels and axis labels at
+// PRESENT_FONT_PX (uPlot's are 12 px), legible from a lecture hall's back
+// row, and widens the axes in proportion so the larger labels fit.
+const BASE_FONT_PX = 12;
+const PRESENT_FONT_PX = 18;
+
+// livePlots are the plots sized() made and not yet destroyed.
+const livePlots = new Set();
+
+// setPresentTicks scales every live plot's axes for presentation mode (on)
+// or back.
+export function setPresentTicks(on) {
+  for (const u of livePlots) tickScale(u, on);
+}
+
+// tickScale sets u's axis fonts and sizes for presentation mode or back.
+// uPlot keeps an axis' font as [css font at the device's pixels, device px,
+// css px] and its size as a function; both are read at the next layout.
+function tickScale(u, on) {
+  const k = on ? PRESENT_FONT_PX / BASE_FONT_PX : 1;
+  for (const ax of u.axes) {
+    if (!ax.show || !Array.isArray(ax.font)) continue;
+    if (!ax._base) ax._base = { size: ax.size, labelSize: ax.labelSize, font: ax.font[2], labelFont: ax.labelFont[2] };
+    const b = ax._base;
+    ax.size = (self, values, i, cycle) => Math.round(b.size(self, values, i, cycle) * k);
+    ax.labelSize = b.labelSize * k;
+    for (const [f, css] of [[ax.font, b.font], [ax.labelFont, b.labelFont]]) {
+      const px = Math.round(css * k * uPlot.pxRatio);
+      f[0] = f[0].replace(/[0-9.]+px/, `${px}px`);
+      f[1] = px;
+      f[2] = css * k;
+    }
+  }
+  u.redraw(false, true);
 }
 
 // OFFSCREEN_MS is how often a plot off screen redraws.

@@ -7,7 +7,12 @@ import { fmtCount } from "./format.js";
 // panel offers Continue (the budget is spent), whether the run counts as
 // playing (a settled run was played and runs on when a change gives it
 // something to iterate), and whether live controls can act.
-export function statusLine(status, message = "", budget = 0) {
+//
+// step is the run's step: paused at step 0 the run has not started (the
+// engine starts every run paused), which the chip says. A settled run is
+// an exact method, computed in closed form; exact says the method is one
+// (the spec's family), which it is before its first step too.
+export function statusLine(status, message = "", budget = 0, step = NaN, exact = false) {
   const n = fmtCount;
   switch (status) {
     case "done":
@@ -21,7 +26,11 @@ export function statusLine(status, message = "", budget = 0) {
     case "preparing":
       return { text: "preparing…", title: message || "the method is being set up; commands are queued until it is ready", canContinue: false, playing: false, liveActs: true };
     case "settled":
-      return { text: "settled", title: message, canContinue: false, playing: true, liveActs: true };
+      return { text: "closed form", title: message, canContinue: false, playing: true, liveActs: true };
+    case "paused":
+      if (exact) return { text: "closed form", title: message || "exact: computed at once, nothing to iterate", canContinue: false, playing: false, liveActs: true };
+      if (step === 0) return { text: "not started", title: message || "press play or step to start", canContinue: false, playing: false, liveActs: true };
+      return { text: status, title: message, canContinue: false, playing: false, liveActs: true };
     default:
       return { text: status, title: message, canContinue: false, playing: status === "running", liveActs: true };
   }

@@ -110,7 +110,9 @@ export class WeightsView {
     if (!w || typeof w.index !== "number") return;
     this.w = w;
     this.input.max = String(w.num_weights - 1);
-    if (this.want == null) {
+    if (this.panel.readOnly) {
+      this.want = w.index; // a viewer sees the owner's choice and sends none
+    } else if (this.want == null) {
       // Default: the last weight into the output unit (for the linear
       // model, the slope), where the network's uncertainty shows directly.
       this.want = Math.max(0, w.num_weights - 2);

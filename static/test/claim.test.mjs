@@ -67,3 +67,55 @@ test("claim numbers: each check with its value, bound and verdict", async () => 
   const s = claimNumbers(claim, panels, {}, { gip: "Global inducing points", mfvi: "Mean-field VI" });
   assert.equal(s, "Global inducing points' in-between ratio 3.41 ≥ 3 ✓ · Mean-field VI's in-between ratio 1.25 ≤ 1 ✗");
 });
+
+// play feeds the verdict's state machine checks {holds, step} and returns
+// the state and text after each.
+async function play(checks, from, k) {
+  const { nextVerdict, verdictText } = await import("../app/claim.js");
+  let s = null;
+  return checks.map(([holds, step]) => {
+    s = nextVerdict(s, { holds, step }, from, k);
+    return { s, ...verdictText(s, holds, from, k) };
+  });
+}
+
+test("verdict: never holds before its step, however well the checks do", async () => {
+  const out = await play([[true, 0], [true, 100], [true, 1417], [true, 2499]], 2500, 3);
+  for (const o of out) {
+    assert.equal(o.holds, "waiting");
+    assert.match(o.text, /^checked from step 2,500/);
+  }
+  assert.equal(out[2].text, "checked from step 2,500, now 1,417");
+});
+
+test("verdict: holds after k consecutive checks, then says since the first of them", async () => {
+  const out = await play([[true, 2500], [false, 2510], [true, 2520], [true, 2530], [true, 2530], [true, 2540], [true, 2600]], 2500, 3);
+  assert.deepEqual(out.map((o) => o.holds), ["checking", "checking", "checking", "checking", "checking", "true", "true"]);
+  assert.equal(out[1].text, "not yet: fails at step 2,510");
+  assert.equal(out[3].text, "checking: 2 of 3 checks hold, step 2,530");
+  assert.equal(out[4].s.run, 2, "a frame at the step already seen is no new check");
+  assert.equal(out[5].text, "✓ held since step 2,520");
+  assert.equal(out[6].text, "✓ held since step 2,520");
+});
+
+test("verdict: a held claim breaks after k consecutive failures, at the first", async () => {
+  const held = [[true, 10], [true, 20], [true, 30]];
+  const out = await play([...held, [false, 40], [false, 50], [true, 60], [false, 70], [false, 80], [false, 90], [false, 100]], 10, 3);
+  assert.deepEqual(out.slice(3).map((o) => o.holds), ["true", "true", "true", "true", "true", "false", "false"]);
+  assert.equal(out[5].text, "✓ held since step 10", "one success between failures resets the count");
+  assert.equal(out[8].text, "✗ no longer holds at step 70");
+  assert.equal(out[9].text, "✗ no longer holds at step 70");
+  // Held again after k more successes, since the first of them.
+  const again = await play([...held, [false, 40], [false, 50], [false, 60], [true, 70], [true, 80], [true, 90]], 10, 3);
+  assert.deepEqual(again.slice(5).map((o) => o.text), ["✗ no longer holds at step 40", "✗ no longer holds at step 40", "✗ no longer holds at step 40", "✓ held since step 70"]);
+});
+
+test("verdict: a step back (a reset) starts afresh; a sampler's warm-up delays the first check", async () => {
+  const out = await play([[true, 10], [true, 20], [true, 30], [true, 5]], 10, 3);
+  assert.equal(out[2].holds, "true");
+  assert.equal(out[3].holds, "waiting");
+  const { checkedFrom } = await import("../app/claim.js");
+  const c = { step: 300, checks: [{ method: "nuts", measure: "inbetween_ratio", op: ">=", value: 2, than: "mfvi" }] };
+  assert.equal(checkedFrom(c, [{ method: "nuts", confirmed: { warmup: 500 } }, { method: "mfvi", confirmed: {} }]), 500);
+  assert.equal(checkedFrom(c, [{ method: "nuts", confirmed: { warmup: 200 } }, { method: "gip", confirmed: { warmup: 900 } }]), 300, "a panel the claim does not read");
+});

@@ -163,3 +163,15 @@ test("axis ticks print a minus sign, not a hyphen, and keep compact's form", asy
   const { compactTicks } = await import("../app/plots.js");
   assert.deepEqual(compactTicks(null, [-2000, -1.5, 0, 2, 12000]), ["\u22122k", "\u22121.5", "0", "2", "12k"]);
 });
+
+test("steps note: an exact method is in closed form, not at a step", async () => {
+  const { stepsNote } = await import("../app/compare.js");
+  const exact = { label: "Exact GP", step: 1, stepsPerSec: 0, settled: true };
+  const vgp = { label: "Variational GP", step: 300, stepsPerSec: 150 };
+  assert.equal(stepsNote([exact, vgp]), "", "one method iterates: nothing to compare");
+  const mf = { label: "Mean-field VI", step: 3000, stepsPerSec: 1500 };
+  assert.equal(
+    stepsNote([exact, vgp, mf]),
+    "Bands at different steps, each method at its own speed: Exact GP in closed form, Variational GP at step 300 (150 steps/s), Mean-field VI at step 3,000 (1,500 steps/s).",
+  );
+});

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { bandCSV, captionText, dataCSV, legendItems, niceTicks } from "../app/export.js";
+import { bandCSV, captionText, dataCSV, historyCSV, legendItems, niceTicks } from "../app/export.js";
 
 // A regression band as the engine sends it: mean ± 2 sd on a grid.
 function band(n) {
@@ -105,4 +105,17 @@ test("axis ticks: round numbers inside the range", () => {
   assert.deepEqual(niceTicks(-2.5, 2.5, 5), [-2, -1, 0, 1, 2]);
   assert.deepEqual(niceTicks(0, 1, 4), [0, 0.25, 0.5, 0.75, 1]);
   assert.deepEqual(niceTicks(1, 1), []);
+});
+
+test("history CSV: each value to the three significant digits the page prints", () => {
+  const r = {
+    objective: [[1, -123.456789012345], [2, 0.000123456]],
+    objective_smoothed: [[2, -99.99]],
+    traces: { noise_std: [[2, 3.14159265358979]] },
+    marks: [{ name: "prior_scale", step: 2, value: 0.2318 }],
+  };
+  assert.equal(
+    historyCSV(r),
+    "series,step,value\nobjective,1,-123\nobjective,2,0.000123\nobjective_smoothed,2,-100\ntrace:noise_std,2,3.14\nmark:prior_scale,2,0.2318\n",
+  );
 });

@@ -74,8 +74,8 @@ test("compact ticks", () => {
 });
 
 test("readout: diagnostics named in words and printed in their format", () => {
-  assert.deepEqual(readout("rhat_max", 1), ["Largest R̂", "1.000"]);
-  assert.deepEqual(readout("ess_bulk_min", 4.519), ["Smallest bulk ESS", "5"]);
+  assert.deepEqual(readout("rhat_max", 1), ["Largest R̂, all draws", "1.000"]);
+  assert.deepEqual(readout("ess_bulk_min", 4.519), ["Smallest bulk ESS, all draws", "5"]);
   assert.deepEqual(readout("noise_std", 4.506e5), ["Noise std σ", "451,000"]);
   assert.deepEqual(readout("some_new_key", 0.1353352), ["some new key", "0.135"]);
 });

@@ -22,7 +22,7 @@ test("status line: a spent budget is named, offers continue, live controls canno
 
 test("status line: settled counts as playing, with the method's reason", () => {
   const s = statusLine("settled", "exact posterior, nothing to iterate");
-  assert.equal(s.text, "settled"); // the why is in the title: the pill must fit beside the buttons at 1280 px
+  assert.equal(s.text, "closed form"); // the why is in the title: the pill must fit beside the buttons at 1280 px
   assert.equal(s.title, "exact posterior, nothing to iterate");
   assert.equal(s.playing, true);
   assert.equal(s.canContinue, false);
@@ -39,4 +39,12 @@ test("status line: a preparing run says so and is not playing", () => {
   assert.match(s.title, /queued/);
   assert.equal(s.playing, false);
   assert.equal(s.canContinue, false);
+});
+
+test("status line: paused before the first step is not started", () => {
+  assert.equal(statusLine("paused", "", 0, 0).text, "not started");
+  assert.equal(statusLine("paused", "", 0, 0).playing, false);
+  assert.equal(statusLine("paused", "", 0, 12).text, "paused");
+  assert.equal(statusLine("paused").text, "paused", "no step known: the engine's word");
+  assert.equal(statusLine("paused", "", 0, 0, true).text, "closed form", "an exact method before its step");
 });
