@@ -263,6 +263,9 @@ func (m *Method) gradient(st *stepBufs) float64 {
 		m.std[i] = math.Exp(l)
 	}
 	m.forward(st)
+	if m.Interrupted() {
+		return math.NaN() // the engine discards the method: no Adam step
+	}
 	ll := m.likelihood(st)
 	nf := float64(len(m.x))
 	if err := m.score(st); err != nil {
@@ -280,6 +283,9 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	clear(m.gls)
 	clear(m.glo)
 	for i := range k {
+		if m.Interrupted() {
+			return math.NaN()
+		}
 		e, w := st.eps[i*p:(i+1)*p], st.w[i*p:(i+1)*p]
 		st.net.backward(m.layers, i, w, st.df[i*n:(i+1)*n], m.dw)
 		numeric.GradReparam(m.gmu, m.gls, m.dw, e, m.std) // dw/dρ = std·ε
@@ -297,6 +303,9 @@ func (m *Method) gradient(st *stepBufs) float64 {
 func (m *Method) forward(st *stepBufs) {
 	p := len(m.mu)
 	for i := range st.k {
+		if m.Interrupted() {
+			return // gradient sees it and stops
+		}
 		m.sampleWeights(st.w[i*p:(i+1)*p], st.eps[i*p:(i+1)*p])
 		st.net.forward(m.layers, i, st.w[i*p:(i+1)*p])
 	}
