@@ -262,9 +262,8 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	for i, l := range m.ls {
 		m.std[i] = math.Exp(l)
 	}
-	m.forward(st)
-	if m.Interrupted() {
-		return math.NaN() // the engine discards the method: no Adam step
+	if !m.forward(st) {
+		return math.NaN() // interrupted: the engine discards the method, no Adam step
 	}
 	ll := m.likelihood(st)
 	nf := float64(len(m.x))
@@ -299,12 +298,13 @@ func (m *Method) gradient(st *stepBufs) float64 {
 }
 
 // forward sets every particle's weights w_i = μ + std·ε_i (m.std must hold
-// exp ρ), evaluates f_i on st.xs and sets f̃ = f + σ_inj·ξ.
-func (m *Method) forward(st *stepBufs) {
+// exp ρ), evaluates f_i on st.xs and sets f̃ = f + σ_inj·ξ. It returns
+// false, half done, when the engine interrupts it (sim.Interruptible).
+func (m *Method) forward(st *stepBufs) bool {
 	p := len(m.mu)
 	for i := range st.k {
 		if m.Interrupted() {
-			return // gradient sees it and stops
+			return false
 		}
 		m.sampleWeights(st.w[i*p:(i+1)*p], st.eps[i*p:(i+1)*p])
 		st.net.forward(m.layers, i, st.w[i*p:(i+1)*p])
@@ -313,6 +313,7 @@ func (m *Method) forward(st *stepBufs) {
 	for q, v := range st.net.out {
 		ft[q] = v + m.inj*st.xi[q]
 	}
+	return true
 }
 
 // measurementPoints fills st.xs with the batch's inputs (all training
