@@ -143,6 +143,11 @@ func (r *Run) prepare() {
 	}
 	if err := r.initMethod(r.ctl.now); err != nil {
 		name := r.Spec().Name
+		if r.interrupted() { // deleted or reset while it started: not the controls' fault
+			r.stale = true
+			r.status, r.message = StatusDiverged, "interrupted while starting; reset to start again"
+			return
+		}
 		r.opt.Log.Warn("run could not start", "method", name, "err", err)
 		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", name, err)
 	} else {
