@@ -197,3 +197,31 @@ type Threaded interface {
 	// as the method likes.
 	SetThreads(n int)
 }
+
+// Interruptible is implemented by methods whose Step (or Init) can run for
+// long: a NUTS tree of a thousand leapfrog steps, an ensemble's pass over
+// its members. The engine hands them, before Init, a function that reports
+// whether the run still wants the work: it turns true when the run is
+// deleted, expires, is reset or the server shuts down. The method polls it
+// at a fine grain (before each leapfrog step, each member) and, once it is
+// true, returns from Step or Init at once with any result. The engine then
+// discards the method's state: it initialises the method again before any
+// other call, or drops it. Polling must change nothing, so a run that is
+// never interrupted steps bit for bit as one without the function.
+type Interruptible interface {
+	SetInterrupt(stop func() bool)
+}
+
+// Interrupt is the poll an Interruptible method keeps: embed it and call
+// Interrupted in the long loops. Its zero value is never interrupted.
+type Interrupt struct{ stop func() bool }
+
+// SetInterrupt implements Interruptible.
+func (i *Interrupt) SetInterrupt(stop func() bool) { i.stop = stop }
+
+// Interrupted reports whether the work in progress is no longer wanted.
+func (i *Interrupt) Interrupted() bool { return i.stop != nil && i.stop() }
+
+// Poll returns the function set by SetInterrupt (nil: none), to hand to a
+// method's workers.
+func (i *Interrupt) Poll() func() bool { return i.stop }

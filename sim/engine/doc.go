@@ -102,6 +102,21 @@
 // A part beyond the frame's own fields is a wire.Extra under the
 // recorder's key, encoded once per change and shared by every viewer.
 //
+// # Interrupting a step
+//
+// A step is never cut for time, but it is interrupted when its work is no
+// longer wanted: when the run is deleted, expires, is reset or the
+// registry closes. A method that implements sim.Interruptible is handed a
+// poll before Init and checks it at a fine grain (NUTS and HMC before
+// every leapfrog step, fBNN before every particle's pass, LIVI before
+// every sample, an ensemble before every member), returning at once when
+// it says stop. The run discards the interrupted step (it is neither
+// counted nor recorded) and never steps the method again before Init: a
+// reset initialises it anew, a deleted run drops it. A reset raises the
+// poll only once it is queued, so one refused as ErrRunBusy interrupts
+// nothing (interrupt.go; TestDeleteInterruptsTheStep,
+// TestResetInterruptsTheStep, TestCloseInterruptsTheSteps).
+//
 // # Sharing the cores
 //
 // The runs of one Registry count how many of them are stepping. While no

@@ -214,6 +214,7 @@ func (r *Run) send(ctx context.Context, c command) error {
 	c.reply = reply
 	select {
 	case r.box.ctrl <- c:
+		r.queued(c)
 	case <-r.box.done:
 		return ErrRunClosed
 	case <-ctx.Done():

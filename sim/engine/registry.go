@@ -463,8 +463,9 @@ func (g *Registry) sweep(now time.Time) {
 	}
 }
 
-// Close stops every run and the janitor and waits for their goroutines.
-// Later Creates fail with ErrRegistryClosed.
+// Close stops every run and the janitor and waits for their goroutines:
+// a step in flight of a sim.Interruptible method stops within its next
+// poll. Later Creates fail with ErrRegistryClosed.
 func (g *Registry) Close() {
 	g.mu.Lock()
 	g.closed = true
@@ -481,7 +482,8 @@ func (g *Registry) Close() {
 	select {
 	case <-done:
 	case <-time.After(closeWait):
-		// A method stuck inside one Step cannot see its cancellation.
+		// A method that does not poll (sim.Interruptible) finishes its
+		// step first; one stuck inside it is left.
 		g.log.Error("runs did not stop in time; leaving them", "waited", closeWait)
 	}
 }

@@ -29,10 +29,16 @@ type Run struct {
 
 	box    mailbox // commands in, frames out
 	counts counts
+	// halt is positive while the step in flight is no longer wanted: the
+	// run's context ended (haltCancelled is added) or resets wait in the
+	// mailbox (one each, counted in after they are queued and out when
+	// applied). An Interruptible method polls it (interrupt.go).
+	halt *atomic.Int64
 
 	// Owned by the run goroutine (and NewRun before Start): the status
 	// machine.
 	ready      bool // the method was initialised: it may be asked for bands, traces and extras
+	stale      bool // a step was interrupted: the method must be initialised again before it steps
 	status     Status
 	message    string
 	step       int64
@@ -109,7 +115,9 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 		id: id, m: m, seed: seed, opt: opt,
 		ctl: controls{now: cloneControls(c), start: cloneControls(c)}, status: StatusPreparing,
 		budget: opt.MaxSteps, unrecorded: true, pace: pace{speed: opt.Speed}, cores: newCores(opt),
+		halt: new(atomic.Int64),
 	}
+	r.offerInterrupt()
 	var spec sim.MethodSpec
 	if err := r.safely("Spec", func() { spec = specFor(m, d) }); err != nil {
 		return nil, err
@@ -135,6 +143,11 @@ func (r *Run) prepare() {
 	}
 	if err := r.initMethod(r.ctl.now); err != nil {
 		name := r.Spec().Name
+		if r.interrupted() { // deleted or reset while it started: not the controls' fault
+			r.stale = true
+			r.status, r.message = StatusDiverged, "interrupted while starting; reset to start again"
+			return
+		}
 		r.opt.Log.Warn("run could not start", "method", name, "err", err)
 		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", name, err)
 	} else {
@@ -202,6 +215,9 @@ func (r *Run) initMethod(c sim.Controls) error {
 	var err error
 	if perr := r.safely("Init", func() { err = r.prob.initMethod(r.m, c, numeric.NewStream(r.seed, sim.StreamRun)) }); perr != nil {
 		return perr
+	}
+	if err == nil {
+		r.stale = false
 	}
 	return err
 }

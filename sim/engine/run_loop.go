@@ -23,6 +23,7 @@ func (r *Run) loop(ctx context.Context) {
 	if c, ok := r.m.(io.Closer); ok {
 		defer c.Close() // samplers stop their chain goroutines
 	}
+	defer context.AfterFunc(ctx, r.cancelled)()
 	r.prepare()
 	for r.guarded(ctx) {
 	}
@@ -226,8 +227,15 @@ func (r *Run) stepGuarded() {
 // it diverged. The trace is asked for only when a recorder needs it, and
 // once for all: HMC's Trace on linreg costs 8% of its step.
 func (r *Run) stepOnce() bool {
+	if r.stale {
+		return false
+	}
 	want := r.rec.before()
 	obj := r.m.Step().Objective
+	if r.interrupted() {
+		r.stale = true // half a step: a reset or the end of the run follows
+		return false
+	}
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
 		r.diverge(fmt.Sprintf("the objective became %v at step %d: stepping stopped, showing the last good state; reset to start again (a smaller step size may help)", obj, r.step+1))
 		return false
@@ -266,6 +274,7 @@ func (r *Run) handle(c command) {
 		c.reply <- r.safely("Inspect", func() { c.fn(r.m, r.prob.d) })
 		return
 	}
+	r.dequeued(c)
 	err := c.op.run(r, c)
 	r.pace.dirty = true
 	c.reply <- err

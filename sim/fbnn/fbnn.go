@@ -36,8 +36,9 @@ const (
 
 // Method is fBNN on the shared BNN. Create it with New.
 type Method struct {
-	log    *slog.Logger  // SetLogger's; nil: slog.Default()
-	layers []model.Layer // model.DefaultArch's
+	sim.Interrupt               // the engine's poll, checked before every particle's pass
+	log           *slog.Logger  // SetLogger's; nil: slog.Default()
+	layers        []model.Layer // model.DefaultArch's
 
 	controls sim.Controls
 	prior    gp.Kernel // the zero-mean GP prior p(f) in use
@@ -140,8 +141,9 @@ func (m *Method) Trace() []float64 {
 }
 
 var (
-	_ sim.Method     = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.Method        = (*Method)(nil)
+	_ sim.NoiseModel    = (*Method)(nil)
+	_ sim.Interruptible = (*Method)(nil)
 )
 
 // SetLogger sets the logger of the method's warnings (sim.Logger).

@@ -262,7 +262,9 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	for i, l := range m.ls {
 		m.std[i] = math.Exp(l)
 	}
-	m.forward(st)
+	if !m.forward(st) {
+		return math.NaN() // interrupted: the engine discards the method, no Adam step
+	}
 	ll := m.likelihood(st)
 	nf := float64(len(m.x))
 	if err := m.score(st); err != nil {
@@ -280,6 +282,9 @@ func (m *Method) gradient(st *stepBufs) float64 {
 	clear(m.gls)
 	clear(m.glo)
 	for i := range k {
+		if m.Interrupted() {
+			return math.NaN()
+		}
 		e, w := st.eps[i*p:(i+1)*p], st.w[i*p:(i+1)*p]
 		st.net.backward(m.layers, i, w, st.df[i*n:(i+1)*n], m.dw)
 		numeric.GradReparam(m.gmu, m.gls, m.dw, e, m.std) // dw/dρ = std·ε
@@ -293,10 +298,14 @@ func (m *Method) gradient(st *stepBufs) float64 {
 }
 
 // forward sets every particle's weights w_i = μ + std·ε_i (m.std must hold
-// exp ρ), evaluates f_i on st.xs and sets f̃ = f + σ_inj·ξ.
-func (m *Method) forward(st *stepBufs) {
+// exp ρ), evaluates f_i on st.xs and sets f̃ = f + σ_inj·ξ. It returns
+// false, half done, when the engine interrupts it (sim.Interruptible).
+func (m *Method) forward(st *stepBufs) bool {
 	p := len(m.mu)
 	for i := range st.k {
+		if m.Interrupted() {
+			return false
+		}
 		m.sampleWeights(st.w[i*p:(i+1)*p], st.eps[i*p:(i+1)*p])
 		st.net.forward(m.layers, i, st.w[i*p:(i+1)*p])
 	}
@@ -304,6 +313,7 @@ func (m *Method) forward(st *stepBufs) {
 	for q, v := range st.net.out {
 		ft[q] = v + m.inj*st.xi[q]
 	}
+	return true
 }
 
 // measurementPoints fills st.xs with the batch's inputs (all training

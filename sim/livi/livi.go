@@ -28,8 +28,9 @@ const initSpread = 0.05
 
 // Method is LIVI on one model. Create it with New.
 type Method struct {
-	model string
-	bm    *bnnModel
+	sim.Interrupt // the engine's poll, checked before every MC sample
+	model         string
+	bm            *bnnModel
 
 	controls    sim.Controls
 	objective   string
@@ -225,6 +226,7 @@ var (
 	_ sim.Method        = (*Method)(nil)
 	_ sim.NoiseModel    = (*Method)(nil)
 	_ sim.ELBOEstimator = (*Method)(nil)
+	_ sim.Interruptible = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

@@ -30,9 +30,10 @@ const FamilyPoint sim.Family = "point"
 // its own learned noise), on the same model and prior as LIVI and mfvi.
 // Create it with NewMAP or NewEnsemble.
 type Point struct {
-	name  string
-	model string
-	bm    *bnnModel
+	sim.Interrupt // the engine's poll, checked before every member's gradient
+	name          string
+	model         string
+	bm            *bnnModel
 
 	controls sim.Controls
 	lr       float64 // for the optimisers of members added later
@@ -195,6 +196,9 @@ func (p *Point) Step() sim.StepStats {
 	clear(p.fsq)
 	var obj float64
 	for _, mb := range p.members {
+		if p.Interrupted() {
+			return sim.StepStats{Objective: math.NaN()} // the engine discards the half-stepped ensemble
+		}
 		obj += p.memberGrad(mb)
 		for i, f := range p.train.Out {
 			p.fsum[i] += f
@@ -282,8 +286,9 @@ func (p *Point) Trace() []float64 {
 }
 
 var (
-	_ sim.Method     = (*Point)(nil)
-	_ sim.NoiseModel = (*Point)(nil)
+	_ sim.Method        = (*Point)(nil)
+	_ sim.NoiseModel    = (*Point)(nil)
+	_ sim.Interruptible = (*Point)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

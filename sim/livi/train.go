@@ -152,6 +152,9 @@ func (m *Method) Step() sim.StepStats {
 	var obj, term float64
 	w, D, d := m.tw, m.gen.out, m.gen.d
 	for s := range m.mc {
+		if m.Interrupted() {
+			return sim.StepStats{Objective: math.NaN()} // no Adam step: the engine discards the method
+		}
 		numeric.FillNormal(w.z, m.rng)
 		numeric.FillNormal(m.eps, m.rng)
 		ll, lp, t := m.sampleGrad(scale)

@@ -261,6 +261,9 @@ func (a *adapter) reasonableStep(c *chain, p []float64) float64 {
 		dir = 1
 	}
 	for range 100 {
+		if c.halted() {
+			break
+		}
 		next := eps * math.Pow(2, dir)
 		if next < minStep || next > maxStep {
 			break

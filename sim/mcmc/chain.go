@@ -60,7 +60,15 @@ type chain struct {
 	summ        []float64
 	draws, full store
 	panicked    any
+
+	// halt is the engine's interrupt poll (sim.Interruptible), nil for
+	// none: checked before every leapfrog step, it bounds the work after
+	// an interrupt to the gradient evaluation in flight.
+	halt func() bool
 }
+
+// halted reports whether the step in progress is no longer wanted.
+func (c *chain) halted() bool { return c.halt != nil && c.halt() }
 
 // evalGrad sets logp and grad at theta.
 func (c *chain) evalGrad() {
@@ -118,6 +126,9 @@ func (c *chain) advance() {
 			c.panicked = p
 		}
 	}()
+	if c.halted() {
+		return // the method is discarded: its state need not be whole
+	}
 	if c.iter == c.warmup {
 		c.k.endWarmup(c)
 		c.phaseAcc, c.phaseN = 0, 0

@@ -50,6 +50,9 @@ func (k *hmc) trajectory(c *chain, eps float64) (float64, bool) {
 	c.drawMomentum(k.p, k.minv)
 	h0 := -lp0 + kinetic(k.p, k.minv)
 	for range k.L {
+		if c.halted() {
+			break // the state is discarded
+		}
 		c.leapfrog(k.p, k.minv, eps)
 		if math.IsNaN(c.logp) || math.IsInf(c.logp, 0) {
 			break

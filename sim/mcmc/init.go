@@ -69,6 +69,9 @@ func (m *Method) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	return m.initProblem(prob, cs, r)
 }
 
+// errInterrupted is Init's error when the engine interrupted it.
+var errInterrupted = errors.New("interrupted")
+
 // initProblem sets the sampler up on any target (the tests use Gaussians).
 func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error {
 	if r == nil {
@@ -83,11 +86,16 @@ func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error 
 	seed := r.Uint64()
 	m.chains = m.chains[:0]
 	for k := range n {
+		if m.Interrupted() { // each chain's first gradient may be dear
+			m.ready = false
+			return errInterrupted
+		}
 		c := &chain{
 			id: k, rng: numeric.NewStream(seed, uint64(k)), dens: prob.newDensity(),
 			theta: make([]float64, dim), grad: make([]float64, dim), warmup: m.warmup,
 			summ:  make([]float64, len(m.params)),
 			draws: newStore(len(m.params), maxDraws), full: newStore(dim, fullCap),
+			halt: m.Poll(),
 		}
 		prob.initState(c.theta, c.rng)
 		c.k = m.newKernel(dim, prob.numData(), cs)

@@ -35,8 +35,9 @@ const (
 // goroutine at a time; its chains run in goroutines of their own during
 // Step only.
 type Method struct {
-	kind  kind
-	model string // requested model; "" until Init resolves it
+	sim.Interrupt // the engine's poll, handed to every chain
+	kind          kind
+	model         string // requested model; "" until Init resolves it
 
 	ready       bool
 	controls    sim.Controls
@@ -243,6 +244,16 @@ func (c *chain) refresh() {
 	c.evalGrad()
 }
 
+// SetInterrupt implements sim.Interruptible: every chain polls stop before
+// each leapfrog step (and each transition), so an interrupted Step ends
+// within one gradient evaluation per goroutine.
+func (m *Method) SetInterrupt(stop func() bool) {
+	m.Interrupt.SetInterrupt(stop)
+	for _, c := range m.chains {
+		c.halt = stop
+	}
+}
+
 // Close stops the chains' goroutines. The method stays usable: the next
 // Step starts them again.
 func (m *Method) Close() error {
@@ -262,4 +273,5 @@ var (
 	_ sim.Diagnoser      = (*Method)(nil)
 	_ sim.SamplerWork    = (*Method)(nil)
 	_ sim.ChainFunctions = (*Method)(nil)
+	_ sim.Interruptible  = (*Method)(nil)
 )

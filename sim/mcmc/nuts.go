@@ -194,6 +194,9 @@ func (k *nuts) treeDepth() int { return k.depth }
 // saves clearing one d-vector per subtree).
 func (k *nuts) build(c *chain, depth int, propose *point, pSharpBeg, pSharpEnd, rho, pBeg, pEnd []float64, sign float64, lsw *float64) bool {
 	if depth == 0 {
+		if c.halted() {
+			return false // ends the tree like a U-turn; the state is discarded
+		}
 		// The leapfrog's last half kick, p♯ at both ends, the kinetic
 		// energy, ρ and the end momenta in one pass over the coordinates.
 		eps := sign * k.eps
