@@ -52,12 +52,13 @@ func TestArchStoredCanonical(t *testing.T) {
 	e.wantError("POST", "/api/runs", `{"data":"gap","method":"mfvi","controls":{"arch":"50,,50"}}`, http.StatusBadRequest, "arch")
 }
 
-// A JSON null is not an empty object: the create routes refuse it, naming
-// the body (a command's null lacks its op, a 400 naming op).
+// A JSON null is not an empty object: the create routes and a run's ops
+// route refuse it, naming the body.
 func TestNullBodyRefused(t *testing.T) {
 	checkLeaks(t)
 	e := newSweepEnv(t, sweeps.Config{Workers: 1}, 0)
-	for _, path := range []string{"/api/runs", "/api/sweeps"} {
+	id := e.create()
+	for _, path := range []string{"/api/runs", "/api/sweeps", "/api/runs/" + id + "/ops"} {
 		for _, body := range []string{"null", " null\n"} {
 			got := e.wantError("POST", path, body, http.StatusBadRequest, "body")
 			if !strings.Contains(got.Message, "null") {

@@ -20,6 +20,9 @@ func parseOp(b []byte) (wire.Op, error) {
 	if err := checkDuplicateKeys(b); err != nil {
 		return m, err
 	}
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) { // encoding/json would read it as {}
+		return m, &sim.FieldError{Field: "body", Message: "want a JSON object, got null"}
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
