@@ -19,28 +19,29 @@ import (
 
 // createTargetRun is POST /api/runs with a target: a gallery method on a
 // built-in target (its name and controls) or on a density typed in
-// Stan's notation. The exact answer comes from the API's cache; every bad
-// field is a 400 naming it, and nothing is created.
+// Stan's notation. It is admitted as a run on data is (admitRun), before
+// its exact answer comes from the API's cache; every bad field is a 400
+// naming it, and nothing is created.
 func (a *API) createTargetRun(w http.ResponseWriter, r *http.Request, req wire.CreateRun) {
 	if req.Data != "" || req.Model != "" || req.Replay != nil {
 		writeErr(w, r, a.log, &sim.FieldError{Field: "target", Message: "a run is on a data set or on a target, not both: drop data, model and replay"})
 		return
 	}
-	ex, err := a.exactFor(r, req)
-	if err != nil {
-		writeErr(w, r, a.log, err)
-		return
-	}
-	m, err := gallery.NewEngineMethod(ex, req.Method, req.Chains)
-	if err != nil {
-		writeErr(w, r, a.log, err)
-		return
-	}
-	cfg := engine.RunConfig{Target: ex.Target.Name(), Method: req.Method, Seed: 1}
-	if req.Seed != nil {
-		cfg.Seed = *req.Seed
-	}
-	run, err := a.reg.CreateTarget(cfg, a.clientKey(r), m, ex.Target, req.Controls)
+	run, err := a.admitRun(r, func(owner string) (*engine.Run, error) {
+		ex, err := a.exactFor(r, req)
+		if err != nil {
+			return nil, err
+		}
+		m, err := gallery.NewEngineMethod(ex, req.Method, req.Chains)
+		if err != nil {
+			return nil, err
+		}
+		cfg := engine.RunConfig{Target: ex.Target.Name(), Method: req.Method, Seed: 1}
+		if req.Seed != nil {
+			cfg.Seed = *req.Seed
+		}
+		return a.reg.CreateTarget(cfg, owner, m, ex.Target, req.Controls)
+	})
 	if err != nil {
 		writeErr(w, r, a.log, err)
 		return

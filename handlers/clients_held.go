@@ -14,10 +14,18 @@ import (
 // address (clients.go), and 429s that say what holds the slots and when
 // they free.
 
-// createRun is the registry's Create behind the session's and the address's
-// caps: a request without a session (its address starts too many) and an
-// address holding its runs are refused before anything is built.
+// createRunFor is the registry's Create behind the session's and the
+// address's caps (admitRun).
 func (a *API) createRunFor(r *http.Request, cfg engine.RunConfig) (*engine.Run, error) {
+	return a.admitRun(r, func(owner string) (*engine.Run, error) { return a.reg.Create(cfg, owner) })
+}
+
+// admitRun calls create, which builds a run owned by owner, behind the
+// session's and the address's caps: a request without a session (its
+// address starts too many) and an address holding its runs are refused
+// before create does any work — for a run on a target, before its exact
+// answer is computed.
+func (a *API) admitRun(r *http.Request, create func(owner string) (*engine.Run, error)) (*engine.Run, error) {
 	if err, ok := r.Context().Value(noSessionKey{}).(*capError); ok && SessionOf(r) == "" {
 		return nil, err
 	}
@@ -26,7 +34,7 @@ func (a *API) createRunFor(r *http.Request, cfg engine.RunConfig) (*engine.Run, 
 	if !ok {
 		return nil, a.runsHeldError(held, fmt.Sprintf("your network address (%s) holds %d runs, the most one address may (every browser behind it counts)", addr, len(held)))
 	}
-	run, err := a.reg.Create(cfg, a.clientKey(r))
+	run, err := create(a.clientKey(r))
 	id := ""
 	if err == nil {
 		id = run.ID()

@@ -268,3 +268,26 @@ func (e *env) doCSV(body, addr string, out any) (int, http.Header) {
 	}
 	return code, h
 }
+
+// A run on a target density is admitted as a run on data is: it counts
+// against its address's runs, and the refusal comes before the target's
+// exact answer is computed (the typed density below is never parsed into
+// a grid: the cache stays empty).
+func TestTargetRunsCountPerAddress(t *testing.T) {
+	checkLeaks(t)
+	e := addrEnv(t, envOptions{api: APIConfig{Clients: ClientLimits{Runs: 1}}})
+	s := asSession(t, e)
+	if code, _ := s.doAddr("POST", "/api/runs", `{"target":"gaussian","method":"metropolis"}`, "203.0.113.7", nil); code != http.StatusCreated {
+		t.Fatalf("the address's first run: %d", code)
+	}
+	before := e.api.gallery.Stats()
+	var ae wire.APIError
+	body := `{"target":"x ~ normal(0, 1); y ~ normal(x, 2);","method":"nuts"}`
+	code, _ := asSession(t, e).doAddr("POST", "/api/runs", body, "203.0.113.7", &ae)
+	if code != http.StatusTooManyRequests || ae.Field != "runs" || !strings.Contains(ae.Message, "holds 1 runs") {
+		t.Fatalf("a second browser's target run from the same address: %d %+v, want 429 naming runs", code, ae)
+	}
+	if after := e.api.gallery.Stats(); after != before {
+		t.Fatalf("the refused run computed an exact answer: cache %+v → %+v", before, after)
+	}
+}
