@@ -26,11 +26,19 @@ function cross(ctx, x, y, r) {
   ctx.lineTo(x + r, y - r);
 }
 
+// markCount is how many points a {x, y, count?} holds: count when the
+// arrays are a buffer's whole capacity, as the draws' and divergences'
+// growing buffers are.
+export function markCount(dv) {
+  const n = Math.min(dv.x.length, dv.y.length);
+  return dv.count === undefined ? n : Math.min(dv.count, n);
+}
+
 export function drawDivergences(ctx, dv, T, s) {
   ctx.strokeStyle = REJECT;
   ctx.lineWidth = 1.5 * s;
   ctx.beginPath();
-  for (let k = 0; k < Math.min(dv.x.length, dv.y.length); k++) cross(ctx, T.px(dv.x[k]), T.py(dv.y[k]), 3.5 * s);
+  for (let k = 0, n = markCount(dv); k < n; k++) cross(ctx, T.px(dv.x[k]), T.py(dv.y[k]), 3.5 * s);
   ctx.stroke();
 }
 

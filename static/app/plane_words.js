@@ -1,6 +1,7 @@
 // The plane view's picture in words (plane.js): the canvas's accessible
 // name and the key under it.
 
+import { markCount } from "./plane_marks.js";
 import { HIGHLIGHT } from "./plane_style.js";
 
 // describe is a frame's picture in words: the canvas's accessible name and
@@ -21,7 +22,8 @@ export function describe(frame, view = {}) {
     if (t.divergent) parts.push("red cross: where the energy error blew up (rejected)");
     else parts.push(`arrow: the move, ${t.accepted ? "green: accepted" : "red, dashed: rejected"}`);
   }
-  if (frame.divergences?.x?.length) parts.push(`small red crosses: ${frame.divergences.x.length} divergences so far`);
+  const divergences = frame.divergences?.x ? markCount(frame.divergences) : 0;
+  if (divergences > 0) parts.push(`small red crosses: ${divergences} divergences so far`);
   parts.push(n > 0 ? "top and right: the draws' marginal histograms under the exact marginals" : "top and right: the exact marginals");
   return parts.join(" · ");
 }

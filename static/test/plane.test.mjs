@@ -13,6 +13,7 @@ import { bananaFrame, gridOf, hmcPath, normal, nutsTree, rng } from "../app/plan
 import { decode, visible } from "../app/plane_tree.js";
 import { rasterSquares } from "../app/plane_layers.js";
 import { contoursOf, describe as describeFrame, drawPlane, PlaneView } from "../app/plane.js";
+import { drawDivergences } from "../app/plane_marks.js";
 
 test("transform: the box's corners go to the rectangle's, y upwards, and back", () => {
   const box = { x: [-15, 15], y: [-20, 20] };
@@ -372,4 +373,22 @@ test("rasterSquares: over an opaque fill, d + α(c − d) per channel", () => {
   const want = [200 + 0.35 * (0 - 200), 100 + 0.35 * (114 - 100), 50 + 0.35 * (178 - 50), 255];
   Array.from(data.slice(o, o + 4)).forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1, `channel ${i}: ${v} against ${want[i]}`));
   assert.deepEqual(Array.from(data.slice(0, 4)), [200, 100, 50, 255], "the pixels around are kept");
+});
+
+test("divergences held in a growing buffer count only the filled part", () => {
+  // The gallery keeps divergences in a fixed-capacity buffer with a count;
+  // the unused slots (zeros) are not divergences and must not be drawn.
+  const frame = bananaFrame();
+  const x = new Float64Array(1000);
+  const y = new Float64Array(1000);
+  x[0] = 1; y[0] = 2; x[1] = -1; y[1] = 3;
+  frame.divergences = { x, y, count: 2 };
+  assert.match(describeFrame(frame), /small red crosses: 2 divergences so far/);
+  const crosses = [];
+  const ctx = new Proxy({}, {
+    get: (_, k) => (k === "moveTo" ? (px, py) => crosses.push([px, py]) : () => {}),
+    set: () => true,
+  });
+  drawDivergences(ctx, frame.divergences, { px: (v) => v, py: (v) => v }, 1);
+  assert.equal(crosses.length, 2 * 2, "two crosses, two strokes each");
 });
