@@ -394,6 +394,13 @@ func (r *Run) stepCmd(c command) error {
 
 func (r *Run) reset(command) error {
 	err := r.reinit(r.ctl.now, false)
+	if err != nil && r.interrupted() {
+		// Another reset waits in the mailbox (or the run is ending) and
+		// interrupted this one's Init: that reset starts the method
+		// again, so this one is not a failure.
+		r.stale = true
+		return nil
+	}
 	if err != nil {
 		r.diverge("reset failed: " + err.Error())
 	}

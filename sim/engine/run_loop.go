@@ -51,7 +51,10 @@ func (r *Run) steps(ctx context.Context) {
 	for {
 		r.cores.count(r.active())
 		now := time.Now()
-		if r.pace.dirty && !now.Before(r.pace.nextFrame) {
+		// A stale method (its step interrupted) is not published: the
+		// recorders would read a half-finished step. The reset that
+		// interrupted it comes next and publishes.
+		if r.pace.dirty && !r.stale && !now.Before(r.pace.nextFrame) {
 			r.publish(now)
 		}
 		if d := r.wait(now); d != 0 {
@@ -343,7 +346,14 @@ func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
 		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
 		r.changed(changeControl)
 	default: // not live: start again with the new value
-		if err := r.reinit(next, true); err != nil {
+		err := r.reinit(next, true)
+		if err != nil && r.interrupted() {
+			// A queued reset (or the run's end) interrupted Init: keep the
+			// new value for that reset to start the method with.
+			r.ctl.now, r.stale = next, true
+			return nil
+		}
+		if err != nil {
 			if err2 := r.reinit(r.ctl.now, true); err2 != nil {
 				r.diverge("could not restore the previous controls: " + err2.Error())
 			}
