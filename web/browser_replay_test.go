@@ -59,14 +59,15 @@ func TestBrowserReplayLink(t *testing.T) {
 
 // A link replaying a method with nothing to iterate (the exact GP) ends at
 // once: the server plays it where it stands and the panel leaves "replaying
-// the link" for "settled", though the link's step is never reached.
+// the link" for settled, shown as "closed form" (an exact method's chip
+// says what it is), though the link's step is never reached.
 func TestBrowserReplaySettled(t *testing.T) {
 	b := startBrowserTest(t)
 	b.do(chromedp.Navigate(b.url + "/play?data=gp-cauchy&methods=gp-exact&gp-exact.replay=300"))
 	b.wait(`window.playground && playground.panels.length === 1 && playground.panels[0].frames > 0`, 20*time.Second)
 	b.wait(`(() => { const p = playground.panels[0]; return p.status === "settled" && p.replayTo === null && p.band; })()`, 20*time.Second)
 	s, step := b.eval(`playground.panels[0].role("status").textContent`), b.evalInt(`playground.panels[0].step`)
-	if !strings.Contains(s, "settled") || step > 1 {
-		t.Fatalf("after the replay: status %q at step %d; want settled at step ≤ 1", s, step)
+	if !strings.Contains(s, "closed form") || step > 1 {
+		t.Fatalf("after the replay: status %q at step %d; want \"closed form\" at step ≤ 1", s, step)
 	}
 }
