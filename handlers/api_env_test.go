@@ -22,6 +22,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
+	"github.com/posterior-playground/playground/sim/engine/enginetest"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
@@ -196,8 +197,23 @@ func (e *env) errorOf(method, path, body string, headers map[string]string) (int
 	return code, ae, b
 }
 
-// create makes a fake run and returns its id.
+// create makes a fake run and returns its id once the run has left
+// preparing: a create answers before the run's goroutine has initialised
+// the method, which on a busy machine can be after a viewer's first frame.
 func (e *env) create() string {
+	e.t.Helper()
+	id := e.createPreparing()
+	run, err := e.reg.Get(id)
+	if err != nil {
+		e.t.Fatalf("create: %v", err)
+	}
+	enginetest.WaitFrame(e.t, run, time.Minute, func(f *engine.Frame) bool { return f.Status != engine.StatusPreparing })
+	return id
+}
+
+// createPreparing makes a fake run and returns its id as the create
+// answers, the run perhaps still preparing.
+func (e *env) createPreparing() string {
 	e.t.Helper()
 	var out struct{ ID string }
 	if code, _ := e.do("POST", "/api/runs", "application/json", `{"data":"d","method":"fake","seed":3}`, &out); code != http.StatusCreated || out.ID == "" {

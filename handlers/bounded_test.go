@@ -163,7 +163,7 @@ func TestCreateReturnsWhilePreparingEndToEnd(t *testing.T) {
 	checkLeaks(t)
 	g := &gatedFake{initGate: make(chan struct{})}
 	e := gatedEnv(t, g)
-	id := e.create() // Init cannot have run: its gate opens below
+	id := e.createPreparing() // Init cannot have run: its gate opens below
 	c := dial(t, e, id, nil)
 	if f := next(t, c); f.Status != "preparing" {
 		t.Fatalf("first frame: %s", f.Status)
