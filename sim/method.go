@@ -388,6 +388,15 @@ type StepStats struct {
 	// scale of the whole data set: a single-sample ELBO for VI, the log
 	// posterior density for samplers.
 	Objective float64
+	// Evals is what the step spent of an equal budget: the gradient
+	// evaluations it made, one for each gradient of a log density (or of
+	// one Monte Carlo term of an objective) at one parameter value,
+	// whatever the data it saw (a minibatch's gradient counts one, as a
+	// full batch's); or, for a method that evaluates no gradient
+	// (Metropolis), its density evaluations. A closed form that changed
+	// nothing spent 0. Runs stopped or paced at the same count of Evals
+	// have spent the same.
+	Evals int64
 }
 
 // Predictive is a set of sampled functions f(x) on a grid, model units,

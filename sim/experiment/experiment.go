@@ -24,6 +24,7 @@ import (
 // Limits on what one experiment may ask for.
 const (
 	MaxSteps       = 10_000_000
+	MaxBudget      = 1_000_000_000 // BudgetEvals: minutes of the cheapest step
 	MaxEvalReps    = 1000
 	MaxIWBOSamples = 100_000
 )
@@ -37,7 +38,13 @@ type Config struct {
 	Seed     uint64 // the training seed
 	DataSeed int64  // the data set's seed; negative: the same as Seed
 	Steps    int
-	Controls sim.Controls // overrides of the method's defaults
+	// BudgetEvals, when positive, replaces Steps: the run steps until it
+	// has spent this many evaluations (sim.StepStats.Evals), so runs of
+	// different methods given the same budget end within one step's cost
+	// of each other. A step that spends nothing (a closed form with
+	// nothing to iterate) ends the run, as do MaxSteps steps.
+	BudgetEvals int64
+	Controls    sim.Controls // overrides of the method's defaults
 
 	EvalReps    int // R: ELBO evaluations and IWBO repetitions
 	IWBOSamples int // K: importance samples per IWBO estimate
@@ -214,6 +221,8 @@ func (c Config) validate() error {
 		return &sim.FieldError{Field: "data", Message: "give either --data or --data-file, not both"}
 	case c.Steps < 0 || c.Steps > MaxSteps:
 		return &sim.FieldError{Field: "steps", Message: fmt.Sprintf("%d is outside [0, %d]", c.Steps, MaxSteps)}
+	case c.BudgetEvals < 0 || c.BudgetEvals > MaxBudget:
+		return &sim.FieldError{Field: "budget-grads", Message: fmt.Sprintf("%d is outside [1, %d]", c.BudgetEvals, MaxBudget)}
 	case c.EvalReps < 1 || c.EvalReps > MaxEvalReps:
 		return &sim.FieldError{Field: "eval-reps", Message: fmt.Sprintf("%d is outside [1, %d]", c.EvalReps, MaxEvalReps)}
 	case c.IWBOSamples < 1 || c.IWBOSamples > MaxIWBOSamples:
@@ -275,29 +284,17 @@ func (p *Prepared) Run(ctx context.Context, progress Progress) (s *Summary, err 
 	if err := m.Init(p.Dataset, p.Controls, numeric.NewStream(p.Seed, sim.StreamRun)); err != nil {
 		return nil, err
 	}
-	const chunk = 250 // steps between cancellation checks and progress calls
 	start := time.Now()
-	for done := 0; done < p.Steps; {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		n := min(chunk, p.Steps-done)
-		for i := 0; i < n; i++ {
-			st := m.Step()
-			if math.IsNaN(st.Objective) || math.IsInf(st.Objective, 0) {
-				return nil, fmt.Errorf("%s on %s: %w at step %d (objective %v); try a smaller lr", p.Method, p.dataName(), ErrDiverged, done+i+1, st.Objective)
-			}
-		}
-		done += n
-		if progress != nil {
-			progress(done, p.Steps)
-		}
+	done, spent, err := p.train(ctx, m, progress)
+	if err != nil {
+		return nil, err
 	}
 	elapsed := time.Since(start).Seconds()
 	ev := p.evaluate()
 	s = ev.summary
-	if elapsed > 0 && p.Steps > 0 {
-		s.StepsPerSec = float64(p.Steps) / elapsed
+	s.Steps, s.Evals = done, spent
+	if elapsed > 0 && done > 0 {
+		s.StepsPerSec = float64(done) / elapsed
 		if s.ESSPerSec != nil {
 			*s.ESSPerSec /= elapsed
 		}
@@ -308,6 +305,44 @@ func (p *Prepared) Run(ctx context.Context, progress Progress) (s *Summary, err 
 		}
 	}
 	return s, nil
+}
+
+// train steps m for p.Steps steps or, with a budget, until it has spent
+// p.BudgetEvals evaluations, and returns the steps taken and the
+// evaluations spent. progress counts steps, or evaluations with a budget.
+func (p *Prepared) train(ctx context.Context, m sim.Method, progress Progress) (done int, spent int64, err error) {
+	const chunk = 250 // steps between cancellation checks and progress calls
+	byBudget := p.BudgetEvals > 0
+	more := func() bool {
+		if byBudget {
+			return spent < p.BudgetEvals && done < MaxSteps
+		}
+		return done < p.Steps
+	}
+	for more() {
+		if err := ctx.Err(); err != nil {
+			return done, spent, err
+		}
+		for i := 0; i < chunk && more(); i++ {
+			st := m.Step()
+			done++
+			if math.IsNaN(st.Objective) || math.IsInf(st.Objective, 0) {
+				return done, spent, fmt.Errorf("%s on %s: %w at step %d (objective %v); try a smaller lr", p.Method, p.dataName(), ErrDiverged, done, st.Objective)
+			}
+			spent += st.Evals
+			if byBudget && st.Evals == 0 {
+				return done, spent, nil // nothing to iterate: more steps spend nothing
+			}
+		}
+		if progress != nil {
+			if byBudget {
+				progress(int(min(spent, p.BudgetEvals)), int(p.BudgetEvals))
+			} else {
+				progress(done, p.Steps)
+			}
+		}
+	}
+	return done, spent, nil
 }
 
 func (p *Prepared) dataName() string {

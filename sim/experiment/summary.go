@@ -29,6 +29,9 @@ type Summary struct {
 	Seed     uint64 `json:"seed"`
 	DataSeed uint64 `json:"data_seed"`
 	Steps    int    `json:"steps"`
+	// Evals is the evaluations the steps spent (sim.StepStats.Evals): the
+	// budget of an equal-budget comparison.
+	Evals int64 `json:"evals"`
 	// Controls are the resolved controls, data-unit ones (sim.ControlSpec's
 	// Unit) in Units.
 	Controls sim.Controls `json:"controls"`

@@ -242,7 +242,7 @@ func (m *Method) Step() sim.StepStats {
 		return sim.StepStats{Objective: math.NaN()}
 	}
 	m.adam.Step(m.params, m.grads)
-	return sim.StepStats{Objective: obj}
+	return sim.StepStats{Objective: obj, Evals: int64(m.k)} // one gradient per particle
 }
 
 // draw makes a step's random choices, in a fixed order: measurement points,

@@ -64,8 +64,10 @@ func (m *EngineMethod) Init(t target.Target, c sim.Controls, r *rand.Rand) error
 
 // Step takes one step. Its objective is the ELBO for a family with a
 // density, the log density at the last chain's position for a sampler
-// (one evaluation outside the budget), 0 for SVGD.
+// (one evaluation outside the budget), 0 for SVGD; its Evals are the
+// budget the step spent (Run.Evals).
 func (m *EngineMethod) Step() sim.StepStats {
+	before := m.run.Evals()
 	_ = m.run.Step(context.Background(), 1) // 1 is in range, and the context is never done
 	var obj float64
 	switch {
@@ -78,7 +80,7 @@ func (m *EngineMethod) Step() sim.StepStats {
 	if math.IsInf(obj, -1) {
 		obj = -math.MaxFloat64 // a chain at the edge of the support has not diverged
 	}
-	return sim.StepStats{Objective: obj}
+	return sim.StepStats{Objective: obj, Evals: m.run.Evals() - before}
 }
 
 // Set sets a live control.

@@ -187,7 +187,9 @@ func (m *Method) Step() sim.StepStats {
 		}
 		m.adam.Step(tr.params[:np], tr.grads[:np])
 	}
-	return sim.StepStats{Objective: elbo}
+	// One back-propagation through each weight sample, spent even when a
+	// failed factorisation skips the update.
+	return sim.StepStats{Objective: elbo, Evals: int64(len(tr.eps))}
 }
 
 // activateAppendOnes is [φ(a), 1] on the tape: ReLU's fused node, or the

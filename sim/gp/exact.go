@@ -193,7 +193,7 @@ func (m *Exact) Step() sim.StepStats {
 		m.adamNoise.Step(m.pNoise, m.dNoise)
 	}
 	m.lml = m.evaluate(false)
-	return sim.StepStats{Objective: lml}
+	return sim.StepStats{Objective: lml, Evals: 1} // one gradient of the log marginal
 }
 
 // evaluate returns log N(y; 0, K + εI + σ²I) through the tape, and with

@@ -39,7 +39,7 @@ func (m *VI) Step() sim.StepStats {
 	if m.learnNoise && m.lik != likBernoulli {
 		m.adamNoise.Step(m.pNoise, m.dNoise)
 	}
-	return sim.StepStats{Objective: fe}
+	return sim.StepStats{Objective: fe, Evals: 1} // one gradient of the free energy
 }
 
 // evaluate computes the free energy (GPflow's form; package documentation)

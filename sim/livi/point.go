@@ -216,7 +216,7 @@ func (p *Point) Step() sim.StepStats {
 		sd += math.Sqrt(max(p.fsq[i]/k-mean*mean, 0))
 	}
 	p.disagree = sd / float64(len(p.fsum))
-	return sim.StepStats{Objective: obj / k}
+	return sim.StepStats{Objective: obj / k, Evals: int64(len(p.members))} // one gradient per member
 }
 
 // memberGrad sets mb's gradient of −log joint/N and returns the log joint.

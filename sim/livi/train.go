@@ -183,7 +183,7 @@ func (m *Method) Step() sim.StepStats {
 	}
 	n := float64(m.mc)
 	m.lastTerm = term / n
-	return sim.StepStats{Objective: obj/n + m.entropyConst()}
+	return sim.StepStats{Objective: obj/n + m.entropyConst(), Evals: int64(m.mc)} // one gradient per draw of (z, ε)
 }
 
 // sampleGrad evaluates the objective's three terms at θ = g(z) + σε for the

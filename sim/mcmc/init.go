@@ -169,13 +169,16 @@ func goroutines(n, threads int, chainTime, least time.Duration) int {
 }
 
 // Step performs one transition of every chain, in parallel, and returns
-// the mean log posterior density over the chains' new states. After the
+// the mean log posterior density over the chains' new states, and the
+// gradient evaluations the transitions made (Metropolis: its density
+// evaluations, one per chain). After the
 // first call it allocates nothing except while the draw stores grow
 // towards their caps.
 func (m *Method) Step() sim.StepStats {
 	if !m.ready {
 		return sim.StepStats{Objective: math.NaN()}
 	}
+	before := m.GradEvals()
 	if len(m.chains) == 1 {
 		m.chains[0].advance()
 	} else {
@@ -192,5 +195,9 @@ func (m *Method) Step() sim.StepStats {
 		}
 		s += c.logp
 	}
-	return sim.StepStats{Objective: s / float64(len(m.chains))}
+	evals := m.GradEvals() - before
+	if m.kind == kindMetropolis {
+		evals = int64(len(m.chains)) // one density evaluation per chain
+	}
+	return sim.StepStats{Objective: s / float64(len(m.chains)), Evals: evals}
 }

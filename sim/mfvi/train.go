@@ -114,7 +114,7 @@ func (m *Method) Step() sim.StepStats {
 		m.gnoise[0] = 0
 	}
 	m.adam.Step(m.params, m.grads)
-	return sim.StepStats{Objective: ll - kl}
+	return sim.StepStats{Objective: ll - kl, Evals: int64(m.mc)} // one gradient per weight sample
 }
 
 // sampleGrad sets w = μ + std·ε, evaluates the log-likelihood and adds

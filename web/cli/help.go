@@ -19,7 +19,7 @@ import (
 const usage = `usage:
   playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]
                    [--instance NAME] [--trust-proxy CIDR ...] [--free-unwatched 1m]
-  playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N]
+  playground run   --data NAME|--data-file F --method NAME [--model M] [--steps N | --budget-grads N]
                    [--seed S] [--data-seed S] [--<control> VALUE ...] [--eval-reps R] [--iwbo-samples K] [--json]
   playground sweep --data NAME|--data-file F --method NAME --param CONTROL --values LIST
                    [--steps N] [--seed S] [--data-seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
@@ -38,7 +38,7 @@ EXPR is a log density over two parameters in Stan notation: 'v ~ normal(0, 3); x
 var synopses = map[string]string{
 	"serve": "usage: playground [serve] [--addr :8080] [--allow-origin URL ...] [--allow-frame-ancestor URL ...]\n" +
 		"Serves the live dashboard until interrupted.\n",
-	"run": "usage: playground run --data NAME|--data-file F --method NAME [flags] [--<control> VALUE ...]\n" +
+	"run": "usage: playground run --data NAME|--data-file F --method NAME [--steps N | --budget-grads N] [flags] [--<control> VALUE ...]\n" +
 		"       playground run --target NAME|'EXPR' --method NAME [--steps N | --budget-grads N] [--<control> VALUE ...]\n" +
 		"Trains one method headless and prints its summary; on a 2-D target (listed below, with the flags\n" +
 		"playground help run --target NAME lists), against the exact answer.\n",

@@ -110,11 +110,19 @@ func runOnce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.GridLo, cfg.GridHi, cfg.GridN = lo, hi, n
 		return nil
 	})
+	fs.Int64Var(&cfg.BudgetEvals, "budget-grads", 0, fmt.Sprintf("step until `N` gradient evaluations are spent (density evaluations for metropolis), in [1, %d], instead of --steps: every method given the same N stops within one step of it", experiment.MaxBudget))
 	if done, err := parseCommand("run", fs, args, &cfg, stdout); done || err != nil {
 		return err
 	}
+	if err := checkBudget(fs, cfg.BudgetEvals); err != nil {
+		return err
+	}
 	cfg.NoDiagnostics = !*asJSON // the text report prints no sampler diagnostics
-	bar := newProgress(stderr, "steps")
+	unit := "steps"
+	if cfg.BudgetEvals > 0 {
+		unit = "evaluations"
+	}
+	bar := newProgress(stderr, unit)
 	s, err := experiment.Run(ctx, cfg, bar.update)
 	bar.finish()
 	if err != nil {
@@ -257,7 +265,7 @@ func printSummary(w io.Writer, s *experiment.Summary) {
 		}
 		return strconv.FormatFloat(*p, 'f', 3, 64)
 	}
-	fmt.Fprintf(w, "%s (%s) on %s, seed %d, %d steps at %.0f steps/s\n", s.Method, s.Model, s.Data, s.Seed, s.Steps, s.StepsPerSec)
+	fmt.Fprintf(w, "%s (%s) on %s, seed %d, %d steps at %.0f steps/s, %d evaluations\n", s.Method, s.Model, s.Data, s.Seed, s.Steps, s.StepsPerSec, s.Evals)
 	pm := func(m, se *float64) string {
 		if m == nil {
 			return "—"
@@ -295,6 +303,22 @@ func parseCommand(name string, fs *flag.FlagSet, args []string, cfg *experiment.
 		}
 	}
 	return false, nil
+}
+
+// checkBudget checks --budget-grads on the data command line: in range,
+// and not with --steps.
+func checkBudget(fs *flag.FlagSet, budget int64) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case !set["budget-grads"]:
+		return nil
+	case set["steps"]:
+		return &sim.FieldError{Field: "budget-grads", Message: "give --steps or --budget-grads, not both"}
+	case budget < 1 || budget > experiment.MaxBudget:
+		return &sim.FieldError{Field: "budget-grads", Message: fmt.Sprintf("%d is outside [1, %d]", budget, experiment.MaxBudget)}
+	}
+	return nil
 }
 
 // flagSpec is m's spec for the data set --data names when --model does not
