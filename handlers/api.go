@@ -180,6 +180,7 @@ func (a *API) Routes(r chi.Router) {
 		r.Get("/runs/{id}", a.getRun)
 		r.Delete("/runs/{id}", a.deleteRun)
 		r.Post("/runs/{id}/ops", a.postOp)
+		r.Post("/pace", a.postPace) // api_pace.go
 	})
 	r.Get("/runs/{id}/draws.csv", a.getDraws) // api_draws.go: deadlines of its own
 }

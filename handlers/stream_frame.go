@@ -60,5 +60,6 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 // band, data or extras: what every frame to a viewer carries whole.
 func stateFrame(f *engine.Frame, full bool, step int64) wire.Frame {
 	return wire.Frame{Type: "frame", Full: full, Epoch: f.Epoch, Step: step, Status: string(f.Status), Message: f.Message,
-		Budget: f.Budget, Controls: f.Controls, Speed: f.Speed, Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec}
+		Budget: f.Budget, Controls: f.Controls, Speed: f.Speed, Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec,
+		Evals: f.Evals, CPUSeconds: f.CPU.Seconds()}
 }

@@ -27,7 +27,12 @@ type Frame struct {
 	Speed       float64      // steps-per-second cap, 0 none
 	Objective   float64      // latest finite objective, NaN before the first step
 	StepsPerSec float64
-	Predictive  *wire.Band // nil until a band could be drawn
+	// Evals and CPU are the budget spent since the last initialisation:
+	// the evaluations its steps reported (sim.StepStats.Evals) and their
+	// CPU time on the run's thread. A chart may take either as its x-axis.
+	Evals      int64
+	CPU        time.Duration
+	Predictive *wire.Band // nil until a band could be drawn
 	Marks       []wire.Mark
 	Diagnostics map[string]float64 // finite values only
 	Time        time.Time
@@ -176,6 +181,7 @@ type command struct {
 	spec  *sim.MethodSpec                 // the spec a set was checked against
 	fn    func(sim.Stepper, *sim.Dataset) // Inspect
 	data  *sim.Dataset                    // OpData
+	group *Group                          // Pace: the group to join, nil to leave
 	reply chan error
 }
 

@@ -47,6 +47,8 @@ type Run struct {
 	unrecorded bool  // the method changed (Init, Set) since its last step
 	ctl        controls
 	pace       pace
+	spent      spent // the budget spent since the last initialisation
+	race       *lane // the run's place in a pacing group (race.go); nil: none
 	cores      cores
 	rec        recorders
 }

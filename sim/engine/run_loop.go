@@ -48,8 +48,10 @@ func (r *Run) steps(ctx context.Context) {
 	timer.Stop()
 	defer timer.Stop()
 	defer r.cores.count(false)
+	defer r.leaveRace()
 	for {
-		r.cores.count(r.active())
+		r.syncRace()
+		r.cores.count(r.active() && r.mayStep())
 		now := time.Now()
 		// A stale method (its step interrupted) is not published: the
 		// recorders would read a half-finished step. The reset that
@@ -69,6 +71,7 @@ func (r *Run) steps(ctx context.Context) {
 			case c := <-r.box.ctrl:
 				r.handle(c)
 			case <-tick:
+			case <-r.raceWake(): // the least spent in the group reached this run
 			}
 			timer.Stop()
 			continue
@@ -99,6 +102,12 @@ func (r *Run) active() bool {
 // long, or a negative one to sleep until a command arrives.
 func (r *Run) wait(now time.Time) time.Duration {
 	p := &r.pace
+	if r.active() && !r.mayStep() { // ahead of its pacing group: wait for the others
+		if p.dirty {
+			return max(p.nextFrame.Sub(now), 1) // positive: loop published otherwise
+		}
+		return -1
+	}
 	if r.active() {
 		if r.pending == 0 && p.speed > 0 {
 			next := p.base.Add(time.Duration(float64(r.step-p.baseStep+1) / p.speed * float64(time.Second)))
@@ -150,22 +159,30 @@ func (r *Run) batch(start time.Time) {
 	// The overrun is counted in the thread's CPU time, not the wall's: on a
 	// loaded machine the OS may hold the thread off its core mid-batch, and
 	// that is no share of the cores the run took.
-	var cpu0 time.Duration
-	measured := false
-	if sh.crowded() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		cpu0, measured = cputime.Thread()
-	}
+	// The thread is locked for the batch so that its CPU time is the
+	// run's: the budget a frame reports (Frame.CPU) and, when crowded, the
+	// overrun.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, measured := cputime.Thread()
+	perStep := r.race != nil && r.race.g.unit == UnitCPU // a CPU-paced run counts each step
 	deadline := start.Add(budget)
 	for i := int64(0); i < limit; i++ {
-		if !r.stepOnce() || !time.Now().Before(deadline) {
+		if !r.mayStep() {
+			break // ahead of its pacing group
+		}
+		if !r.stepTimed(perStep) || !time.Now().Before(deadline) {
 			break
 		}
 	}
 	if measured {
 		if cpu1, ok := cputime.Thread(); ok {
-			r.cores.ranOver(sh, cpu1-cpu0-budget)
+			if !perStep {
+				r.spent.cpu += cpu1 - cpu0
+			}
+			if sh.crowded() {
+				r.cores.ranOver(sh, cpu1-cpu0-budget)
+			}
 		}
 	}
 	r.pace.dirty = true
@@ -234,7 +251,9 @@ func (r *Run) stepOnce() bool {
 		return false
 	}
 	want := r.rec.before()
-	obj := r.m.Step().Objective
+	st := r.m.Step()
+	obj := st.Objective
+	r.spent.evals += st.Evals
 	if r.interrupted() {
 		r.stale = true // half a step: a reset or the end of the run follows
 		return false
@@ -254,6 +273,7 @@ func (r *Run) stepOnce() bool {
 		tr = r.m.Trace()
 	}
 	r.rec.observe(r.step, obj, tr)
+	r.syncRace()
 	return true
 }
 
@@ -390,6 +410,7 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	}
 	r.ctl.now, r.ctl.start = cloneControls(c), cloneControls(c)
 	r.step, r.pending, r.message, r.ctl.marks = 0, 0, "", nil
+	r.spent = spent{}
 	r.budget = r.opt.MaxSteps
 	r.pace.rateStep, r.pace.rateTime = 0, time.Time{}
 	r.rebaseSpeed(time.Now())

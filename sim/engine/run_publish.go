@@ -18,6 +18,7 @@ func (r *Run) publish(now time.Time) {
 	slices.SortFunc(f.Extras, func(a, b *wire.Extra) int { return cmp.Compare(a.Key, b.Key) })
 	r.pace.rate(now, r.step, r.active())
 	f.StepsPerSec = r.pace.perSec
+	f.Evals, f.CPU = r.spent.evals, r.spent.cpu
 	if f.Marks == nil {
 		f.Marks = []wire.Mark{}
 	}

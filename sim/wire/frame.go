@@ -27,7 +27,13 @@ type Frame struct {
 	Marks       []Mark             `json:"marks"`
 	Diagnostics map[string]float64 `json:"diagnostics"`
 	StepsPerSec float64            `json:"steps_per_sec"`
-	Data        *DataPoints        `json:"data,omitempty"`
+	// Evals and CPUSeconds are the budget the run has spent since it was
+	// last initialised: the evaluations its steps reported (gradient
+	// evaluations; density evaluations for a gradient-free sampler) and
+	// their CPU seconds. Charts may take either as their x-axis.
+	Evals      int64       `json:"evals"`
+	CPUSeconds float64     `json:"cpu_seconds"`
+	Data       *DataPoints `json:"data,omitempty"`
 
 	// Sealed by the run and shared by every viewer. encoding/json would
 	// re-scan a Marshaler's output for every viewer (it validates and
