@@ -30,9 +30,9 @@ type Frame struct {
 	// Evals and CPU are the budget spent since the last initialisation:
 	// the evaluations its steps reported (sim.StepStats.Evals) and their
 	// CPU time on the run's thread. A chart may take either as its x-axis.
-	Evals      int64
-	CPU        time.Duration
-	Predictive *wire.Band // nil until a band could be drawn
+	Evals       int64
+	CPU         time.Duration
+	Predictive  *wire.Band // nil until a band could be drawn
 	Marks       []wire.Mark
 	Diagnostics map[string]float64 // finite values only
 	Time        time.Time
