@@ -28,6 +28,7 @@
 //	record*.go      the recorders, one per view
 //	run_data.go     what the method is fitted to: data and edits, or a target
 //	replay.go       a shared link's steps and changes, played again
+//	race*.go        pacing groups: runs stepped at equal budgets (Group, Run.Pace)
 //
 // The goroutine repeats: take the waiting commands, step the method for
 // one batch, publish a frame when one is due (RunOptions.FrameRate, 25 a

@@ -288,3 +288,29 @@ func TestCPUPacedRunsStayLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameBudget: a frame carries the evaluations its run's steps
+// reported since the last initialisation: five steps of cost 3 are 15, and
+// a reset starts them again at 0.
+func TestFrameBudget(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var broken atomic.Int64
+	r, err := NewRun("r", &costMethod{cost: 3, g: NewGroup(UnitEvals), broken: &broken}, fakeDataset(), nil, 1, RunOptions{Log: quiet, FrameRate: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Start(ctx)
+	n := 5.0
+	if err := r.Do(ctx, wire.Op{Op: OpStep, N: &n}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r, func(f *Frame) bool { return f.Step == 5 })
+	if f := r.Latest(); f.Evals != 15 {
+		t.Fatalf("after 5 steps of 3: a frame with %d evaluations", f.Evals)
+	}
+	if err := r.Do(ctx, wire.Op{Op: OpReset}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r, func(f *Frame) bool { return f.Step == 0 && f.Evals == 0 })
+}

@@ -76,6 +76,7 @@
 //	GET    /api/runs/{id}                   RunInfo
 //	DELETE /api/runs/{id}                   stop and free the run
 //	POST   /api/runs/{id}/ops               one Op over HTTP: 204 applied, 202 Queued, 4xx refused
+//	POST   /api/pace                        {"runs":[ids],"unit":"grads"|"cpu"|"off"}: pace the session's runs by one budget clock
 //	GET    /api/runs/{id}/draws.csv         a sampler's kept draws, Stan's draws-table columns
 //	GET    /api/runs/{id}/stream            the websocket above
 //	POST   /api/sweeps                      CreateSweep → SweepCreated

@@ -11,6 +11,7 @@ import { setupDataEdit } from "./dataedit.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
 import { setupLayout } from "./layout.js";
 import { DRAW_LOOP, Panel } from "./panel.js";
+import { mountRace } from "./race_page.js";
 import { setPresentTicks } from "./plots.js";
 import { setupUpload } from "./upload.js";
 import { setupYourRuns } from "./yourruns.js";
@@ -123,6 +124,7 @@ if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.filter((p) => !p.readOnly).forEach((p) => p.op(b.dataset.all)));
 }
+app.race = mountRace(byId("toolbar"), panels, app); // "Play all at equal budget" and its chart
 // A viewer of a shared live run has no run commands: the toolbar's and the
 // watched panels' are hidden (app.css), Fork is left.
 app.onReadOnly = () => document.body.classList.toggle("viewer", panels.some((p) => p.readOnly));
@@ -258,4 +260,4 @@ function ink(canvas) {
   return n;
 }
 
-window.playground = { config, panels, compare, ink, layout, drawLoop: DRAW_LOOP };
+window.playground = { config, panels, compare, ink, layout, drawLoop: DRAW_LOOP, race: app.race };

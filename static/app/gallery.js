@@ -10,6 +10,7 @@
 import { createRun, deleteRun, streamURL } from "./api.js";
 import { drawHistory } from "./gallery_history.js";
 import { PlaneView, describe } from "./plane.js";
+import { Race } from "./race.js";
 
 // Bounds of what a panel keeps: the engine's kept draws, and the
 // divergences it marks.
@@ -94,6 +95,7 @@ class Panel {
     this.reset();
     const gen = (this.gen = (this.gen ?? 0) + 1);
     this.status.textContent = "starting";
+    this.page.race?.forget(this.el.dataset.panel);
     const spec = this.page.methods.get(this.method.value);
     try {
       const created = await createRun({
@@ -173,6 +175,7 @@ class Panel {
       if (p.q) this.q = p.q;
       if (p.particles) this.particles = p.particles;
       this.showMeasure(p.measure);
+      if (p.measure) this.page.race?.record(this.el.dataset.panel, this.method.value, f, p.measure);
     }
     if (!this.exact) return;
     const frame = {
@@ -213,6 +216,17 @@ class Page {
     this.controls = root.querySelector("[data-role=target-controls]");
     this.error = root.querySelector("[data-role=error]");
     this.playing = false;
+    // The equal-budget race (race.js): made before the panels, which
+    // report their measures to it.
+    this.race = new Race(this.error, {
+      runs: () => this.panels.map((p) => p.run),
+      play: () => this.play(true),
+      measures: [
+        { key: "mean_error", label: "mean error (sd units)" },
+        { key: "cov_error", label: "covariance error" },
+      ],
+      showError: (e) => this.showError(e),
+    });
     this.panels = [...document.querySelectorAll(".plane-panel")].map((el) => new Panel(el, this));
     this.typed = root.querySelector("[data-role=typed]");
     this.typedBox = root.querySelector("[data-role=typed-box]");

@@ -414,6 +414,7 @@ export class Panel {
     this.frameTimes.push(now);
     this.step = f.step ?? this.step;
     this.stepsPerSec = f.steps_per_sec ?? null;
+    this.app.onBudget?.(this, f); // the race chart (race.js): the budget spent, evals and cpu_seconds
     this.diagnostics = f.diagnostics ?? {};
     if (Array.isArray(f.objective)) this.objective.push(f.objective);
     for (const [name, pts] of Object.entries(f.trace ?? {})) if (Array.isArray(pts)) this.trace(name).series.push(pts);

@@ -1,0 +1,60 @@
+// The race chart's lines (static/app/race_chart.js): points against the
+// budget, a reset starting a line again, and the drawing on a stub canvas.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { RaceChart } from "../app/race_chart.js";
+
+// stubCanvas records the calls a draw makes on its 2-D context.
+function stubCanvas() {
+  const calls = [];
+  const ctx = new Proxy(
+    { measureText: (s) => ({ width: 6 * s.length }) },
+    {
+      get: (o, k) => (k in o ? o[k] : (...args) => calls.push([k, ...args])),
+      set: (o, k, v) => ((o[k] = v), true),
+    },
+  );
+  return { calls, canvas: { clientWidth: 400, clientHeight: 160, getContext: () => ctx } };
+}
+
+test("RaceChart.add keeps a line's points in budget order and starts again at a reset", () => {
+  const c = new RaceChart(stubCanvas().canvas);
+  c.add("nuts", "NUTS", 10, 0.5);
+  c.add("nuts", "NUTS", 10, 0.4); // the same budget: a frame with no step
+  c.add("nuts", "NUTS", 0, 0.4); // nothing spent: no point on a log axis
+  c.add("nuts", "NUTS", 20, NaN); // not measured yet
+  c.add("nuts", "NUTS", 40, 0.2);
+  assert.deepEqual(c.lines.get("nuts").pts, [
+    [10, 0.5],
+    [40, 0.2],
+  ]);
+  c.add("nuts", "NUTS", 5, 0.9); // the run was reset
+  assert.deepEqual(c.lines.get("nuts").pts, [[5, 0.9]]);
+  assert.equal(c.points(), 1);
+});
+
+test("RaceChart.add thins a long line but keeps its last point", () => {
+  const c = new RaceChart(stubCanvas().canvas);
+  for (let i = 1; i <= 5000; i++) c.add("m", "m", i, 1 / i);
+  const pts = c.lines.get("m").pts;
+  assert.ok(pts.length <= 2000, `${pts.length} points`);
+  assert.deepEqual(pts[pts.length - 1], [5000, 1 / 5000]);
+  for (let i = 1; i < pts.length; i++) assert.ok(pts[i][0] > pts[i - 1][0]);
+});
+
+test("RaceChart.draw draws one line per method, or a hint when empty", () => {
+  const s = stubCanvas();
+  const c = new RaceChart(s.canvas);
+  c.draw();
+  assert.ok(s.calls.some(([k, t]) => k === "fillText" && /play the panels/.test(t)));
+  c.add("a", "NUTS", 100, 0.3);
+  c.add("a", "NUTS", 1000, 0.1);
+  c.add("b", "Mean-field", 100, 0.9);
+  c.add("b", "Mean-field", 1000, 0.9);
+  s.calls.length = 0;
+  c.draw();
+  assert.equal(s.calls.filter(([k]) => k === "stroke").length, 3); // the axes and two lines
+  const labels = s.calls.filter(([k]) => k === "fillText").map(([, t]) => t);
+  assert.ok(labels.includes("NUTS") && labels.includes("Mean-field"), labels.join(", "));
+});
