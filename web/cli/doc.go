@@ -5,7 +5,11 @@
 //     is cancelled.
 //   - run trains one method headless on a built-in data set (--data) or a
 //     CSV (--data-file) and prints its summary, as a table or as one JSON
-//     object (--json); --draws writes the draws to a CSV file.
+//     object (--json); --draws writes the draws to a CSV file. With
+//     --budget-grads N instead of --steps it steps until the method has
+//     spent N gradient evaluations (density evaluations for metropolis;
+//     sim.StepStats.Evals), so every method given the same N stops within
+//     one step of it, and the summary's evals says what was spent.
 //     With --target it runs one of the 2-D gallery's methods (samplers and
 //     variational families, gallery.Methods) on a built-in target
 //     (target.Specs) or on a log density typed in Stan's notation, for
