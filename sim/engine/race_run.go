@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/cputime"
 )
 
@@ -78,6 +79,18 @@ func (r *Run) raceWake() <-chan struct{} {
 		return nil
 	}
 	return r.race.wake
+}
+
+// oneThread makes a method that steps in several goroutines
+// (sim.Threaded: a sampler's chains) step on the run's thread alone while
+// the run is paced by CPU time, which is measured on that thread: its
+// chains' work is then all counted. The cores' next share tells it again
+// once the run is paced no more (with a Registry's shared count).
+func (r *Run) oneThread() {
+	if t, ok := r.m.(sim.Threaded); ok && r.cores.threads != 1 {
+		r.cores.threads = 1
+		t.SetThreads(1)
+	}
 }
 
 // stepTimed is stepOnce, adding the step's CPU time to the spent budget

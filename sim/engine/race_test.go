@@ -314,3 +314,39 @@ func TestFrameBudget(t *testing.T) {
 	}
 	waitFrame(t, r, func(f *Frame) bool { return f.Step == 0 && f.Evals == 0 })
 }
+
+// threadedCost is a costMethod that steps in several goroutines
+// (sim.Threaded), recording what it was told.
+type threadedCost struct {
+	costMethod
+	threads atomic.Int64
+}
+
+func (m *threadedCost) SetThreads(n int) { m.threads.Store(int64(n)) }
+
+// TestCPUPacedRunsStepOnOneThread: a threaded method paced by CPU time is
+// told to step on one goroutine, the run's, whose CPU time is what the
+// group counts.
+func TestCPUPacedRunsStepOnOneThread(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var broken atomic.Int64
+	g := NewGroup(UnitCPU)
+	m := &threadedCost{costMethod: costMethod{cost: 1, g: g, broken: &broken}}
+	r, err := NewRun("r", m, fakeDataset(), nil, 1, RunOptions{Log: quiet, FrameRate: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Start(ctx)
+	if err := r.Pace(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	n := 3.0
+	if err := r.Do(ctx, wire.Op{Op: OpStep, N: &n}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r, func(f *Frame) bool { return f.Step == 3 })
+	if got := m.threads.Load(); got != 1 {
+		t.Errorf("a CPU-paced threaded method was told %d threads, want 1", got)
+	}
+}

@@ -152,6 +152,10 @@ func (r *Run) batch(start time.Time) {
 	}
 	sh := r.cores.share()
 	r.cores.tell(r.m, sh)
+	perStep := r.race != nil && r.race.g.unit == UnitCPU // a CPU-paced run counts each step
+	if perStep {
+		r.oneThread()
+	}
 	budget := r.cores.budget(sh)
 	if budget == 0 {
 		return // this turn pays for the last batch's overrun
@@ -165,7 +169,6 @@ func (r *Run) batch(start time.Time) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cpu0, measured := cputime.Thread()
-	perStep := r.race != nil && r.race.g.unit == UnitCPU // a CPU-paced run counts each step
 	deadline := start.Add(budget)
 	for i := int64(0); i < limit; i++ {
 		if !r.mayStep() {

@@ -16,7 +16,7 @@ import (
 // with nothing to iterate (the exact GP with its kernel held) spends
 // nothing and stops after one step.
 func TestBudgetStopsAtTheFirstStepReachingIt(t *testing.T) {
-	const budget = 48
+	const budget = 16
 	type run struct {
 		name     string
 		controls sim.Controls
