@@ -28,10 +28,17 @@ func TestBrowserRace(t *testing.T) {
 	}
 	b.shot("race-gallery")
 
-	b.do(chromedp.Navigate(b.url + "/play?data=linreg&methods=mfvi,hmc&seed=1"))
+	// The linear model with σ held: its posterior is known, and the chart
+	// can show each method's error against it.
+	b.do(chromedp.Navigate(b.url + "/play?data=linreg&methods=mfvi,hmc&seed=1&mfvi.fixed_noise=0.5&hmc.fixed_noise=0.5&hmc.warmup=100"))
 	b.wait(`window.playground?.race && playground.panels.every(p => p.runId && p.frames > 0)`, 30*time.Second)
 	b.eval(`document.querySelector("[data-role=race-unit]").value = "cpu"`)
 	b.do(chromedp.Click(chromedp.CSS(`[data-role=race]`)))
 	b.wait(`playground.race.paced === "cpu" && playground.race.samples.size === 2 && playground.race.chart.points() > 4`, 60*time.Second)
+	b.wait(`[...playground.race.samples.values()].every(s => s.pts.some(p => p.values.mean_error > 0))`, 60*time.Second)
+	b.eval(`(() => { const m = document.querySelector("[data-role=race-measure]"); m.value = "mean_error"; m.dispatchEvent(new Event("change")); return ""; })()`)
+	if n := b.evalInt(`playground.race.chart.points()`); n < 2 {
+		t.Errorf("the chart of the error against the exact posterior has %d points", n)
+	}
 	b.shot("race-play")
 }

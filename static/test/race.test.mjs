@@ -58,3 +58,17 @@ test("RaceChart.draw draws one line per method, or a hint when empty", () => {
   const labels = s.calls.filter(([k]) => k === "fillText").map(([, t]) => t);
   assert.ok(labels.includes("NUTS") && labels.includes("Mean-field"), labels.join(", "));
 });
+
+test("exactErrors: a fit's mean in exact sds and its sds' relative error, none without an exact posterior", async () => {
+  const { exactErrors } = await import("../app/race_page.js");
+  const exact = { mean: [1, 2], cov: [[4, 0], [0, 0.25]] };
+  // b0 one exact sd (2) off, b right; sds 3 (1.5×) and 0.5 (exact).
+  const e = exactErrors({ exact, gaussian: { mean: [3, 2], cov: [[9, 0], [0, 0.25]] } });
+  assert.ok(Math.abs(e.mean_error - 1) < 1e-12 && Math.abs(e.sd_error - 0.5) < 1e-12, JSON.stringify(e));
+  // A sampler's moments over all its draws.
+  const s = exactErrors({ exact, moments: [{ mean: 1, sd: 2 }, { mean: 2.5, sd: 0.4 }] });
+  assert.ok(Math.abs(s.mean_error - 1) < 1e-12 && Math.abs(s.sd_error - 0.2) < 1e-12, JSON.stringify(s));
+  assert.deepEqual(exactErrors({ gaussian: { mean: [0, 0], cov: [[1, 0], [0, 1]] } }), {});
+  assert.deepEqual(exactErrors({ exact, warmup: true, moments: [{ mean: 1, sd: 2 }, { mean: 2, sd: 0.5 }] }), {});
+  assert.deepEqual(exactErrors(undefined), {});
+});
