@@ -29,7 +29,9 @@ type Frame struct {
 	StepsPerSec float64
 	// Evals and CPU are the budget spent since the last initialisation:
 	// the evaluations its steps reported (sim.StepStats.Evals) and their
-	// CPU time on the run's thread. A chart may take either as its x-axis.
+	// CPU time on the run's thread (for a method stepping in several
+	// goroutines, unless paced by CPU time or crowded, the wall time of
+	// its batches). A chart may take either as its x-axis.
 	Evals       int64
 	CPU         time.Duration
 	Predictive  *wire.Band // nil until a band could be drawn

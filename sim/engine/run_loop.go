@@ -165,11 +165,19 @@ func (r *Run) batch(start time.Time) {
 	// that is no share of the cores the run took.
 	// The thread is locked for the batch so that its CPU time is the
 	// run's: the budget a frame reports (Frame.CPU) and, when crowded, the
-	// overrun.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	cpu0, measured := cputime.Thread()
+	// overrun. A method stepping in several goroutines (sim.Threaded) is
+	// not locked unless it must be: a locked thread that waits for its
+	// chains' goroutines sleeps and is woken by the OS at every step. Its
+	// CPU budget is then the batch's wall time, its chains' work included.
+	var cpu0 time.Duration
+	measured := false
+	if _, threaded := r.m.(sim.Threaded); sh.crowded() || perStep || !threaded {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpu0, measured = cputime.Thread()
+	}
 	deadline := start.Add(budget)
+	wall := time.Now()
 	for i := int64(0); i < limit; i++ {
 		if !r.mayStep() {
 			break // ahead of its pacing group
@@ -178,15 +186,20 @@ func (r *Run) batch(start time.Time) {
 			break
 		}
 	}
+	counted := perStep // a CPU-paced run counted each step
 	if measured {
 		if cpu1, ok := cputime.Thread(); ok {
-			if !perStep {
+			if !counted {
 				r.spent.cpu += cpu1 - cpu0
+				counted = true
 			}
 			if sh.crowded() {
 				r.cores.ranOver(sh, cpu1-cpu0-budget)
 			}
 		}
+	}
+	if !counted {
+		r.spent.cpu += time.Since(wall) // no thread clock, or a threaded method unlocked: the wall's
 	}
 	r.pace.dirty = true
 	r.checkBudget()
