@@ -16,7 +16,6 @@ type Workload struct {
 	Controls sim.Controls
 	Rows     int  // training points; 0 for a target density
 	Target   bool // a gallery method on a two-dimensional target density
-	Chains   int  // a target sampler's chains (its controls do not hold them)
 }
 
 // Cost is a run's estimated price.
@@ -285,7 +284,7 @@ func target(w Workload) Cost {
 		c.Bytes += int64(8 * 4 * k * k)
 		c.StepFLOPs = 30 * k * k
 	default:
-		chains := max(1, float64(w.Chains))
+		const chains = 8 // the most a gallery sampler runs
 		c.StepFLOPs = chains*1024*200 + num(w, "samples", 256)*2000
 	}
 	c.PollFLOPs = c.StepFLOPs
