@@ -124,11 +124,13 @@ var formulas = map[string]formula{
 }
 
 // Constants of package mcmc: the draws of the summarised parameters kept
-// per chain (maxDraws) and the floats of full-θ draws (fullFloats, at
-// least 64 draws).
+// per chain (maxDraws), the floats of full-θ draws (fullFloats, at least
+// 64 draws) and the points of a row block, between two of which a BNN's
+// density polls the interrupt (blockRows).
 const (
 	mcmcMaxDraws   = 100_000
 	mcmcFullFloats = 1 << 19
+	mcmcBlockRows  = 1024
 )
 
 // samplerVectors are the θ-sized vectors a chain's kernel and its warm-up
@@ -151,19 +153,23 @@ func sampler(kind string) formula {
 		full := min(max(mcmcFullFloats/dim, 64), mcmcMaxDraws)
 		chain := n.grad*rows + 8*dim*samplerVectors[kind] + 8*(dim*full+kept*mcmcMaxDraws) + 16*rows
 		grad := 3 * n.fwd * float64(w.Rows)
+		block := float64(min(w.Rows, mcmcBlockRows)) // the density polls between row blocks
+		if w.Model == model.Linear {
+			block = float64(w.Rows)
+		}
 		c := Cost{MemoryDrivers: []string{"chains", model.ControlArch, DataPoints}}
 		switch kind {
 		case "nuts":
-			c.PollFLOPs = grad
+			c.PollFLOPs = 3 * n.fwd * block
 			c.StepFLOPs = chains * math.Exp2(num(w, "max_depth", 10)) * grad
 			c.StepDrivers = []string{"max_depth", "chains", model.ControlArch, DataPoints}
 		case "hmc":
-			c.PollFLOPs = grad
+			c.PollFLOPs = 3 * n.fwd * block
 			c.StepFLOPs = chains * num(w, "leapfrog_steps", 20) * grad
 			c.StepDrivers = []string{"leapfrog_steps", "chains", model.ControlArch, DataPoints}
 		case "metropolis":
-			c.PollFLOPs = n.fwd * float64(w.Rows)
-			c.StepFLOPs = chains * c.PollFLOPs
+			c.PollFLOPs = n.fwd * block
+			c.StepFLOPs = chains * n.fwd * float64(w.Rows)
 			c.StepDrivers = []string{"chains", model.ControlArch, DataPoints}
 		default: // sgld: a minibatch's gradient, on a second network
 			b := min(int64(num(w, "batch", 32)), rows)
