@@ -32,8 +32,9 @@ type Budget struct {
 	// PollFLOPs bounds the arithmetic between two polls of a step's
 	// interrupt, default 10⁹: about 0.1 s of one core, so that a delete,
 	// an expiry or a reset stops the step in flight within that. Methods
-	// that poll (the samplers per leapfrog step, an ensemble per member)
-	// count one gradient; the others a whole step.
+	// that poll count what they do between two polls (the samplers on a
+	// network a row block of 1,024 points, an ensemble a member); the
+	// others a whole step.
 	PollFLOPs float64
 }
 
@@ -145,7 +146,11 @@ func costError(w cost.Workload, drivers []string, needs string) *CostError {
 // totalError refuses a run that fits its own bound but not what the other
 // runs leave of the budget of all runs.
 func totalError(w cost.Workload, c cost.Cost, spent, total int64) *CostError {
-	e := costError(w, c.MemoryDrivers, fmt.Sprintf("needs ~%s; the runs on the server hold ~%s of the %s they may hold together", bytesString(c.Bytes), bytesString(spent), bytesString(total)))
+	held := "the server allows " + bytesString(total) + " for all runs together"
+	if spent > 0 {
+		held = fmt.Sprintf("the runs on the server hold ~%s of the %s they may hold together", bytesString(spent), bytesString(total))
+	}
+	e := costError(w, c.MemoryDrivers, "needs ~"+bytesString(c.Bytes)+"; "+held)
 	e.Message += ", or try again when other runs have ended (a run nobody watches is freed within minutes)"
 	e.Total = true
 	return e
