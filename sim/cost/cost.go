@@ -130,7 +130,7 @@ var formulas = map[string]formula{
 const (
 	mcmcMaxDraws   = 100_000
 	mcmcFullFloats = 1 << 19
-	mcmcBlockRows  = 1024
+	mcmcBlockRows  = 512
 )
 
 // samplerVectors are the θ-sized vectors a chain's kernel and its warm-up

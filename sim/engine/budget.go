@@ -17,8 +17,8 @@ import (
 type Budget struct {
 	// RunBytes is the memory one run may hold, default 1 GiB: NUTS on
 	// 10,000 points with the default network and 8 chains needs about
-	// 0.2 GB; arch 256×4 with 8 chains needs 2.7 GB on 100 points (its
-	// draws and tree levels) and 4 GB on 10,000.
+	// 0.2 GB; arch 256×4 with 8 chains needs 2.3 GB on 100 points (its
+	// draws and tree levels) and 3.5 GB on 10,000.
 	RunBytes int64
 	// TotalBytes is the memory all runs may hold together, default 8 GiB:
 	// Go's heap grows to about twice its live bytes between collections,
@@ -33,7 +33,7 @@ type Budget struct {
 	// interrupt, default 10⁹: about 0.1 s of one core, so that a delete,
 	// an expiry or a reset stops the step in flight within that. Methods
 	// that poll count what they do between two polls (the samplers on a
-	// network a row block of 1,024 points, an ensemble a member); the
+	// network a row block of 512 points, an ensemble a member); the
 	// others a whole step.
 	PollFLOPs float64
 }

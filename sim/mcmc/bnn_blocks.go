@@ -8,11 +8,12 @@ import (
 
 // blockRows bounds the data points of one network pass between two polls
 // of the engine's interrupt: a gradient of the largest network the arch
-// control allows (4 layers of 256) on 1,024 points is about 1.2·10⁹
-// floating-point operations, a tenth of a second of one core, so an
+// control allows (4 layers of 256) on 512 points is about 6·10⁸
+// floating-point operations, under a tenth of a second of one core, so an
 // interrupted step stops within about that even on 10,000 points (a whole
-// gradient there is about a second).
-const blockRows = 1024
+// gradient there is about a second). Blocks of 512 rows keep the GEMMs
+// large enough to run at full speed.
+const blockRows = 512
 
 // rowBlock is a network on a run of consecutive points (sorted by x, so
 // each block takes the first layer's spans, model.Net.UseSpans) and their

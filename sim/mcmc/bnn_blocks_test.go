@@ -29,14 +29,14 @@ func blockedBNN(t *testing.T, n int) (*bnn, *bnnDensity, []float64) {
 	return b, b.newDensity().(*bnnDensity), th
 }
 
-// TestRowBlocksMatchOneNetwork: on 2,500 points (three blocks) the
+// TestRowBlocksMatchOneNetwork: on 1,500 points (three blocks) the
 // density and its gradient are those of one network on every point, to
 // rounding: the blocks only sum the same terms in another order. Each sum
-// has 2,500 terms of order one, so its rounding error is at most about
-// 2,500·2⁻⁵³ ≈ 3·10⁻¹³ of its terms' magnitude; 10⁻⁹ relative leaves room
+// has 1,500 terms of order one, so its rounding error is at most about
+// 1,500·2⁻⁵³ ≈ 2·10⁻¹³ of its terms' magnitude; 10⁻⁹ relative leaves room
 // for the gradient's cancellations.
 func TestRowBlocksMatchOneNetwork(t *testing.T) {
-	b, d, th := blockedBNN(t, 2500)
+	b, d, th := blockedBNN(t, 1500)
 	if len(d.all) != 3 {
 		t.Fatalf("%d blocks, want 3", len(d.all))
 	}
@@ -67,7 +67,7 @@ func TestRowBlocksMatchOneNetwork(t *testing.T) {
 // TestRowBlocksPollTheInterrupt: an evaluation polls between its blocks
 // and, once interrupted, stops after the block in flight with −∞.
 func TestRowBlocksPollTheInterrupt(t *testing.T) {
-	_, d, th := blockedBNN(t, 5000) // five blocks
+	_, d, th := blockedBNN(t, 2500) // five blocks
 	polls := 0
 	halt := func() bool { polls++; return polls >= 2 }
 	d.pollWith(&halt)
