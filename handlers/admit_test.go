@@ -60,3 +60,18 @@ func TestAdmissionByCost(t *testing.T) {
 		t.Errorf("past the budget of all runs: %d %s (Retry-After %q)", code, raw, h.Get("Retry-After"))
 	}
 }
+
+// TestAdmissionByCostOnATarget: a run on a target density is admitted by
+// cost as a run on data is: SVGD's squared distances between 2,000
+// particles are 16 MB, past the 12 MiB a run may hold here.
+func TestAdmissionByCostOnATarget(t *testing.T) {
+	checkLeaks(t)
+	e := budgetEnv(t)
+	code, ae, raw := call(e, "A", "POST", "/api/runs", "application/json", `{"target":"banana","method":"svgd","controls":{"particles":2000}}`)
+	if code != http.StatusUnprocessableEntity || ae.Field != "particles" || !strings.Contains(ae.Message, "svgd with particles 2000 needs ~") {
+		t.Fatalf("SVGD with 2,000 particles: %d %s", code, raw)
+	}
+	if code, _, raw := call(e, "A", "POST", "/api/runs", "application/json", `{"target":"banana","method":"svgd","controls":{"particles":100}}`); code != http.StatusCreated {
+		t.Fatalf("SVGD with 100 particles: %d %s", code, raw)
+	}
+}

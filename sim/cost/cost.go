@@ -280,15 +280,16 @@ func gpVI(w Workload, _ net) Cost {
 }
 
 // target is a gallery method on a two-dimensional density: its chains'
-// rings of draws and its family are small; SVGD's kernel between
-// particles is the one term that grows, as particles².
+// rings of draws and its family are small; SVGD's squared distances
+// between particles (n(n−1)/2 of them, package family) are the one term
+// that grows, as particles².
 func target(w Workload) Cost {
 	c := Cost{Bytes: runBase + 2<<20, MemoryDrivers: []string{"particles"}, StepDrivers: []string{"particles", "samples"}}
 	switch w.Method {
 	case "svgd":
 		k := num(w, "particles", 100)
-		c.Bytes += int64(8 * 4 * k * k)
-		c.StepFLOPs = 30 * k * k
+		c.Bytes += int64(8 * (k*(k-1)/2 + 12*k))
+		c.StepFLOPs = 20 * k * k
 	default:
 		const chains = 8 // the most a gallery sampler runs
 		c.StepFLOPs = chains*1024*200 + num(w, "samples", 256)*2000
