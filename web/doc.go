@@ -157,7 +157,7 @@
 // draws at their cap that a short run has not filled. A deleted run gives
 // its memory back: NUTS with arch 100,100 and 4 chains on a 10,000-row
 // upload holds 200 MB (estimated 202 MB); deleted mid-step, the heap is
-// back within 1.1 MB of where it was before the run within 50–200 ms,
+// back within 1.1 MB of where it was before the run within 0.2 s,
 // and the budget counts nothing (TestHeapReturnsAfterDelete, which allows
 // 8 MiB). A sampler on a network evaluates more than 512 points in
 // blocks and checks for a stop between two, so a delete stops its step
