@@ -41,6 +41,20 @@
 // crowded run. Package web's documentation lists the limits and the tests
 // behind them.
 //
+// # What a run may cost
+//
+// The registry admits runs by cost (engine.Budget): a run on data or on a
+// target, and every command that would make a run dearer (a control set,
+// a data edit), is estimated before it is built or taken. A run dearer
+// than one run may be — its memory, a step's arithmetic, or that between
+// two checks for a stop — is a 422 naming the control to lower first, its
+// message what the run needs, what the server allows and what to lower: the
+// request itself is unprocessable here, and sending it again will not
+// help. A run that fits its own bounds but not what the other runs leave
+// of the budget of all runs is a 429 with Retry-After: it is the server's
+// load, and it frees as runs end. On a stream both are an error frame
+// naming the field, as any refused command.
+//
 // # What one client may hold
 //
 // Runs, uploads and sweeps belong to a browser session (a cookie), and the

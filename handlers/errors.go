@@ -86,17 +86,24 @@ func cut(s string, n int) string {
 	return s
 }
 
-// writeErr maps an error to its status: a *sim.FieldError is 400, a cap is
-// 429, an unknown run 404, shutting down or a busy run 503, anything else 500 (logged,
-// and not shown: it may hold internals).
+// writeErr maps an error to its status: a *sim.FieldError is 400, a run
+// dearer than the server allows a run 422, a cap (the budget of all runs
+// among them) 429, an unknown run 404, shutting down or a busy run 503,
+// anything else 500 (logged, and not shown: it may hold internals).
 func writeErr(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var fe *sim.FieldError
 	var le *engine.LimitError
 	var ce *capError
+	var cost *engine.CostError
 	switch {
 	case errors.As(err, &ce):
 		w.Header().Set("Retry-After", retryAfter(ce.retry))
 		writeError(w, log, http.StatusTooManyRequests, ce.field, ce.message)
+	case errors.As(err, &cost) && cost.Total:
+		w.Header().Set("Retry-After", "60")
+		writeError(w, log, http.StatusTooManyRequests, cost.Field, cost.Message)
+	case errors.As(err, &cost):
+		writeError(w, log, http.StatusUnprocessableEntity, cost.Field, cost.Message)
 	case errors.As(err, &fe):
 		writeError(w, log, http.StatusBadRequest, fe.Field, fe.Message)
 	case errors.As(err, &le):

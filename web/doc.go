@@ -30,6 +30,10 @@
 //	unwatched runs           paused after 30 s, deleted after a minute (serve --free-unwatched)
 //	per client address       sessions 120 at once then 1 a second, runs 60, uploads 28, sweeps 1,
 //	                         draws downloads 4 (8 in all), streams 480: 429 saying what holds them
+//	memory per run           1 GB by its estimate: 422 naming what to lower (serve --run-memory)
+//	memory of all runs       8 GB by their estimates: 429 with Retry-After (serve --total-memory)
+//	arithmetic of a step     10¹² floating-point operations: 422 (serve --step-flops)
+//	between two stop checks  10⁹ floating-point operations, ~0.1 s of a core: 422 (serve --poll-flops)
 //
 // The caps per client address (the TCP peer, or with --trust-proxy the
 // proxy's X-Forwarded-For; IPv6 by its /64) hold over all of that
@@ -38,6 +42,18 @@
 // and ClientLimits sets them. A draws download is counted first and sent
 // with its Content-Length under a deadline that grows with the bytes
 // sent.
+//
+// Every run is admitted by cost before it is built, and every control set
+// and data edit before the run takes it, so a live edit cannot go round
+// it: package cost estimates from the method, its controls and the data's
+// size the memory the run will hold, the arithmetic of one step and that
+// between two checks for a stop, and the refusal names the run, what it
+// needs against what the server allows and what to lower ("nuts with
+// chains 8 and arch 256,256,256,256 on 100 points needs ~2.28 GB; the
+// server allows 1 GB per run: lower chains, arch or data points")
+// (TestAdmissionByCost, sim/engine TestBudgetHoldsLiveChanges). The serve
+// flags --client-* and --export* set the caps per client address and the
+// draws downloads; a flag left out or 0 keeps its default.
 //
 // Each method's spec states the most training points it accepts (max_points
 // in GET /api/methods, with the reason), checked before any matrix is
@@ -114,6 +130,40 @@
 // serve --drain-delay it fails that long while the server still serves, so
 // a balancer sends new clients elsewhere first (TestReadyzFailsFirstOnShutdown).
 // Every GET route answers HEAD.
+//
+// # Reliability
+//
+// A run's memory estimate is checked against the live heap the method
+// holds after its steps, per method at sizes where each term of its
+// formula dominates (sim/cost TestEstimateAgainstMeasuredHeap; estimate ÷
+// measured within [0.75, 2]):
+//
+//	method       points  controls                                   estimate  measured
+//	nuts          3,000  arch 100,100,100, 2 chains, max_depth 1      101 MB     78 MB
+//	nuts             50  arch 256,256, 2 chains, full-θ draws kept    209 MB    212 MB
+//	hmc           6,000  arch 100,100, 2 chains                        61 MB     53 MB
+//	metropolis       20  arch 20, 2 chains, 100,000 draws kept         15 MB     16 MB
+//	sgld          4,000  arch 100,100, 2 chains, batch 64              47 MB     35 MB
+//	mfvi          8,000  arch 200,200                                  54 MB     56 MB
+//	map           6,000  arch 128,128                                  26 MB     26 MB
+//	ensemble      3,000  arch 128,128, 8 members                       17 MB     17 MB
+//	livi          3,000  arch 100,100, noise_dim 50                    51 MB     52 MB
+//	gip           3,000  arch 100,100, 4 samples, 400 inducing        124 MB    116 MB
+//	fbnn            500  arch 100,100, 80 particles, 120 points        72 MB     75 MB
+//	gp-exact        400                                               7.7 MB    6.5 MB
+//	gpvi            300                                                17 MB     16 MB
+//
+// Where the estimate is highest above the measure it counts stores of
+// draws at their cap that a short run has not filled. A deleted run gives
+// its memory back: NUTS with arch 100,100 and 4 chains on a 10,000-row
+// upload holds 200 MB (estimated 202 MB); deleted mid-step, the heap is
+// back within 1.1 MB of where it was before the run within 0.2 s,
+// and the budget counts nothing (TestHeapReturnsAfterDelete, which allows
+// 8 MiB). A sampler on a network evaluates more than 512 points in
+// blocks and checks for a stop between two, so a delete stops its step
+// within one block's arithmetic (sim/mcmc TestRowBlocksPollTheInterrupt);
+// a method that does not check inside its step is held by --poll-flops
+// to about 0.1 s of a core a step.
 //
 // # Observability
 //

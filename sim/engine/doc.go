@@ -29,6 +29,7 @@
 //	run_data.go     what the method is fitted to: data and edits, or a target
 //	replay.go       a shared link's steps and changes, played again
 //	race*.go        pacing groups: runs stepped at equal budgets (Group, Run.Pace)
+//	budget.go       admission by cost: the budget, a run's workload, refusals
 //
 // The goroutine repeats: take the waiting commands, step the method for
 // one batch, publish a frame when one is due (RunOptions.FrameRate, 25 a
@@ -141,7 +142,14 @@
 // # The registry
 //
 // A Registry caps the runs at MaxRuns (64) in all and MaxRunsPerClient (8)
-// per client; beyond, Create returns a *LimitError saying what to do. A
+// per client; beyond, Create returns a *LimitError saying what to do. It
+// admits runs by cost (budget.go): before a run is built, package cost
+// estimates its memory, the arithmetic of a step and that between two
+// polls of its interrupt, and a run past Budget's bounds is refused with a
+// *CostError naming what to lower; the runs' estimates together are held
+// to Budget.TotalBytes, each counted at the dearest it was admitted at
+// until it is removed. A control set or a data edit is admitted the same
+// way before the run takes it (makeSet, makeData, SetData). A
 // run nobody watches is paused after IdleTimeout (30 s) and deleted after
 // ExpireAfter (1 min), freeing its slot. With Instance set every run id
 // begins with the instance's name, so a balancer can route a run's

@@ -74,7 +74,9 @@ func longNUTS(t *testing.T, chains int) (*engine.Registry, *engine.Run, *probe) 
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	g := engine.NewRegistry(engine.RegistryConfig{}, func(engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
+	// Past the default budget on purpose: a step must be long to interrupt.
+	unbounded := engine.Budget{RunBytes: 1 << 40, TotalBytes: 1 << 40, StepFLOPs: 1e18, PollFLOPs: 1e18}
+	g := engine.NewRegistry(engine.RegistryConfig{Budget: unbounded}, func(engine.RunConfig) (sim.Method, *sim.Dataset, sim.Controls, error) {
 		return p, d, c, nil
 	}, quiet)
 	t.Cleanup(g.Close)

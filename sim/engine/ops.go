@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/cost"
 	"github.com/posterior-playground/playground/sim/datasets"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -201,7 +202,12 @@ func setShape(m wire.Op) error {
 // spec was refitted (a data edit) before the command is applied.
 func makeSet(r *Run, m wire.Op, _ EditDecoder) (command, error) {
 	spec := r.prob.spec.Load()
-	if _, err := spec.Check(*m.Name, *m.Value); err != nil {
+	c, err := spec.Check(*m.Name, *m.Value)
+	if err != nil {
+		return command{}, err
+	}
+	v := c.Canonical(*m.Value)
+	if err := r.admitChange(func(w *cost.Workload) { w.Controls[*m.Name] = v }); err != nil {
 		return command{}, err
 	}
 	return command{name: *m.Name, value: *m.Value, spec: spec}, nil
@@ -290,6 +296,9 @@ func makeData(r *Run, m wire.Op, edits EditDecoder) (command, error) {
 		return command{}, err
 	}
 	if err := r.checkEdited(d); err != nil {
+		return command{}, err
+	}
+	if err := r.admitChange(func(w *cost.Workload) { w.Rows = d.N() }); err != nil {
 		return command{}, err
 	}
 	return command{data: d}, nil

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/cost"
 	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 
@@ -54,6 +55,9 @@ type RegistryConfig struct {
 	// slot, default 1 min (a closed tab must not hold a classroom's slots).
 	ExpireAfter time.Duration
 	Run         RunOptions // options of every run (MaxSteps is overridden)
+	// Budget bounds what runs may cost (budget.go): memory per run and in
+	// all, arithmetic per step and between two polls of its interrupt.
+	Budget Budget
 	// Instance, when set, begins every run id ("i2-3f…"), so that a
 	// balancer in front of several instances routes a run's requests to the
 	// instance that holds it. ValidInstance says what it may be.
@@ -92,6 +96,7 @@ func (c RegistryConfig) withDefaults() RegistryConfig {
 		c.ExpireAfter = time.Minute
 	}
 	c.Run.MaxSteps = c.MaxSteps
+	c.Budget = c.Budget.withDefaults()
 	return c
 }
 
@@ -116,7 +121,8 @@ type Registry struct {
 	mu        sync.Mutex
 	runs      map[string]*entry
 	perClient map[string]int
-	reserved  int // slots held by Creates in progress
+	reserved  int   // slots held by Creates in progress
+	spent     int64 // the runs' estimated bytes (Budget), each counted at its dearest admitted
 	closed    bool
 	retired   map[string]int64 // steps of removed runs, by method (Stats)
 }
@@ -126,6 +132,7 @@ type entry struct {
 	client    string
 	cancel    context.CancelFunc
 	idleSince time.Time // when the last viewer left (or creation)
+	bytes     int64     // its estimated memory, counted in spent
 }
 
 // NewRegistry returns a registry building runs with factory. It starts a
@@ -179,18 +186,32 @@ func (g *Registry) create(cfg RunConfig, client string, build func() (*Run, erro
 		return nil, err
 	}
 	run, err := build()
+	var w cost.Workload
+	var c cost.Cost
+	if err == nil { // the method is not initialised yet: it holds nothing
+		w = run.workload()
+		c = cost.Estimate(w)
+		err = g.cfg.Budget.checkCost(w, c)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reserved--
 	if err == nil && g.closed {
 		err = ErrRegistryClosed
 	}
+	if err == nil && g.spent+c.Bytes > g.cfg.Budget.TotalBytes {
+		err = totalError(w, c, g.spent, g.cfg.Budget.TotalBytes)
+	}
 	if err != nil {
 		g.release(client)
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(g.ctx)
-	g.runs[run.id] = &entry{run: run, client: client, cancel: cancel, idleSince: time.Now()}
+	e := &entry{run: run, client: client, cancel: cancel, idleSince: time.Now(), bytes: c.Bytes}
+	g.runs[run.id] = e
+	g.spent += c.Bytes
+	run.costW = w
+	run.admit = func(w cost.Workload) error { return g.admitChange(e, w) }
 	run.markStarted()
 	g.wg.Go(func() { run.labelled(ctx) })
 	if p := cfg.Replay; p != nil {
@@ -368,8 +389,39 @@ func (g *Registry) Delete(id string) error {
 func (g *Registry) remove(id string, e *entry) {
 	g.retired[e.run.Spec().Name] += e.run.StepsTaken()
 	delete(g.runs, id)
+	g.spent -= e.bytes
+	e.bytes = 0
 	g.release(e.client)
 	e.cancel()
+}
+
+// admitChange admits a live run's new workload w: within the bounds of a
+// run, and, when dearer than the run counts, within what the other runs
+// leave. The run then counts at the dearer of the two.
+func (g *Registry) admitChange(e *entry, w cost.Workload) error {
+	c := cost.Estimate(w)
+	if err := g.cfg.Budget.checkCost(w, c); err != nil {
+		return err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.runs[e.run.id] != e || c.Bytes <= e.bytes {
+		return nil // removed (its commands fail as they reach it), or no dearer
+	}
+	if others := g.spent - e.bytes; others+c.Bytes > g.cfg.Budget.TotalBytes {
+		return totalError(w, c, others, g.cfg.Budget.TotalBytes)
+	}
+	g.spent += c.Bytes - e.bytes
+	e.bytes = c.Bytes
+	return nil
+}
+
+// Spent returns the memory the runs are estimated to hold together, as
+// the budget counts it.
+func (g *Registry) Spent() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.spent
 }
 
 // RunKey groups runs for Stats.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/cost"
 	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -34,6 +35,13 @@ type Run struct {
 	// mailbox (one each, counted in after they are queued and out when
 	// applied). An Interruptible method polls it (interrupt.go).
 	halt *atomic.Int64
+
+	// admit checks a change to the run's workload against its registry's
+	// budget (budget.go), nil outside a registry; costW is the workload
+	// last admitted, changed under costMu.
+	admit  func(cost.Workload) error
+	costMu sync.Mutex
+	costW  cost.Workload
 
 	// Owned by the run goroutine (and NewRun before Start): the status
 	// machine.

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/cost"
 	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -91,6 +92,9 @@ func (r *Run) BaseData() *sim.Dataset { return r.prob.base }
 // link's edits come through Do.
 func (r *Run) SetData(ctx context.Context, d *sim.Dataset) error {
 	if err := r.checkEdited(d); err != nil {
+		return err
+	}
+	if err := r.admitChange(func(w *cost.Workload) { w.Rows = d.N() }); err != nil {
 		return err
 	}
 	return r.sendOp(ctx, OpData, command{data: d})

@@ -125,8 +125,9 @@ func (b *bnn) predict(dst, xs, th []float64) {
 // allocates nothing.
 type bnnDensity struct {
 	p      *bnn
-	all    *model.Net // on every data point, sorted by x
-	ys     []float64  // y in all's order
+	all    []rowBlock // every data point, sorted by x, in blocks (bnn_blocks.go)
+	gb     []float64  // a block's weight gradient, when there are several blocks
+	halt   *func() bool
 	mid    *model.Net // at xMid, for summarize
 	batch  *model.Net // on the last minibatch, rebuilt when its size changes
 	xb, yb []float64
@@ -146,9 +147,11 @@ func (b *bnn) newDensity() density {
 	for k, i := range idx {
 		xs[k], ys[k] = b.x[i], b.y[i]
 	}
-	all := model.NewNet(b.layers, xs, true)
-	all.UseSpans(b.layers)
-	return &bnnDensity{p: b, all: all, ys: ys, mid: model.NewNet(b.layers, []float64{b.xMid}, false)}
+	d := &bnnDensity{p: b, all: newRowBlocks(b.layers, xs, ys), mid: model.NewNet(b.layers, []float64{b.xMid}, false)}
+	if len(d.all) > 1 {
+		d.gb = make([]float64, b.nw)
+	}
+	return d
 }
 
 func (d *bnnDensity) summarize(dst, th []float64) {
@@ -165,11 +168,11 @@ func (d *bnnDensity) summarize(dst, th []float64) {
 }
 
 func (d *bnnDensity) logp(th []float64) float64 {
-	return d.eval(d.all, d.ys, th, nil, 1)
+	return d.evalAll(th, nil)
 }
 
 func (d *bnnDensity) logpGrad(th, g []float64) float64 {
-	return d.eval(d.all, d.ys, th, g, 1)
+	return d.evalAll(th, g)
 }
 
 func (d *bnnDensity) logpGradBatch(th, g []float64, batch []int) float64 {
@@ -199,11 +202,23 @@ func (d *bnnDensity) eval(net *model.Net, y, th, g []float64, scale float64) flo
 	if g != nil {
 		net.Backward(p.layers, w, g[:p.nw]) // d(−scale·log p(y | θ))/dw
 	}
+	return d.withPrior(th, g, scale*ll, dNoise)
+}
+
+// withPrior adds to the log-likelihood ll (its weight gradient, negated,
+// in g; dNoise its derivative by log σ) the prior's terms.
+func (d *bnnDensity) withPrior(th, g []float64, ll, dNoise float64) float64 {
+	p := d.p
+	w := th[:p.nw]
+	var logNoise float64
+	if p.regression() {
+		logNoise = th[p.nw]
+	}
 	var lp float64
 	if g == nil {
-		lp = scale*ll + model.LogPrior(p.layers, w, nil, 1)
+		lp = ll + model.LogPrior(p.layers, w, nil, 1)
 	} else {
-		lp = scale*ll + logPriorNegGrad(p.layers, w, g)
+		lp = ll + logPriorNegGrad(p.layers, w, g)
 	}
 	if p.regression() {
 		lp += numeric.NormalLogPDF(logNoise, noisePriorMean, noisePriorStd)

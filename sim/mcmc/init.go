@@ -97,6 +97,9 @@ func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error 
 			draws: newStore(len(m.params), maxDraws), full: newStore(dim, fullCap),
 			halt: m.Poll(),
 		}
+		if pd, ok := c.dens.(interface{ pollWith(*func() bool) }); ok {
+			pd.pollWith(&c.halt) // between row blocks of a large data set
+		}
 		prob.initState(c.theta, c.rng)
 		c.k = m.newKernel(dim, prob.numData(), cs)
 		c.k.init(c)

@@ -72,13 +72,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var proxies stringList
 	fs.Var(&proxies, "trust-proxy", "a `CIDR` of reverse proxies whose X-Forwarded-For names the client (repeatable; none by default)")
 	drain := fs.Duration("drain-delay", 0, "on SIGTERM, how long /readyz fails (503) while the server still serves, before it stops accepting (`DURATION`, e.g. 5s)")
+	cfg := web.DefaultConfig()
+	limitFlags(fs, &cfg) // serve_flags.go
 	if err := parse(fs, args); errors.Is(err, flag.ErrHelp) {
 		return commandHelp(stdout, "serve", fs, args)
 	} else if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	cfg := web.DefaultConfig()
 	cfg.Addr, cfg.AllowedOrigins, cfg.FrameAncestors = *addr, origins, ancestors
 	cfg.Instance, cfg.TrustedProxies, cfg.DrainDelay = *instance, proxies, *drain
 	if *freeAfter < time.Second || *freeAfter > 24*time.Hour {
