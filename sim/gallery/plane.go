@@ -145,9 +145,9 @@ type Plane struct {
 	Key    string `json:"key"` // the exact answer's: the page drops what it kept when it changes
 	Chains int    `json:"chains"`
 	// Totals and From number a sampler's draws (above); nil for a family.
-	Totals []int64   `json:"totals,omitempty"`
-	From   []int64   `json:"from,omitempty"`
-	Draws  *PlaneXY  `json:"draws,omitempty"`
+	Totals []int64  `json:"totals,omitempty"`
+	From   []int64  `json:"from,omitempty"`
+	Draws  *PlaneXY `json:"draws,omitempty"`
 	// Divergences are where divergent transitions ended, numbered
 	// DivergenceFrom to DivergenceTotal − 1 over all chains.
 	Divergences     *PlaneXY         `json:"divergences,omitempty"`
