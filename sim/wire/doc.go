@@ -93,6 +93,7 @@
 //
 //	GET    /api/methods[?data=NAME&seed=S]  every method's spec (MethodSpec), ranges fitted to that data set
 //	GET    /api/datasets                    the built-in data sets
+//	GET    /api/scenarios[?on=data|target]  the scenarios with their claims (sim/scenario's Scenario, and url)
 //	POST   /api/data                        upload a CSV (text/csv) → Upload
 //	POST   /api/runs                        CreateRun → 201 RunCreated
 //	GET    /api/runs                        the session's own runs, []RunBrief
