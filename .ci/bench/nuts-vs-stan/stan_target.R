@@ -6,7 +6,9 @@
 # NAME=VALUE is a data item. Prints one line: the CPU seconds (user +
 # system, this process) of sampling, warm-up included, compilation
 # excluded; then Stan's own warm-up plus sampling seconds summed over the
-# chains. The compiled model is cached in CACHE_DIR.
+# chains. The compiled model is cached in CACHE_DIR. STAN_METRIC (in the
+# environment) is Stan's metric: diag_e, its default, or unit_e, the
+# identity metric the playground's NUTS keeps.
 suppressPackageStartupMessages(library(rstan))
 args <- commandArgs(trailingOnly = TRUE)
 model_file <- args[1]; draws_csv <- args[2]
@@ -30,7 +32,8 @@ model <- stan_model(stan_file, boost_lib = boost)
 cpu <- function() { t <- proc.time(); t[["user.self"]] + t[["sys.self"]] }
 t0 <- cpu()
 fit <- sampling(model, data = data, chains = chains, iter = iter, warmup = warmup, seed = seed,
-                cores = 1, refresh = 0, show_messages = FALSE)
+                cores = 1, refresh = 0, show_messages = FALSE,
+                control = list(metric = Sys.getenv("STAN_METRIC", "diag_e")))
 secs <- cpu() - t0
 
 a <- as.array(fit, pars = pars) # iterations × chains × params
