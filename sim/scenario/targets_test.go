@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/gallery"
 	"github.com/posterior-playground/playground/sim/target"
@@ -40,12 +42,10 @@ func TestTargetScenariosAreWellFormed(t *testing.T) {
 			t.Errorf("%s: slug taken", s.Slug)
 		}
 		slugs[s.Slug] = true
-		spec, ok := target.Lookup(s.Target)
-		if !ok || !s.OnTarget() || s.Data != "" {
+		if _, ok := target.Lookup(s.Target); !ok || !s.OnTarget() || s.Data != "" {
 			t.Errorf("%s: target %q, data %q: want a built-in target and no data", s.Slug, s.Target, s.Data)
 			continue
 		}
-		_ = spec
 		var methods, names []string
 		for _, p := range s.Panels {
 			methods, names = append(methods, p.Method), append(names, p.Name)
@@ -213,4 +213,36 @@ func targetClaimValues(s Scenario, frames []*engine.Frame) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// A scenario's bad control is a field error naming where it is set: the
+// scenario's target control, a panel's own target control, or a panel's
+// method control, with the allowed range.
+func TestTargetScenarioControlErrors(t *testing.T) {
+	s, ok := ByTargetSlug("mean-field-too-sure")
+	if !ok {
+		t.Fatal("no mean-field-too-sure")
+	}
+	for _, tc := range []struct {
+		edit  func(*Scenario)
+		field string
+		err   func(Scenario) error
+	}{
+		{func(s *Scenario) { s.TargetControls = map[string]string{"rho": "2"} }, "target.rho",
+			func(s Scenario) error { _, err := s.PanelTarget("mfvi"); return err }},
+		{func(s *Scenario) { s.Panels[0].TargetControls = map[string]string{"tilt": "1"} }, "mfvi.target.tilt",
+			func(s Scenario) error { _, err := s.PanelTarget("mfvi"); return err }},
+		{func(s *Scenario) { s.Panels[0].Controls = map[string]string{"lr": "x"} }, "mfvi.lr",
+			func(s Scenario) error { _, err := s.PanelControls("mfvi"); return err }},
+		{func(s *Scenario) {}, "panel",
+			func(s Scenario) error { _, err := s.PanelControls("nope"); return err }},
+	} {
+		c := s
+		c.Panels = slices.Clone(s.Panels)
+		tc.edit(&c)
+		var fe *sim.FieldError
+		if err := tc.err(c); !errors.As(err, &fe) || fe.Field != tc.field || fe.Message == "" {
+			t.Errorf("want a field error on %s, got %v", tc.field, err)
+		}
+	}
 }
