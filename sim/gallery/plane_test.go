@@ -5,9 +5,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/posterior-playground/playground/numeric"
-	"github.com/posterior-playground/playground/sim"
 )
 
 // The exact grid sent to the page is the shown grid averaged over blocks
@@ -90,17 +87,7 @@ func (r *planeReader) read(t *testing.T, p *Plane) {
 // add up to every draw taken. No plane carries more than MaxPlaneDraws.
 func TestPlaneReaderMissesNothing(t *testing.T) {
 	ex := newRun(t, gaussian("metropolis", 1)).Exact()
-	m, err := NewEngineMethod(ex, "metropolis", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := m.Spec().Resolve(sim.Controls{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Init(ex.Target, c, numeric.NewStream(1, 0)); err != nil {
-		t.Fatal(err)
-	}
+	m := newEngineMethod(t, ex, "metropolis", 4)
 	now := time.Now()
 	var all, skips, lossy planeReader
 	steps := 0
@@ -140,17 +127,7 @@ func TestPlaneReaderMissesNothing(t *testing.T) {
 // each chain's last MaxPlaneDraws/chains draws, From numbering them.
 func TestPlaneBoundsItsDraws(t *testing.T) {
 	ex := newRun(t, gaussian("metropolis", 1)).Exact()
-	m, err := NewEngineMethod(ex, "metropolis", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := m.Spec().Resolve(sim.Controls{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Init(ex.Target, c, numeric.NewStream(1, 0)); err != nil {
-		t.Fatal(err)
-	}
+	m := newEngineMethod(t, ex, "metropolis", 4)
 	for range 5000 {
 		m.Step()
 	}
