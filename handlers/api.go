@@ -174,6 +174,7 @@ func (a *API) Routes(r chi.Router) {
 		r.Use(middleware.Timeout(a.timeout))
 		r.Get("/methods", a.methods)
 		r.Get("/datasets", a.datasets)
+		r.Get("/scenarios", a.scenarios) // api_scenarios.go
 		r.Post("/data", a.upload)
 		r.Post("/runs", a.createRun)
 		r.Get("/runs", a.listRuns)

@@ -15,9 +15,9 @@ type PlaneMethod interface {
 	// long as the exact answer is the same, so it is encoded once and a
 	// viewer is sent it once.
 	PlaneExact() any
-	// Plane is the plane now: the draws and divergences since the last
-	// call (bounded), the latest transition, q; now paces the costly
-	// parts.
+	// Plane is the plane now: the latest draws and divergences,
+	// numbered so that a reader that missed frames knows what it missed
+	// (bounded), the latest transition, q; now paces the costly parts.
 	Plane(now time.Time) any
 	// PlaneHistory is the history against the truth, and how many points
 	// it has: a new payload only when it grows.

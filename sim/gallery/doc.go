@@ -84,7 +84,9 @@
 // sets a live control. Its plane payloads (PlaneExact, Plane, in the
 // browser plane view's frame format) are what the engine's plane
 // recorder sends: the exact grid averaged down to MaxPlaneGrid cells a
-// side, once; each frame the draws and divergences since the last
-// (at most MaxPlaneDraws), the latest transition, q's draws and, at most
-// every 200 ms, q's density.
+// side, with its quantiles, once; each frame the latest draws and
+// divergences, numbered by each chain's total so that a reader that
+// missed frames loses nothing for PlaneTail − 1 of them and knows what
+// it missed past that (at most MaxPlaneDraws), the latest transition,
+// q's draws and, at most every 200 ms, q's density.
 package gallery

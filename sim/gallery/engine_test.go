@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -15,17 +14,7 @@ import (
 func TestEngineMethodStepAllocatesNothing(t *testing.T) {
 	ex := newRun(t, gaussian("nuts", 1)).Exact()
 	for _, method := range []string{"nuts", "metropolis", "fullrank"} {
-		m, err := NewEngineMethod(ex, method, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := m.Spec().Resolve(sim.Controls{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Init(ex.Target, c, numeric.NewStream(1, 0)); err != nil {
-			t.Fatal(err)
-		}
+		m := newEngineMethod(t, ex, method, 0)
 		for range 2000 { // past warm-up and the history's first doublings
 			m.Step()
 		}

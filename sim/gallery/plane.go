@@ -47,6 +47,9 @@ type PlaneExact struct {
 	LogZ   float64       `json:"log_z"`
 	Mean   target.Point  `json:"mean"`
 	Cov    [2][2]float64 `json:"cov"`
+	// Q05 and Q95 are each parameter's exact 5% and 95% quantiles.
+	Q05 [2]float64 `json:"q05"`
+	Q95 [2]float64 `json:"q95"`
 }
 
 // NewPlaneExact makes ex's part of the plane: its shown grid, averaged
@@ -72,8 +75,12 @@ func NewPlaneExact(ex *Exact) *PlaneExact {
 			marg[a][i/k] += float32(v / float64(k))
 		}
 	}
-	return &PlaneExact{Key: ex.Key, Box: planeBox(g.Box), Params: g.Params, Exact: PlaneGrid{N: n, Values: vals, Marginals: &marg},
+	pe := &PlaneExact{Key: ex.Key, Box: planeBox(g.Box), Params: g.Params, Exact: PlaneGrid{N: n, Values: vals, Marginals: &marg},
 		LogZ: g.LogZ, Mean: g.Mean, Cov: g.Cov}
+	for a := range 2 {
+		pe.Q05[a], pe.Q95[a] = g.Quantile(a, 0.05), g.Quantile(a, 0.95)
+	}
+	return pe
 }
 
 // PlaneXY are points in flat arrays, with each one's chain for draws.
@@ -120,19 +127,33 @@ type planeSubtree struct {
 	Divergent bool `json:"divergent"`
 }
 
-// Plane is the plane now: what changed since the plane was last asked
-// for. The page accumulates Draws and Divergences (the newest last) and
-// replaces the rest.
+// Plane is the plane now. Draws and divergences are numbered, so that a
+// reader that missed planes knows what it missed: Totals[c] counts chain
+// c's post-warm-up draws so far, and Draws hold, chain by chain, chain c's
+// draws numbered From[c] to Totals[c] − 1 (from 0, oldest first): those
+// since the plane PlaneTail planes before this one, at most
+// MaxPlaneDraws/Chains a chain (the newest). A reader keeps, per chain,
+// how many it has (have[c]), takes the draws numbered have[c] or more,
+// counts From[c] − have[c] as missed when positive, and sets have[c] to
+// Totals[c]; a total below have[c], or a new Key, is a new run. So a
+// reader that misses up to PlaneTail − 1 planes in a row loses nothing
+// unless a chain took more than its share of draws meanwhile, and is
+// told how many it lost when it does. Divergences are numbered the same
+// way, by DivergenceFrom and DivergenceTotal. The rest is the plane now:
+// a reader replaces what it had.
 type Plane struct {
 	Key    string `json:"key"` // the exact answer's: the page drops what it kept when it changes
 	Chains int    `json:"chains"`
-	// Draws are each chain's draws since the last plane, at most
-	// MaxPlaneDraws in all (the newest), chain by chain.
-	Draws *PlaneXY `json:"draws,omitempty"`
-	// Divergences are where the divergent transitions since the last
-	// plane ended.
-	Divergences *PlaneXY         `json:"divergences,omitempty"`
-	Transition  *PlaneTransition `json:"transition,omitempty"`
+	// Totals and From number a sampler's draws (above); nil for a family.
+	Totals []int64  `json:"totals,omitempty"`
+	From   []int64  `json:"from,omitempty"`
+	Draws  *PlaneXY `json:"draws,omitempty"`
+	// Divergences are where divergent transitions ended, numbered
+	// DivergenceFrom to DivergenceTotal − 1 over all chains.
+	Divergences     *PlaneXY         `json:"divergences,omitempty"`
+	DivergenceFrom  int64            `json:"divergence_from"`
+	DivergenceTotal int64            `json:"divergence_total"`
+	Transition      *PlaneTransition `json:"transition,omitempty"`
 	// Particles are SVGD's particles, or QDraws of q's draws when its
 	// density is not drawn (in other coordinates than the shown ones).
 	Particles *PlaneXY `json:"particles,omitempty"`
@@ -145,16 +166,23 @@ type Plane struct {
 // MaxPlaneDraws bounds the draws one plane carries.
 const MaxPlaneDraws = 4000
 
-// planeState is what the plane sent last.
+// PlaneTail is how many planes' draws a plane carries (this one's and
+// the PlaneTail − 1 before it): a reader, or the stream's hub, that skips
+// up to PlaneTail − 1 planes in a row loses no draw, for at most
+// PlaneTail times a plane's bytes.
+const PlaneTail = 4
+
+// planeState is what the last planes sent.
 type planeState struct {
-	drawn  []int64 // per chain: draws pushed when last sent
-	diverg int64
-	qAt    time.Time
-	view   View
+	// sent[k%PlaneTail] holds, per chain, the draw totals at the k-th
+	// plane, and its last element the divergence total; k counts planes.
+	sent [PlaneTail][]int64
+	k    int
+	qAt  time.Time
+	view View
 }
 
-// Plane returns the plane now (a *Plane), the draws and divergences
-// since the last call; now paces q's density grid.
+// Plane returns the plane now (a *Plane); now paces q's density grid.
 func (m *EngineMethod) Plane(now time.Time) any { return m.plane(now) }
 
 func (m *EngineMethod) plane(now time.Time) *Plane {
@@ -165,31 +193,41 @@ func (m *EngineMethod) plane(now time.Time) *Plane {
 		return p
 	}
 	st := &m.pl
-	if st.drawn == nil {
-		st.drawn = make([]int64, len(r.rings))
+	n := len(r.rings)
+	// base: the totals at the plane PlaneTail before this one (0 before
+	// the first), in the slot this one's totals take once read.
+	base := st.sent[st.k%PlaneTail]
+	if st.k < PlaneTail {
+		base = make([]int64, n+1)
 	}
-	per := MaxPlaneDraws / len(r.rings)
+	per := MaxPlaneDraws / n
 	d := &PlaneXY{}
+	p.Totals, p.From = make([]int64, n), make([]int64, n)
 	for c := range r.rings {
 		rg := &r.rings[c]
-		n := int(min(rg.total-st.drawn[c], int64(rg.n), int64(per)))
-		for i := rg.n - n; i < rg.n; i++ {
+		k := int(min(rg.total-base[c], int64(rg.n), int64(per)))
+		for i := rg.n - k; i < rg.n; i++ {
 			d.add(rg.at(i))
 			d.Chain = append(d.Chain, uint8(c))
 		}
-		st.drawn[c] = rg.total
+		p.Totals[c], p.From[c] = rg.total, rg.total-int64(k)
 	}
 	if len(d.X) > 0 {
 		p.Draws = d
 	}
-	if n := int(min(r.divAt.total-st.diverg, int64(r.divAt.n))); n > 0 {
-		dv := &PlaneXY{}
-		for i := r.divAt.n - n; i < r.divAt.n; i++ {
-			dv.add(r.divAt.at(i))
+	dv := &r.divAt
+	k := int(min(dv.total-base[n], int64(dv.n)))
+	p.DivergenceTotal, p.DivergenceFrom = dv.total, dv.total-int64(k)
+	if k > 0 {
+		p.Divergences = &PlaneXY{}
+		for i := dv.n - k; i < dv.n; i++ {
+			p.Divergences.add(dv.at(i))
 		}
-		p.Divergences = dv
 	}
-	st.diverg = r.divAt.total
+	totals := st.sent[st.k%PlaneTail][:0]
+	totals = append(append(totals, p.Totals...), dv.total)
+	st.sent[st.k%PlaneTail] = totals
+	st.k++
 	if r.recorded {
 		p.Transition = m.transition()
 	}

@@ -3,6 +3,7 @@ package gallery
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -42,15 +43,31 @@ type Measure struct {
 	// draws (evenly spaced; SVGD: its particles) to as many of the exact
 	// reference draws. Costly.
 	Distance Float `json:"energy_distance"`
-	// KL is KL(q‖p) on a 64² subgrid of the exact grid, for a family
-	// with a density. Costly.
-	KL Float `json:"kl"`
+	// KL is KL(q‖p) for a family with a density, by Monte Carlo over
+	// klDraws of q's own draws against the target's density normalised
+	// by the grid's log Z (klMC), and KLSE its standard error. Costly.
+	KL   Float `json:"kl"`
+	KLSE Float `json:"kl_se"`
 	// ELBO is the last step's estimate, beside the exact log Z.
 	ELBO Float `json:"elbo"`
 	// RHat is the largest of the parameters' rank-normalised split R̂,
 	// ESSBulk the smallest bulk ESS, over the kept draws. Costly.
 	RHat    Float `json:"rhat"`
 	ESSBulk Float `json:"ess_bulk"`
+	// ESSPerEval is ESSBulk per evaluation spent: the kept draws' ESS
+	// scaled to every post-warm-up draw (ESS grows with the draws of a
+	// stationary chain; the rings keep only the latest), over Evals,
+	// warm-up included. Costly; a sampler's.
+	ESSPerEval Float `json:"ess_per_eval"`
+	// SD is each shown coordinate's sd, from the same moments as
+	// MeanError: over the exact answer's sd it is the sd ratio the
+	// gallery's scenarios check.
+	SD [2]Float `json:"sd"`
+	// Q05 and Q95 are each shown coordinate's 5% and 95% quantiles: of
+	// the kept draws, or of momentDraws draws of q (SVGD: its
+	// particles). Costly.
+	Q05 [2]Float `json:"q05"`
+	Q95 [2]Float `json:"q95"`
 	// Divergences and Acceptance (the mean acceptance probability) are
 	// over post-warm-up transitions.
 	Divergences int64 `json:"divergences"`
@@ -80,13 +97,17 @@ func newHistory() history { return history{pts: make([]Measure, 0, maxHistory)} 
 type work struct {
 	pts []target.Point // q's draws or particles in shown coordinates
 	sub []target.Point // a subsample of the kept draws
-	// The history's KL: log p at the grid's cells, and log p and log q
-	// at the subgrid's.
-	logp, lpSub, logq []float64
+	// The history's KL: q's draws in the coordinates it is fitted in,
+	// and their log-ratios.
+	kl []target.Point
+	lr []float64
 }
 
 func newWork(r *Run) work {
 	w := work{sub: make([]target.Point, 0, DistanceDraws)}
+	if r.dens != nil {
+		w.kl, w.lr = make([]target.Point, klDraws), make([]float64, klDraws)
+	}
 	if r.fit != nil {
 		n := momentDraws
 		if r.dens == nil {
@@ -135,9 +156,11 @@ func (r *Run) Measure() Measure {
 // moment draws (a family).
 func (r *Run) cheap(e int64) Measure {
 	nan := Float(math.NaN())
-	m := Measure{Evals: e, Steps: r.steps, Distance: nan, KL: nan, ELBO: nan, RHat: nan, ESSBulk: nan, Acceptance: nan}
+	m := Measure{Evals: e, Steps: r.steps, Distance: nan, KL: nan, KLSE: nan, ELBO: nan, RHat: nan, ESSBulk: nan, ESSPerEval: nan,
+		Acceptance: nan, Q05: [2]Float{nan, nan}, Q95: [2]Float{nan, nan}}
 	mean, cov := r.moments()
 	m.MeanError, m.CovError = Float(meanError(mean, r.ex.Shown)), Float(covError(cov, r.ex.Shown))
+	m.SD = [2]Float{Float(math.Sqrt(cov[0][0])), Float(math.Sqrt(cov[1][1]))}
 	if r.dens != nil {
 		m.ELBO = Float(r.dens.Objective().ELBO)
 	}
@@ -183,15 +206,24 @@ func (r *Run) qPoints() []target.Point {
 }
 
 // costly adds the measures that cost more than a step: the energy
-// distance, KL on the grid, R̂ and ESS.
+// distance, KL, quantiles, R̂ and ESS.
 func (r *Run) costly(m *Measure) {
 	switch {
 	case r.dens != nil:
-		m.KL = Float(r.coarseKL())
+		kl, se := r.klMC()
+		m.KL, m.KLSE = Float(kl), Float(se)
+		m.Q05, m.Q95 = quantiles(r.qPoints())
 	case r.fit != nil:
-		m.Distance = Float(r.distance(r.qPoints()))
+		pts := r.qPoints()
+		m.Distance = Float(r.distance(pts))
+		m.Q05, m.Q95 = quantiles(pts)
 	default:
 		m.Distance = Float(r.distance(r.keptSubsample()))
+		var kept int
+		for c := range r.rings {
+			kept += r.rings[c].n
+		}
+		pts := make([]target.Point, 0, kept)
 		for a := range 2 {
 			chains := r.series(a)
 			rh, ess := numeric.RHat(chains), numeric.ESSBulk(chains)
@@ -202,47 +234,64 @@ func (r *Run) costly(m *Measure) {
 				m.ESSBulk = Float(ess)
 			}
 		}
+		for c := range r.rings {
+			for i := range r.rings[c].n {
+				pts = append(pts, r.rings[c].at(i))
+			}
+		}
+		m.Q05, m.Q95 = quantiles(pts)
+		if kept > 0 && m.Evals > 0 {
+			m.ESSPerEval = m.ESSBulk * Float(float64(r.trans)/float64(kept)/float64(m.Evals))
+		}
 	}
 }
 
-// historyKLCells is the cells per axis of the history's KL: a
-// subgrid of the exact grid (every n/historyKLCells-th cell each way),
-// so that a flow's log density, hundreds of tanh a point, costs a
-// bounded 64² evaluations at each doubling. The midpoint rule at 64
-// cells over a box of ±5 sd has a spacing of a sixth of an sd, where
-// its error on a smooth density is far below a Monte Carlo KL's; the
-// report's kl_exact takes the whole grid.
-const historyKLCells = 64
+// quantiles returns each coordinate's 5% and 95% quantiles of pts (NaN
+// for none).
+func quantiles(pts []target.Point) (q05, q95 [2]Float) {
+	xs := make([]float64, len(pts))
+	for a := range 2 {
+		if len(pts) == 0 {
+			q05[a], q95[a] = Float(math.NaN()), Float(math.NaN())
+			continue
+		}
+		for i, p := range pts {
+			xs[i] = p[a]
+		}
+		slices.Sort(xs)
+		q05[a], q95[a] = Float(numeric.Quantile(xs, 0.05)), Float(numeric.Quantile(xs, 0.95))
+	}
+	return q05, q95
+}
 
-// coarseKL is KL(q‖p) over the subgrid, q and p each normalised on it.
-func (r *Run) coarseKL() float64 {
-	g, w := r.ex.Grid, &r.work
-	if w.logp == nil {
-		w.logp = g.Density(nil)
-		for i, d := range w.logp {
-			w.logp[i] = math.Log(d)
-		}
-		w.lpSub = make([]float64, 0, historyKLCells*historyKLCells)
-		w.logq = make([]float64, 0, historyKLCells*historyKLCells)
+// klDraws is the number of q's draws behind the history's KL: its
+// standard error is the log-ratios' sd over √klDraws (about 0.02 nats
+// for a log-ratio sd of 1), and a flow's log density costs hundreds of
+// tanh a draw.
+const klDraws = 2048
+
+// klMC is KL(q‖p) = E_q[log q − log p̃] + log Z by Monte Carlo over
+// klDraws of q's own draws (from their own stream: measuring never
+// changes training), with log Z from the exact grid, and its standard
+// error. The target's density is evaluated where q puts its draws, not
+// read off a grid: no cell's density underflows to 0 (the centred
+// funnel's neck, where p̃ < 1e-308 but log p̃ is finite, once made a
+// grid KL +Inf), and q's mass outside the box counts. It is +Inf where
+// a draw of q has log p̃ = −Inf: q has mass where p has none.
+func (r *Run) klMC() (kl, se float64) {
+	w := &r.work
+	r.fit.Draw(w.kl)
+	var s, ss float64
+	for i, p := range w.kl {
+		w.lr[i] = r.dens.LogDensity(p) - r.ex.Target.LogDensity(p)
+		s += w.lr[i]
 	}
-	stride := g.N / historyKLCells
-	lp, lq := w.lpSub[:0], w.logq[:0]
-	for j := stride / 2; j < g.N; j += stride {
-		for i := stride / 2; i < g.N; i += stride {
-			lp = append(lp, w.logp[j*g.N+i])
-			lq = append(lq, r.dens.LogDensity(g.Centre(i, j)))
-		}
+	n := float64(len(w.lr))
+	mean := s / n
+	for _, l := range w.lr {
+		ss += (l - mean) * (l - mean)
 	}
-	w.lpSub, w.logq = lp, lq
-	zq, zp := numeric.LogSumExp(lq), numeric.LogSumExp(lp)
-	var kl float64
-	for k, l := range lq {
-		l -= zq
-		if q := math.Exp(l); q > 0 {
-			kl += q * (l - (lp[k] - zp))
-		}
-	}
-	return kl
+	return mean + r.ex.Grid.LogZ, math.Sqrt(ss / (n - 1) / n)
 }
 
 // distance is the energy distance of up to DistanceDraws of pts (evenly

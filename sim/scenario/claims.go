@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/posterior-playground/playground/sim/engine"
@@ -28,10 +29,13 @@ type Claim struct {
 }
 
 // Check bounds one measure of one panel: value Op Value, or, with Than,
-// value Op Value × the same measure of panel Than.
+// value Op Value × the same measure of panel Than. On a 2-D target,
+// Method and Than name panels (Panel.Name), and Param names the target's
+// coordinate a per-coordinate measure is of (x, y; the funnel's v, x).
 type Check struct {
 	Method  string  `json:"method"`
 	Measure Measure `json:"measure"`
+	Param   string  `json:"param,omitempty"`
 	Op      string  `json:"op"` // ">=" or "<="
 	Value   float64 `json:"value"`
 	Than    string  `json:"than,omitempty"`
@@ -60,11 +64,16 @@ const (
 )
 
 // measures are all the measures a check may bound.
-var measures = []Measure{InbetweenRatio, NoiseStd, Objective, TruthRMSE, TruthRMSEOutside, SlopeSDRatio}
+var measures = []Measure{InbetweenRatio, NoiseStd, Objective, TruthRMSE, TruthRMSEOutside, SlopeSDRatio,
+	SDRatio, KL, ESSPerEval, RHat, Divergences, Q05Error}
 
-// measure returns m of frame f on data d, NaN when the frame does not show
-// it (no band yet, no truth, a diagnostic the method lacks).
-func measure(m Measure, f *engine.Frame, d *wire.DataPoints) float64 {
+// measure returns m (of coordinate param, for a per-coordinate measure of
+// the plane) of frame f on data d, NaN when the frame does not show it
+// (no band yet, no truth, a diagnostic the method lacks).
+func measure(m Measure, param string, f *engine.Frame, d *wire.DataPoints) float64 {
+	if slices.Contains(planeMeasures, m) {
+		return planeMeasure(m, param, f)
+	}
 	switch m {
 	case InbetweenRatio, NoiseStd, Objective:
 		if v, ok := f.Diagnostics[string(m)]; ok {
@@ -145,20 +154,20 @@ func truthRMSE(b *wire.Band, d *wire.DataPoints, outside bool) float64 {
 // order of methods, on data d. It returns nil when every check holds, or
 // an error naming each that does not, with the values seen.
 func (c *Claim) Holds(methods []string, frames []*engine.Frame, d *wire.DataPoints) error {
-	value := func(method string, m Measure) float64 {
+	value := func(method string, m Measure, param string) float64 {
 		for i, name := range methods {
 			if name == method && i < len(frames) && frames[i] != nil {
-				return measure(m, frames[i], d)
+				return measure(m, param, frames[i], d)
 			}
 		}
 		return math.NaN()
 	}
 	var failed []string
 	for _, ch := range c.Checks {
-		v, bound := value(ch.Method, ch.Measure), ch.Value
+		v, bound := value(ch.Method, ch.Measure, ch.Param), ch.Value
 		what := fmt.Sprintf("%g", ch.Value)
 		if ch.Than != "" {
-			other := value(ch.Than, ch.Measure)
+			other := value(ch.Than, ch.Measure, ch.Param)
 			bound = ch.Value * other
 			what = fmt.Sprintf("%g × %s's %.4g", ch.Value, ch.Than, other)
 		}
@@ -170,7 +179,11 @@ func (c *Claim) Holds(methods []string, frames []*engine.Frame, d *wire.DataPoin
 			ok = v <= bound
 		}
 		if !ok { // NaN fails both
-			failed = append(failed, fmt.Sprintf("%s's %s is %.4g, want %s %s", ch.Method, ch.Measure, v, ch.Op, what))
+			m := string(ch.Measure)
+			if ch.Param != "" {
+				m += " of " + ch.Param
+			}
+			failed = append(failed, fmt.Sprintf("%s's %s is %.4g, want %s %s", ch.Method, m, v, ch.Op, what))
 		}
 	}
 	if len(failed) > 0 {

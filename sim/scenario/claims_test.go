@@ -136,12 +136,12 @@ func TestSlopeSDRatioReadsTheJointView(t *testing.T) {
 		{"no exact", &model.Joint{Gaussian: &model.Gauss2{Cov: [2][2]float64{{1, 0}, {0, 1}}}}, math.NaN()},
 		{"one draw", &model.Joint{Exact: exact, B0: []float64{0}, B: []float64{1}}, math.NaN()},
 	} {
-		got := measure(SlopeSDRatio, frame(tc.j), nil)
+		got := measure(SlopeSDRatio, "", frame(tc.j), nil)
 		if !(math.Abs(got-tc.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(tc.want)) {
 			t.Errorf("%s: ratio %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if got := measure(SlopeSDRatio, &engine.Frame{}, nil); !math.IsNaN(got) {
+	if got := measure(SlopeSDRatio, "", &engine.Frame{}, nil); !math.IsNaN(got) {
 		t.Errorf("a frame without a joint view: ratio %v, want NaN", got)
 	}
 }
@@ -319,7 +319,7 @@ func claimValues(s Scenario, frames []*engine.Frame, data *wire.DataPoints) stri
 				continue
 			}
 			seen[m+string(ch.Measure)] = true
-			out = append(out, fmt.Sprintf("%s %s %.4g", m, ch.Measure, measure(ch.Measure, frames[i], data)))
+			out = append(out, fmt.Sprintf("%s %s %.4g", m, ch.Measure, measure(ch.Measure, ch.Param, frames[i], data)))
 		}
 	}
 	return strings.Join(out, ", ")

@@ -17,6 +17,15 @@
 //     (static/app/claim.js), so a [Measure] is a number the page shows, read
 //     the way the page reads it.
 //
+// The 2-D gallery page's scenarios are OnTargets: each on a target with
+// an exact answer (Target, TargetControls) instead of data, with Panels,
+// each a method with its controls and its own target controls over the
+// scenario's. Their checks name panels and bound the plane's measures
+// (claims_plane.go: sd ratio, KL, ESS per evaluation, R̂, divergences,
+// the 5% quantile's error), read off the frames' plane extras as the page
+// reads them; TestTargetScenarioClaims plays them through the engine as
+// TestScenarioClaims does the others.
+//
 // The package knows no HTTP: handlers renders the gallery and the play
-// pages from it.
+// pages from it, and lists both kinds as JSON (GET /api/scenarios).
 package scenario

@@ -12,33 +12,40 @@ import (
 // one to four methods and control values, written as data so a new one is a
 // new entry in All.
 type Scenario struct {
-	Slug        string
-	Name        string
-	Summary     string // one line for the gallery card
-	Description string // a paragraph on the play page: what to look at
-	Note        string // what a part of the page costs or needs (a sweep card's minutes)
-	Data        string
-	Methods     []string
-	Seed        uint64
-	Controls    map[string]string // "method.control" → value
-	Hide        []string          // controls hidden on the page ("method.control" or "control")
-	Focus       []string          // controls highlighted on the page
-	Sweep       *Sweep            // a sweep card on the page, or nil
+	Slug        string   `json:"slug"`
+	Name        string   `json:"name"`
+	Summary     string   `json:"summary"`          // one line for the gallery card
+	Description string   `json:"description"`      // a paragraph on the play page: what to look at
+	Note        string   `json:"note,omitempty"`   // what a part of the page costs or needs (a sweep card's minutes)
+	Data        string   `json:"data,omitempty"`   // the data set; empty on a 2-D target
+	Target      string   `json:"target,omitempty"` // a 2-D target (the gallery page's scenarios, OnTargets); empty on data
+	Methods     []string `json:"methods"`          // the panels' methods, in order
+	Seed        uint64   `json:"seed"`             // the page's seed, every panel's run's
+	// Controls are the methods' controls of a scenario on data,
+	// "method.control" → value.
+	Controls map[string]string `json:"controls,omitempty"`
+	// TargetControls are the target's controls, control → value; Panels
+	// the panels of a scenario on a target (targets.go).
+	TargetControls map[string]string `json:"target_controls,omitempty"`
+	Panels         []Panel           `json:"panels,omitempty"`
+	Hide           []string          `json:"hide,omitempty"`  // controls hidden on the page ("method.control" or "control")
+	Focus          []string          `json:"focus,omitempty"` // controls highlighted on the page
+	Sweep          *Sweep            `json:"sweep,omitempty"` // a sweep card on the page, or nil
 	// Claim is what the scenario's picture teaches, checked (claims.go).
-	Claim *Claim
+	Claim *Claim `json:"claim,omitempty"`
 }
 
 // Sweep is a scenario's sweep, as the CLI's --param and --values: the
 // play page shows a sweep card that starts it with POST /api/sweeps on the
 // page's data set and seed. Zero numbers take the browser's defaults.
 type Sweep struct {
-	Method      string
-	Param       string
-	Values      string
-	Steps       int
-	EvalReps    int
-	IWBOSamples int
-	Seeds       int
+	Method      string `json:"method"`
+	Param       string `json:"param"`
+	Values      string `json:"values"`
+	Steps       int    `json:"steps,omitempty"`
+	EvalReps    int    `json:"eval_reps,omitempty"`
+	IWBOSamples int    `json:"iwbo_samples,omitempty"`
+	Seeds       int    `json:"seeds,omitempty"`
 }
 
 // BySlug returns the scenario with the given slug.
@@ -51,8 +58,12 @@ func BySlug(slug string) (Scenario, bool) {
 	return Scenario{}, false
 }
 
-// URL returns the play page's link for the scenario.
+// URL returns the play page's link for the scenario, or the gallery
+// page's for a scenario on a target.
 func (s Scenario) URL() string {
+	if s.OnTarget() {
+		return s.galleryURL()
+	}
 	q := []string{
 		"scenario=" + queryEscape(s.Slug),
 		"data=" + queryEscape(s.Data),

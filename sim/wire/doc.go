@@ -55,6 +55,29 @@
 // one JS module; neither the frame nor the stream changes. NewExtra
 // refuses a key the frame itself uses.
 //
+// # The gallery's plane
+//
+// A run on a 2-D target (the gallery) carries three extras, whose shapes
+// are sim/gallery's: "plane_exact" (PlaneExact: the exact grid, box,
+// log Z, mean, cov, and each parameter's exact q05 and q95), sent once per
+// exact answer; "plane_history" (the history against the truth, one
+// Measure a point: evals, steps, mean_error, cov_error, sd, energy_distance,
+// kl, kl_se, elbo, rhat, ess_bulk, ess_per_eval, q05, q95, divergences,
+// acceptance; the costly ones null between doublings of the budget); and
+// "plane" (Plane), the plane now. A plane's draws are numbered, not "since
+// the last frame": the hub reads a run's latest frame at its own pace and
+// a slow viewer is handed only the latest, so a frame may never reach a
+// viewer. totals[c] counts chain c's draws so far, and draws (x, y,
+// chain: chain by chain) hold chain c's numbered from[c] to totals[c] − 1,
+// the draws of this plane and the PlaneTail − 1 (3) before it, at most
+// 4,000 in all. A viewer keeps have[c], appends the draws numbered
+// have[c] or more, counts from[c] − have[c] as missed when positive, and
+// sets have[c] = totals[c]: skipping up to three frames in a row loses
+// nothing, and past that it knows how many draws it did not get.
+// divergences are numbered the same way, over all chains, by
+// divergence_from and divergence_total. A total below have[c], or a new
+// key, is a new run.
+//
 // # Encoding once
 //
 // A run builds the shared parts of a frame once and seals them (Band.Seal,
@@ -70,6 +93,7 @@
 //
 //	GET    /api/methods[?data=NAME&seed=S]  every method's spec (MethodSpec), ranges fitted to that data set
 //	GET    /api/datasets                    the built-in data sets
+//	GET    /api/scenarios[?on=data|target]  the scenarios with their claims (sim/scenario's Scenario, and url)
 //	POST   /api/data                        upload a CSV (text/csv) → Upload
 //	POST   /api/runs                        CreateRun → 201 RunCreated
 //	GET    /api/runs                        the session's own runs, []RunBrief

@@ -4,6 +4,7 @@
 //
 //	go run tool.go data NAME SEED FILE   write the data set's x, y (model units)
 //	go run tool.go ess FILE              print the smallest bulk ESS, then each parameter's
+//	go run tool.go report FILE           the same from a 2-D target run's --json report
 //
 // FILE for ess is a draws table: columns .chain, .iteration, .draw, then the
 // parameters, as playground run --draws writes it.
@@ -11,9 +12,12 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -37,8 +41,10 @@ func run(args []string) error {
 		return writeData(args[1], seed, args[3])
 	case len(args) == 2 && args[0] == "ess":
 		return printESS(args[1])
+	case len(args) == 2 && args[0] == "report":
+		return printReportESS(args[1])
 	}
-	return fmt.Errorf("usage: tool data NAME SEED FILE | tool ess FILE")
+	return fmt.Errorf("usage: tool data NAME SEED FILE | tool ess FILE | tool report FILE")
 }
 
 func writeData(name string, seed uint64, path string) error {
@@ -111,6 +117,39 @@ func printESS(path string) error {
 	fmt.Printf("%.1f", lo)
 	for j, n := range names {
 		fmt.Printf(" %s=%.1f", n, ess[j])
+	}
+	fmt.Println()
+	return nil
+}
+
+// printReportESS reads playground run --target --json's report and
+// prints its bulk ESS (numeric.ESSBulk over the chains' kept draws, as
+// printESS computes it), the smallest first, then each parameter's.
+func printReportESS(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var rep struct {
+		Params map[string]struct {
+			ESSBulk *float64 `json:"ess_bulk"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	lo := math.Inf(1)
+	names := slices.Sorted(maps.Keys(rep.Params))
+	for _, n := range names {
+		e := rep.Params[n].ESSBulk
+		if e == nil {
+			return fmt.Errorf("%s: %s has no ess_bulk (a sampler's report has)", path, n)
+		}
+		lo = min(lo, *e)
+	}
+	fmt.Printf("%.1f", lo)
+	for _, n := range names {
+		fmt.Printf(" %s=%.1f", n, *rep.Params[n].ESSBulk)
 	}
 	fmt.Println()
 	return nil
