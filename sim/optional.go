@@ -74,13 +74,6 @@ type Views interface {
 	Views() map[string]any
 }
 
-// Logger is implemented by methods that log (a skipped step, a failed
-// fit). The engine hands them its run's logger before Init, so their lines
-// carry the run's id; without one they log to slog.Default().
-type Logger interface {
-	SetLogger(l *slog.Logger)
-}
-
 // EvalSeeder is implemented by methods whose Predict draws random numbers
 // (from their evaluation stream). The engine reseeds that stream from the
 // run's seed and step before every band, so a band is a function of the
@@ -185,43 +178,52 @@ type InducingSetter interface {
 	SetInducing(i int, x float64) error
 }
 
-// Threaded is implemented by methods that step in several goroutines at
-// once (a sampler's chains). The engine sets how many a Step may use before
-// each batch: the cores left over when fewer runs step than there are
-// cores, and one when as many or more do, so that panels side by side share
-// the cores evenly instead of by how many goroutines each wakes (and a
-// sampler's chains do not wait for each other at every step behind other
-// runs' batches). The method's results must not depend on n.
-type Threaded interface {
-	// SetThreads sets the goroutines a Step may use; n < 1 means as many
-	// as the method likes.
-	SetThreads(n int)
+// Env is what the engine tells a method about the run it steps in: where
+// its lines go, whether its work is still wanted and how many goroutines a
+// Step may use. The zero Env is a method on its own: slog.Default(), never
+// interrupted, as many goroutines as it likes. A method that embeds Env
+// implements EnvSetter and reads it through Logger and Interrupted.
+type Env struct {
+	// Log takes the method's lines (a skipped step, a failed fit), so they
+	// carry the run's id; nil: slog.Default().
+	Log *slog.Logger
+	// Stop reports whether the run no longer wants the work in progress:
+	// it turns true when the run is deleted, expires, is reset or the
+	// server shuts down. A method whose Step or Init can run long (a NUTS
+	// tree of a thousand leapfrog steps, an ensemble's pass over its
+	// members) polls it at a fine grain (before each leapfrog step, each
+	// member) and, once it is true, returns from Step or Init at once with
+	// any result. The engine then discards the method's state: it
+	// initialises the method again before any other call, or drops it.
+	// Polling must change nothing, so a run that is never interrupted
+	// steps bit for bit as one without it. nil: never.
+	Stop func() bool
+	// Threads is how many goroutines a Step may use (a sampler's chains):
+	// the cores left over when fewer runs step than there are cores, and
+	// one when as many or more do, so that panels side by side share the
+	// cores evenly instead of by how many goroutines each wakes. The
+	// method's results must not depend on it. < 1: as many as it likes.
+	Threads int
 }
 
-// Interruptible is implemented by methods whose Step (or Init) can run for
-// long: a NUTS tree of a thousand leapfrog steps, an ensemble's pass over
-// its members. The engine hands them, before Init, a function that reports
-// whether the run still wants the work: it turns true when the run is
-// deleted, expires, is reset or the server shuts down. The method polls it
-// at a fine grain (before each leapfrog step, each member) and, once it is
-// true, returns from Step or Init at once with any result. The engine then
-// discards the method's state: it initialises the method again before any
-// other call, or drops it. Polling must change nothing, so a run that is
-// never interrupted steps bit for bit as one without the function.
-type Interruptible interface {
-	SetInterrupt(stop func() bool)
+// EnvSetter is implemented by methods that log, poll Env.Stop or step in
+// several goroutines. The engine hands them the run's Env before Init, and
+// again, with only Threads changed, before a batch whose share of the
+// cores differs from the last; SetEnv must be cheap.
+type EnvSetter interface {
+	SetEnv(e Env)
 }
 
-// Interrupt is the poll an Interruptible method keeps: embed it and call
-// Interrupted in the long loops. Its zero value is never interrupted.
-type Interrupt struct{ stop func() bool }
-
-// SetInterrupt implements Interruptible.
-func (i *Interrupt) SetInterrupt(stop func() bool) { i.stop = stop }
+// SetEnv implements EnvSetter for a method that embeds Env.
+func (e *Env) SetEnv(v Env) { *e = v }
 
 // Interrupted reports whether the work in progress is no longer wanted.
-func (i *Interrupt) Interrupted() bool { return i.stop != nil && i.stop() }
+func (e *Env) Interrupted() bool { return e.Stop != nil && e.Stop() }
 
-// Poll returns the function set by SetInterrupt (nil: none), to hand to a
-// method's workers.
-func (i *Interrupt) Poll() func() bool { return i.stop }
+// Logger returns Log, or slog.Default() when it is nil.
+func (e *Env) Logger() *slog.Logger {
+	if e.Log == nil {
+		return slog.Default()
+	}
+	return e.Log
+}

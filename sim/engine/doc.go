@@ -106,8 +106,8 @@
 //
 // A step is never cut for time, but it is interrupted when its work is no
 // longer wanted: when the run is deleted, expires, is reset or the
-// registry closes. A method that implements sim.Interruptible is handed a
-// poll before Init and checks it at a fine grain (NUTS and HMC before
+// registry closes. A method that implements sim.EnvSetter is handed a
+// poll (sim.Env.Stop) before Init and checks it at a fine grain (NUTS and HMC before
 // every leapfrog step, fBNN before every particle's pass, LIVI before
 // every sample, an ensemble before every member), returning at once when
 // it says stop. The run discards the interrupted step (it is neither
@@ -126,8 +126,9 @@
 // round within one frame. A step is never cut: a batch that overruns is
 // paid back by skipping turns, counted in the thread's CPU time (package
 // cputime) so that a loaded machine's scheduling is not charged to the
-// run. A method that steps in several goroutines (sim.Threaded) is given
-// the cores the other stepping runs leave, one when all are taken.
+// run. A method that steps in several goroutines (sim.EnvSetter) is given
+// the cores the other stepping runs leave as its sim.Env.Threads, one when
+// all are taken.
 //
 // A method on a target that shows itself in the plane (PlaneMethod: the
 // gallery's methods, run by NewTargetRun or Registry.CreateTarget) adds

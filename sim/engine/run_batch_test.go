@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/posterior-playground/playground/sim"
 )
 
 // Runs sharing a Stepping count keep it equal to how many of them step,
@@ -78,13 +80,13 @@ func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 	}
 }
 
-// threadedMethod records what the engine told it (sim.Threaded).
+// threadedMethod records the threads the engine told it (sim.EnvSetter).
 type threadedMethod struct {
 	fakeMethod
 	told []int
 }
 
-func (m *threadedMethod) SetThreads(n int) { m.told = append(m.told, n) }
+func (m *threadedMethod) SetEnv(e sim.Env) { m.told = append(m.told, e.Threads) }
 
 // A method that steps in several goroutines is told the cores the other
 // stepping runs leave it, at least one, and only when that changes.

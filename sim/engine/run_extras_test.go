@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/posterior-playground/playground/sim"
 )
 
 // viewsFake is a method with views of its own (sim.Views): "where" holds
@@ -82,13 +84,13 @@ func TestRunCarriesMethodViews(t *testing.T) {
 	})
 }
 
-// loggingFake logs through the logger the engine hands it (sim.Logger).
+// loggingFake logs through the logger the engine hands it (sim.EnvSetter).
 type loggingFake struct {
 	fakeMethod
 	log *slog.Logger
 }
 
-func (l *loggingFake) SetLogger(lg *slog.Logger) { l.log = lg }
+func (l *loggingFake) SetEnv(e sim.Env) { l.log = e.Log }
 
 // A method's log lines carry its run's id.
 func TestRunHandsMethodItsLogger(t *testing.T) {

@@ -28,9 +28,9 @@ const initSpread = 0.05
 
 // Method is LIVI on one model. Create it with New.
 type Method struct {
-	sim.Interrupt // the engine's poll, checked before every MC sample
-	model         string
-	bm            *bnnModel
+	sim.Env // the engine's: Stop polled before every MC sample
+	model   string
+	bm      *bnnModel
 
 	controls    sim.Controls
 	objective   string
@@ -226,7 +226,7 @@ var (
 	_ sim.Method        = (*Method)(nil)
 	_ sim.NoiseModel    = (*Method)(nil)
 	_ sim.ELBOEstimator = (*Method)(nil)
-	_ sim.Interruptible = (*Method)(nil)
+	_ sim.EnvSetter     = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

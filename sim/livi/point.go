@@ -30,10 +30,10 @@ const FamilyPoint sim.Family = "point"
 // its own learned noise), on the same model and prior as LIVI and mfvi.
 // Create it with NewMAP or NewEnsemble.
 type Point struct {
-	sim.Interrupt // the engine's poll, checked before every member's gradient
-	name          string
-	model         string
-	bm            *bnnModel
+	sim.Env // the engine's: Stop polled before every member's gradient
+	name    string
+	model   string
+	bm      *bnnModel
 
 	controls sim.Controls
 	lr       float64 // for the optimisers of members added later
@@ -286,9 +286,9 @@ func (p *Point) Trace() []float64 {
 }
 
 var (
-	_ sim.Method        = (*Point)(nil)
-	_ sim.NoiseModel    = (*Point)(nil)
-	_ sim.Interruptible = (*Point)(nil)
+	_ sim.Method     = (*Point)(nil)
+	_ sim.NoiseModel = (*Point)(nil)
+	_ sim.EnvSetter  = (*Point)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

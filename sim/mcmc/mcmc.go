@@ -35,9 +35,9 @@ const (
 // goroutine at a time; its chains run in goroutines of their own during
 // Step only.
 type Method struct {
-	sim.Interrupt // the engine's poll, handed to every chain
-	kind          kind
-	model         string // requested model; "" until Init resolves it
+	sim.Env // the engine's: its Stop handed to every chain, its Threads
+	kind    kind
+	model   string // requested model; "" until Init resolves it
 
 	ready       bool
 	controls    sim.Controls
@@ -45,7 +45,6 @@ type Method struct {
 	params      []string
 	chains      []*chain
 	work        *workers
-	threads     int           // goroutines a Step may use (SetThreads); < 1: one per chain
 	chainTime   time.Duration // a chain's transition, last timed (stepChains)
 	minParallel time.Duration // parallelMin; tests lower it to step tiny chains in parallel
 	cleanup     runtime.Cleanup
@@ -244,13 +243,15 @@ func (c *chain) refresh() {
 	c.evalGrad()
 }
 
-// SetInterrupt implements sim.Interruptible: every chain polls stop before
-// each leapfrog step (and each transition), so an interrupted Step ends
-// within one gradient evaluation per goroutine.
-func (m *Method) SetInterrupt(stop func() bool) {
-	m.Interrupt.SetInterrupt(stop)
+// SetEnv implements sim.EnvSetter: every chain polls e.Stop before each
+// leapfrog step (and each transition), so an interrupted Step ends within
+// one gradient evaluation per goroutine; the chains step in at most
+// e.Threads goroutines (< 1: one per chain), and the draws do not depend
+// on it.
+func (m *Method) SetEnv(e sim.Env) {
+	m.Env = e
 	for _, c := range m.chains {
-		c.halt = stop
+		c.halt = e.Stop
 	}
 }
 
@@ -268,10 +269,9 @@ func (m *Method) Close() error {
 var (
 	_ sim.Method         = (*Method)(nil)
 	_ sim.Chains         = (*Method)(nil)
-	_ sim.Threaded       = (*Method)(nil)
+	_ sim.EnvSetter      = (*Method)(nil)
 	_ sim.NoiseModel     = (*Method)(nil)
 	_ sim.Diagnoser      = (*Method)(nil)
 	_ sim.SamplerWork    = (*Method)(nil)
 	_ sim.ChainFunctions = (*Method)(nil)
-	_ sim.Interruptible  = (*Method)(nil)
 )
