@@ -15,33 +15,28 @@ type Diagnoser interface {
 	Diagnostics() map[string]float64
 }
 
-// Weights is what every method offering weight marginals has, through
-// WeightSampler or WeightGaussian: the weights' count and names.
+// Weights is implemented by methods whose approximate posterior is over a
+// network's weights and can show one weight's marginal (mean-field VI,
+// LIVI): the viewer picks the weight, the engine draws its density.
 type Weights interface {
 	// NumWeights is the length of the flat weight vector (0 before Init).
 	NumWeights() int
 	// WeightName names a weight for the panel ("layer 2, unit 3 → unit
 	// 17").
 	WeightName(index int) string
+	// Marginal returns the marginal of weight index under q, with n draws
+	// when q's marginals have no closed form; ok is false outside
+	// [0, NumWeights()) or before Init. Drawing must not disturb the
+	// training stream.
+	Marginal(index, n int) (q Marginal, ok bool)
 }
 
-// WeightSampler is implemented by methods that can draw one weight from
-// their approximate posterior (an implicit q, whose marginals have no
-// closed form).
-type WeightSampler interface {
-	Weights
-	// WeightSamples returns n draws of weight index, or nil for an index
-	// outside [0, NumWeights()). It must not disturb the training stream.
-	WeightSamples(index, n int) []float64
-}
-
-// WeightGaussian is implemented by methods whose weight marginals are
-// Gaussian (mean-field VI): the density is drawn from the mean and std.
-type WeightGaussian interface {
-	Weights
-	// WeightMarginal returns the mean and std of weight index; ok is false
-	// outside [0, NumWeights()) or before Init.
-	WeightMarginal(index int) (mean, std float64, ok bool)
+// Marginal is one weight's marginal under q: a Gaussian's Mean and Std
+// (mean-field VI), or, when Draws is set, the draws alone (an implicit q
+// such as LIVI's, whose marginals have no closed form).
+type Marginal struct {
+	Mean, Std float64
+	Draws     []float64
 }
 
 // Moments is a posterior mean and standard deviation.
