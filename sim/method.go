@@ -437,31 +437,6 @@ type Method interface {
 	Predict(xs []float64, samples int) Predictive
 }
 
-// ELBOEstimator is implemented by variational methods that can estimate
-// their ELBO, for the summary's elbo_* keys. An implicit q (livi) has no
-// density, so its estimate is of an approximation of the ELBO and it has no
-// importance-weighted bound.
-type ELBOEstimator interface {
-	// ELBO returns one single-sample estimate of the ELBO (nats, whole data
-	// set), unbiased for methods that also implement Bounds.
-	ELBO() float64
-}
-
-// Bounds is implemented by variational methods that can estimate both
-// evidence bounds, for the summary's elbo_* and iwbo_* keys.
-type Bounds interface {
-	ELBOEstimator
-	// IWBO returns one estimate of the importance-weighted bound with k
-	// samples.
-	IWBO(k int) float64
-}
-
-// NoiseModel is implemented by methods with a learned observation noise.
-type NoiseModel interface {
-	// NoiseStd returns the observation noise standard deviation, model units.
-	NoiseStd() float64
-}
-
 // Chains is implemented by samplers, for the summary's acceptance_rate,
 // divergences, ess_per_sec and params keys and the dashboard's MCMC panels.
 type Chains interface {

@@ -9,12 +9,6 @@ import "log/slog"
 // experiment, so a live run and `playground run` start alike.
 const StreamRun uint64 = 1
 
-// Diagnoser is implemented by methods with diagnostics worth showing (an
-// acceptance rate, a step size). The run adds them to each frame.
-type Diagnoser interface {
-	Diagnostics() map[string]float64
-}
-
 // Weights is implemented by methods whose approximate posterior is over a
 // network's weights and can show one weight's marginal (mean-field VI,
 // LIVI): the viewer picks the weight, the engine draws its density.
@@ -37,36 +31,6 @@ type Weights interface {
 type Marginal struct {
 	Mean, Std float64
 	Draws     []float64
-}
-
-// Moments is a posterior mean and standard deviation.
-type Moments struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-}
-
-// ExactPosterior is implemented by samplers whose posterior is known in
-// closed form on some data (the linear model), so a view can set the
-// draws' statistics beside the exact values.
-type ExactPosterior interface {
-	// ExactPosterior returns the exact posterior moments on d, under
-	// controls c (which may change the target: a fixed noise, a prior), of
-	// the parameters Draws reports, by name and in the units Draws uses;
-	// ok is false when the method has no closed form on d.
-	ExactPosterior(d *Dataset, c Controls) (moments map[string]Moments, ok bool)
-}
-
-// Views is implemented by methods that send data of their own with their
-// frames, for a view the browser keeps under the same key
-// (static/app/views.js): GIP's inducing inputs, say. Adding a view is this
-// method and one browser module.
-type Views interface {
-	// Views returns the method's view data by key: plain lower-case names,
-	// none of a frame's own keys nor the engine's "draws" and "weights".
-	// Each value must encode with encoding/json and is encoded at once; the
-	// method may reuse it afterwards. The engine asks between steps, a few
-	// times a second at most.
-	Views() map[string]any
 }
 
 // EvalSeeder is implemented by methods whose Predict draws random numbers
@@ -93,61 +57,6 @@ func mix(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// Settler is implemented by methods that may have nothing to iterate in
-// their current settings: the exact GP with its kernel and noise held is a
-// closed form, recomputed by Init and Set, and a Step would change nothing.
-// The engine asks after every command; while the answer is yes it steps
-// the method once after each change (Init or Set), to record the
-// recomputed objective and traces, and then not again, so the run spends
-// no step budget waiting and reports the status "settled" instead of
-// running.
-type Settler interface {
-	// Settled reports whether a Step would change nothing, and why, in
-	// words for the panel ("nothing to iterate: …").
-	Settled() (why string, settled bool)
-}
-
-// AnalyticPredictive is implemented by methods whose predictive f(x) is
-// Gaussian with moments in closed form (the GP methods): summaries use them
-// instead of a Monte Carlo estimate.
-type AnalyticPredictive interface {
-	// PredictMoments writes the mean and std of f at xs (model units, no
-	// observation noise) into mean and std, each len(xs). It returns false,
-	// leaving them unspecified, when f is not Gaussian in the units Predict
-	// returns (a classifier's probabilities) or the method cannot say.
-	PredictMoments(xs, mean, std []float64) bool
-}
-
-// LogMarginal is implemented by methods that compute the log marginal
-// likelihood log p(y) exactly (gp-exact), for the summary's log_marginal.
-type LogMarginal interface {
-	// LogMarginal returns log p(y) of the model-unit targets, nats.
-	LogMarginal() float64
-}
-
-// SamplerWork is implemented by samplers that report what their
-// transitions cost, for the summary.
-type SamplerWork interface {
-	// StepSize is the chains' mean current step size.
-	StepSize() float64
-	// Leapfrogs counts leapfrog steps so far over all chains, warm-up and
-	// step-size searches included.
-	Leapfrogs() int64
-	// MeanTreeDepth is the mean NUTS tree depth over the kept transitions;
-	// NaN for samplers without trees or before any kept transition.
-	MeanTreeDepth() float64
-}
-
-// ChainFunctions is implemented by samplers that keep whole parameter
-// draws, so f at chosen inputs can be diagnosed chain by chain (R̂, ESS).
-type ChainFunctions interface {
-	// FunctionDraws returns f at xs (model units, no observation noise) for
-	// at most perChain evenly spaced kept draws of each chain, indexed
-	// [chain][draw][i]; every chain has the same number of draws, and none
-	// before the first kept draw.
-	FunctionDraws(xs []float64, perChain int) [][][]float64
-}
-
 // DataSetter is implemented by methods whose objective or target can take
 // new training data between two steps and carry on from their current
 // parameters: the VI objectives, a sampler's target (its warm-up starts
@@ -159,18 +68,6 @@ type DataSetter interface {
 	// an error, and changes nothing, when the method cannot continue on d
 	// (the engine then initialises it again).
 	SetData(d *Dataset) error
-}
-
-// InducingSetter is implemented by methods with inducing inputs a person
-// may move by hand (GIP's first layer, shown on the plot by the view
-// "inducing"): the optimiser carries on from the moved input.
-type InducingSetter interface {
-	// NumInducing is the number of inducing inputs (0 before Init).
-	NumInducing() int
-	// SetInducing moves inducing input i to x (model units). It returns a
-	// *FieldError, and changes nothing, for an i outside [0, NumInducing())
-	// or a non-finite x.
-	SetInducing(i int, x float64) error
 }
 
 // Env is what the engine tells a method about the run it steps in: where

@@ -29,7 +29,7 @@ type probe struct {
 	atReturn int64 // leapfrogs when the last Step returned
 }
 
-func (p *probe) leapfrogs() int64 { return p.Method.(sim.SamplerWork).Leapfrogs() }
+func (p *probe) leapfrogs() int64 { return p.Method.(*mcmc.Method).Leapfrogs() }
 
 func (p *probe) SetEnv(e sim.Env) {
 	stop := e.Stop

@@ -14,11 +14,17 @@ import (
 	"github.com/posterior-playground/playground/sim"
 )
 
-// viewsFake is a method with views of its own (sim.Views): "where" holds
+// viewsFake is a method with views of its own (sim.Extras.Views): "where" holds
 // the fake's state, "bad" a key the engine keeps for itself.
 type viewsFake struct {
 	fakeMethod
 	asks atomic.Int64 // read by the test while the run may ask again
+}
+
+func (v *viewsFake) Extras() sim.Extras {
+	x := v.fakeMethod.Extras()
+	x.Views = v.Views
+	return x
 }
 
 func (v *viewsFake) Views() map[string]any {

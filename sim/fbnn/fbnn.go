@@ -138,10 +138,13 @@ func (m *Method) Trace() []float64 {
 	return []float64{m.NoiseStd(), m.lastKL, m.lastLL, float64(m.lastJ), m.prior.Variance, m.prior.Lengthscale, m.prior.Period}
 }
 
+// Extras are the noise.
+func (m *Method) Extras() sim.Extras { return sim.Extras{NoiseStd: m.NoiseStd} }
+
 var (
-	_ sim.Method     = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
-	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.Method    = (*Method)(nil)
+	_ sim.Extender  = (*Method)(nil)
+	_ sim.EnvSetter = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

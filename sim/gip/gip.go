@@ -249,11 +249,16 @@ func (m *Method) Trace() []float64 {
 	return []float64{m.NoiseStd(), m.last.kl, sl / float64(cnt), spread}
 }
 
+// Extras are the noise, both evidence bounds, the view of the inducing
+// inputs (joint.go) and moving one of them by hand (setdata.go).
+func (m *Method) Extras() sim.Extras {
+	return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO, IWBO: m.IWBO, Views: m.Views, SetInducing: m.SetInducing}
+}
+
 var (
-	_ sim.Method     = (*Method)(nil)
-	_ sim.Bounds     = (*Method)(nil)
-	_ sim.EnvSetter  = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.Method    = (*Method)(nil)
+	_ sim.Extender  = (*Method)(nil)
+	_ sim.EnvSetter = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

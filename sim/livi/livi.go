@@ -222,11 +222,14 @@ func entropyConst(D, d int, sigma float64) float64 {
 	return 0.5*float64(D)*(1+2*model.HalfLog2Pi) + 0.5*float64(D-d)*math.Log(sigma*sigma)
 }
 
+// Extras are the noise and the ELBO estimate; no IWBO, which needs
+// log q(θ) (eval.go).
+func (m *Method) Extras() sim.Extras { return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO} }
+
 var (
-	_ sim.Method        = (*Method)(nil)
-	_ sim.NoiseModel    = (*Method)(nil)
-	_ sim.ELBOEstimator = (*Method)(nil)
-	_ sim.EnvSetter     = (*Method)(nil)
+	_ sim.Method    = (*Method)(nil)
+	_ sim.Extender  = (*Method)(nil)
+	_ sim.EnvSetter = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

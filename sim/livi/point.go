@@ -285,10 +285,13 @@ func (p *Point) Trace() []float64 {
 	return []float64{p.NoiseStd(), math.Sqrt(s / float64(len(p.members[0].w)))}
 }
 
+// Extras are the noise.
+func (p *Point) Extras() sim.Extras { return sim.Extras{NoiseStd: p.NoiseStd} }
+
 var (
-	_ sim.Method     = (*Point)(nil)
-	_ sim.NoiseModel = (*Point)(nil)
-	_ sim.EnvSetter  = (*Point)(nil)
+	_ sim.Method    = (*Point)(nil)
+	_ sim.Extender  = (*Point)(nil)
+	_ sim.EnvSetter = (*Point)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

@@ -266,12 +266,24 @@ func (m *Method) Close() error {
 	return nil
 }
 
+// Extras are the noise, the chains' diagnostics, the linear model's joint
+// view (joint.go) and exact posterior (exact.go), what the transitions
+// cost and f's draws chain by chain (output.go).
+func (m *Method) Extras() sim.Extras {
+	return sim.Extras{
+		NoiseStd: m.NoiseStd, Diagnostics: m.Diagnostics, Views: m.Views,
+		ExactPosterior: m.ExactPosterior, Work: m.Work, FunctionDraws: m.FunctionDraws,
+	}
+}
+
+// Work reports what the transitions cost (sim.Extras.Work).
+func (m *Method) Work() sim.SamplerWork {
+	return sim.SamplerWork{StepSize: m.StepSize(), Leapfrogs: m.Leapfrogs(), MeanTreeDepth: m.MeanTreeDepth()}
+}
+
 var (
-	_ sim.Method         = (*Method)(nil)
-	_ sim.Chains         = (*Method)(nil)
-	_ sim.EnvSetter      = (*Method)(nil)
-	_ sim.NoiseModel     = (*Method)(nil)
-	_ sim.Diagnoser      = (*Method)(nil)
-	_ sim.SamplerWork    = (*Method)(nil)
-	_ sim.ChainFunctions = (*Method)(nil)
+	_ sim.Method    = (*Method)(nil)
+	_ sim.Chains    = (*Method)(nil)
+	_ sim.Extender  = (*Method)(nil)
+	_ sim.EnvSetter = (*Method)(nil)
 )
