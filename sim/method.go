@@ -437,28 +437,6 @@ type Method interface {
 	Predict(xs []float64, samples int) Predictive
 }
 
-// Chains is implemented by samplers, for the summary's acceptance_rate,
-// divergences, ess_per_sec and params keys and the dashboard's MCMC panels.
-type Chains interface {
-	// Params names the sampled quantities Draws can return.
-	Params() []string
-	// Draws returns a copy of the retained (post-warm-up) draws of param,
-	// chains × draws, every chain the same length; nil for an unknown name.
-	Draws(param string) [][]float64
-	// AcceptanceRate is the mean acceptance statistic after warm-up.
-	AcceptanceRate() float64
-	// Divergences counts divergent transitions after warm-up.
-	Divergences() int
-	// GradEvals counts gradient evaluations of the log density so far.
-	GradEvals() int64
-	// Warmup reports whether the sampler is still in warm-up.
-	Warmup() bool
-	// ChainDivergences returns every chain's count of divergent
-	// transitions so far (warm-up included), appended to dst[:0], so the
-	// dashboard can mark which draws diverged.
-	ChainDivergences(dst []int) []int
-}
-
 // DataSpec is implemented by methods whose control ranges or defaults depend
 // on the data (gip: at most one inducing point per training point).
 type DataSpec interface {

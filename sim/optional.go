@@ -2,8 +2,15 @@ package sim
 
 import "log/slog"
 
-// Optional interfaces: a method implements those that fit it, and the
-// engine, the experiment runner and the views use them when present.
+// The optional interfaces. A method implements those that fit it, and the
+// engine, the experiment runner and the views use them when present. Each
+// has several implementers and is an interface rather than a field of
+// Extras for a reason: EnvSetter and DataSetter are the engine handing the
+// method something, EvalSeeder is what every method whose Predict draws
+// random numbers must take, and Weights and Chains are groups of calls
+// that go together (Chains is passed around as a value, to the draws
+// table and the summary). What a method merely reports or offers, one
+// function at a time, is a field of Extras (extras.go).
 
 // StreamRun is the method's random stream for a seed, as in the headless
 // experiment, so a live run and `playground run` start alike.
@@ -68,6 +75,28 @@ type DataSetter interface {
 	// an error, and changes nothing, when the method cannot continue on d
 	// (the engine then initialises it again).
 	SetData(d *Dataset) error
+}
+
+// Chains is implemented by samplers, for the summary's acceptance_rate,
+// divergences, ess_per_sec and params keys and the dashboard's MCMC panels.
+type Chains interface {
+	// Params names the sampled quantities Draws can return.
+	Params() []string
+	// Draws returns a copy of the retained (post-warm-up) draws of param,
+	// chains × draws, every chain the same length; nil for an unknown name.
+	Draws(param string) [][]float64
+	// AcceptanceRate is the mean acceptance statistic after warm-up.
+	AcceptanceRate() float64
+	// Divergences counts divergent transitions after warm-up.
+	Divergences() int
+	// GradEvals counts gradient evaluations of the log density so far.
+	GradEvals() int64
+	// Warmup reports whether the sampler is still in warm-up.
+	Warmup() bool
+	// ChainDivergences returns every chain's count of divergent
+	// transitions so far (warm-up included), appended to dst[:0], so the
+	// dashboard can mark which draws diverged.
+	ChainDivergences(dst []int) []int
 }
 
 // Env is what the engine tells a method about the run it steps in: where
