@@ -142,9 +142,10 @@ func (m *Method) Trace() []float64 {
 func (m *Method) Extras() sim.Extras { return sim.Extras{NoiseStd: m.NoiseStd} }
 
 var (
-	_ sim.Method    = (*Method)(nil)
-	_ sim.Extender  = (*Method)(nil)
-	_ sim.EnvSetter = (*Method)(nil)
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

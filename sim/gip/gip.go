@@ -256,9 +256,11 @@ func (m *Method) Extras() sim.Extras {
 }
 
 var (
-	_ sim.Method    = (*Method)(nil)
-	_ sim.Extender  = (*Method)(nil)
-	_ sim.EnvSetter = (*Method)(nil)
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
+	_ sim.DataSpec   = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

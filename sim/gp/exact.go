@@ -332,8 +332,9 @@ func (m *Exact) Extras() sim.Extras {
 }
 
 var (
-	_ sim.Method   = (*Exact)(nil)
-	_ sim.Extender = (*Exact)(nil)
+	_ sim.Method     = (*Exact)(nil)
+	_ sim.Extender   = (*Exact)(nil)
+	_ sim.EvalSeeder = (*Exact)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

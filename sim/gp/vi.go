@@ -273,8 +273,9 @@ func (m *VI) Extras() sim.Extras {
 }
 
 var (
-	_ sim.Method   = (*VI)(nil)
-	_ sim.Extender = (*VI)(nil)
+	_ sim.Method     = (*VI)(nil)
+	_ sim.Extender   = (*VI)(nil)
+	_ sim.EvalSeeder = (*VI)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

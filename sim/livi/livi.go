@@ -227,9 +227,11 @@ func entropyConst(D, d int, sigma float64) float64 {
 func (m *Method) Extras() sim.Extras { return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO} }
 
 var (
-	_ sim.Method    = (*Method)(nil)
-	_ sim.Extender  = (*Method)(nil)
-	_ sim.EnvSetter = (*Method)(nil)
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
+	_ sim.DataSpec   = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

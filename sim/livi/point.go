@@ -289,9 +289,11 @@ func (p *Point) Trace() []float64 {
 func (p *Point) Extras() sim.Extras { return sim.Extras{NoiseStd: p.NoiseStd} }
 
 var (
-	_ sim.Method    = (*Point)(nil)
-	_ sim.Extender  = (*Point)(nil)
-	_ sim.EnvSetter = (*Point)(nil)
+	_ sim.Method     = (*Point)(nil)
+	_ sim.Extender   = (*Point)(nil)
+	_ sim.EnvSetter  = (*Point)(nil)
+	_ sim.EvalSeeder = (*Point)(nil)
+	_ sim.DataSpec   = (*Point)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

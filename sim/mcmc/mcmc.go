@@ -286,4 +286,5 @@ var (
 	_ sim.Chains    = (*Method)(nil)
 	_ sim.Extender  = (*Method)(nil)
 	_ sim.EnvSetter = (*Method)(nil)
+	_ sim.DataSpec  = (*Method)(nil)
 )

@@ -317,7 +317,7 @@ func TestStepNoAlloc(t *testing.T) {
 // The chains step in as many goroutines as Env.Threads allows, and the
 // draws are the same bit for bit whatever that is (each chain has its own
 // stream and state; a round only groups them), changed between steps too.
-func TestSetThreadsKeepsTheDraws(t *testing.T) {
+func TestThreadsKeepTheDraws(t *testing.T) {
 	d := loadData(t, "linreg")
 	for _, k := range allKinds {
 		var want [][]float64

@@ -171,9 +171,10 @@ func (m *Method) Extras() sim.Extras {
 }
 
 var (
-	_ sim.Method   = (*Method)(nil)
-	_ sim.Extender = (*Method)(nil)
-	_ sim.DataSpec = (*Method)(nil)
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.DataSpec   = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).
