@@ -168,9 +168,9 @@
 // one implementer, the first of which returns a struct of optional
 // functions:
 //
-//	sim.Extender    its sim.Extras, asked once when the run is built: NoiseStd
-//	                and Diagnostics for each frame, Views, Settled after every
-//	                command, SetInducing for the inducing op
+//	sim.Extender    its sim.Extras: NoiseStd and Diagnostics for each frame,
+//	                Views, Settled after every command, SetInducing for the
+//	                inducing op
 //	sim.EnvSetter   the run's logger and stop poll before Init, the threads
 //	                before a batch whose share of the cores changed
 //	sim.EvalSeeder  the band's evaluation seed (sim.EvalSeed) before every band

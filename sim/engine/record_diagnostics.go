@@ -9,7 +9,11 @@ import (
 // noise std in the user's units and what it reports (sim.Extras NoiseStd
 // and Diagnostics). Method calls that panic are skipped (Step will report
 // the failure).
-type diagnosticsRec struct{ r *Run }
+type diagnosticsRec struct {
+	r     *Run
+	noise func() float64            // nil: none
+	diag  func() map[string]float64 // nil: none
+}
 
 func (diagnosticsRec) reset(change)                      {}
 func (diagnosticsRec) before() bool                      { return false }
@@ -20,15 +24,15 @@ func (g diagnosticsRec) contribute(f *Frame, _ time.Time) {
 	if r.status == StatusDiverged || !r.ready {
 		return
 	}
-	if noise := r.ext.NoiseStd; noise != nil && r.prob.d != nil {
+	if g.noise != nil && r.prob.d != nil {
 		var v float64
-		if r.safely("NoiseStd", func() { v = noise() }) == nil && finite(v) {
+		if r.safely("NoiseStd", func() { v = g.noise() }) == nil && finite(v) {
 			out["noise_std"] = v * math.Abs(r.prob.d.YScale.Std) // user units
 		}
 	}
-	if diag := r.ext.Diagnostics; diag != nil {
+	if g.diag != nil {
 		var m map[string]float64
-		if r.safely("Diagnostics", func() { m = diag() }) == nil {
+		if r.safely("Diagnostics", func() { m = g.diag() }) == nil {
 			for k, v := range m {
 				if finite(v) {
 					out[k] = v

@@ -24,10 +24,11 @@ const (
 type viewsRec struct {
 	noSteps
 	r     *Run
-	band  *bandRec      // nil: no band
-	views []*wire.Extra // as last asked; nil before
-	of    *wire.Band    // the band they were asked with: a new band means a new state
-	step  int64         // without a band: the step and epoch they were asked at…
+	get   func() map[string]any // sim.Extras.Views; nil: none
+	band  *bandRec              // nil: no band
+	views []*wire.Extra         // as last asked; nil before
+	of    *wire.Band            // the band they were asked with: a new band means a new state
+	step  int64                 // without a band: the step and epoch they were asked at…
 	epoch uint64
 	stale bool      // …and whether the method changed since
 	next  time.Time // earliest next ask while stepping
@@ -58,8 +59,7 @@ func (v *viewsRec) contribute(f *Frame, now time.Time) {
 // due.
 func (v *viewsRec) ask(now time.Time) {
 	r := v.r
-	ask := r.ext.Views
-	if ask == nil || r.status == StatusDiverged {
+	if v.get == nil || r.status == StatusDiverged {
 		return
 	}
 	if v.current() {
@@ -70,7 +70,7 @@ func (v *viewsRec) ask(now time.Time) {
 	}
 	t0 := time.Now()
 	var views map[string]any
-	if err := r.safely("Views", func() { views = ask() }); err != nil {
+	if err := r.safely("Views", func() { views = v.get() }); err != nil {
 		return
 	}
 	v.views = make([]*wire.Extra, 0, len(views)) // asked: not nil

@@ -87,9 +87,9 @@ var errReplaySettled = errors.New("the method has nothing to iterate")
 // the run's step (a settled method's step recording a change is published
 // with the next frame) and whether its method has nothing to iterate.
 func replayState(ctx context.Context, r *Run) (step int64, settled bool, err error) {
-	err = r.Inspect(ctx, func(sim.Stepper, *sim.Dataset) {
+	err = r.Inspect(ctx, func(m sim.Stepper, _ *sim.Dataset) {
 		step = r.step
-		if s := r.ext.Settled; s != nil {
+		if s := sim.ExtrasOf(m).Settled; s != nil {
 			_, settled = s()
 		}
 	})

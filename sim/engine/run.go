@@ -25,7 +25,6 @@ type Run struct {
 	opt  RunOptions // Log carries the run's id
 	seed uint64
 	m    sim.Stepper // a sim.Method on data, a target.Method on a target
-	ext  sim.Extras  // what m offers beyond the contract, asked once
 	prob problem     // the data and the spec fitted to them (run_data.go)
 
 	box    mailbox // commands in, frames out
@@ -113,7 +112,7 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 	opt = opt.withDefaults()
 	opt.Log = opt.Log.With("run", id)
 	r := &Run{
-		id: id, m: m, ext: sim.ExtrasOf(m), seed: seed, opt: opt,
+		id: id, m: m, seed: seed, opt: opt,
 		ctl: controls{now: cloneControls(c), start: cloneControls(c)}, status: StatusPreparing,
 		budget: opt.MaxSteps, unrecorded: true, pace: pace{speed: opt.Speed}, cores: newCores(opt),
 		halt: new(atomic.Int64),

@@ -212,7 +212,7 @@ func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
 
 // setInducing moves an inducing input on the run goroutine (SetInducing).
 func (r *Run) setInducing(i int, xUser float64) error {
-	move := r.ext.SetInducing
+	move := sim.ExtrasOf(r.m).SetInducing
 	if move == nil || r.prob.d == nil {
 		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.Spec().Name)}
 	}

@@ -187,7 +187,7 @@ func (r *Run) checkBudget() {
 // until a change gives its method something to iterate, and then runs on.
 // asked is true after a control change.
 func (r *Run) settle(asked bool) {
-	ask := r.ext.Settled
+	ask := sim.ExtrasOf(r.m).Settled
 	if ask == nil || !r.ready || r.status == StatusDiverged || r.status == StatusDone {
 		return
 	}
