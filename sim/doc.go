@@ -24,15 +24,16 @@
 // browser asks for a band. A method that starts goroutines implements
 // io.Closer.
 //
-// What else a method offers it says in three places. Its spec says what a
-// view shows differently (Capabilities), how many points it takes
-// (MaxPoints) and how to read its traces (TraceInfo). Extras (extras.go) is
-// a struct of optional functions it returns, each nil when the method has
-// no such thing, as gonum's optimize.Problem holds Func, Grad and Hess: its
-// noise std, its diagnostics, its own views, ELBO and IWBO estimates, an
-// exact log marginal, closed-form predictive moments, Settled (nothing to
-// iterate), moving an inducing input, and a sampler's exact posterior, work
-// and per-chain function draws; a new read-out is a field, not a new type
+// What else a method offers it says in three places. Its spec says what the
+// engine or a view treats differently (Capabilities: AdaptsStepSize,
+// Parallel), how many points it takes (MaxPoints) and how to read its
+// traces (TraceInfo). Extras (extras.go) is a struct of optional functions
+// it returns, each nil when the method has no such thing, as gonum's
+// optimize.Problem holds Func, Grad and Hess: its noise std, its
+// diagnostics, its own views, ELBO and IWBO estimates, an exact log
+// marginal, closed-form predictive moments, Settled (nothing to iterate),
+// moving an inducing input, and a sampler's exact posterior, work and
+// per-chain function draws; a new read-out is a field, not a new type
 // assertion. And six optional interfaces (optional.go, and Extender in
 // extras.go), each with more than one implementer and a reason to be an
 // interface rather than a field, say the rest:

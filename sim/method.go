@@ -121,9 +121,9 @@ type MethodSpec struct {
 	// label, and when it means something. The names stay the keys (links,
 	// the command line and the API use them).
 	TraceInfo map[string]TraceInfo `json:"trace_info,omitempty"`
-	// Capabilities lists what the method does that a view shows
-	// differently; the browser reads them here rather than keeping a list
-	// of method names.
+	// Capabilities lists what the method does that the engine or a view
+	// treats differently; they are read here rather than from a list of
+	// method names.
 	Capabilities []Capability `json:"capabilities,omitempty"`
 	// MaxPoints is the most training points the method accepts, set by
 	// what a step costs (the exact GP's N³); MaxPointsWhy says why, for the
@@ -183,6 +183,10 @@ type Capability string
 // AdaptsStepSize: the method tunes its step size during warm-up (HMC and
 // NUTS), so the step-size trace is labelled as adapting there.
 const AdaptsStepSize Capability = "adapts_step"
+
+// Parallel: the method steps in several goroutines (a sampler's chains),
+// so the engine tells it how many it may use (Env.Threads).
+const Parallel Capability = "parallel"
 
 // Has reports whether the spec declares capability c.
 func (s MethodSpec) Has(c Capability) bool { return slices.Contains(s.Capabilities, c) }

@@ -128,9 +128,10 @@ type Env struct {
 }
 
 // EnvSetter is implemented by methods that log, poll Env.Stop or step in
-// several goroutines. The engine hands them the run's Env before Init, and
-// again, with only Threads changed, before a batch whose share of the
-// cores differs from the last; SetEnv must be cheap.
+// several goroutines. The engine hands them the run's Env before Init,
+// and, when the spec declares Parallel, again with only Threads changed
+// before a batch whose share of the cores differs from the last; SetEnv
+// must be cheap.
 type EnvSetter interface {
 	SetEnv(e Env)
 }

@@ -112,12 +112,13 @@ func (c *cores) ranOver(s share, over time.Duration) {
 	}
 }
 
-// tell tells a method that takes an environment (sim.EnvSetter) how many
-// goroutines a Step may use (Env.Threads): the cores the other stepping
-// runs leave, at least one. Without a shared count it is left as it likes.
-func (c *cores) tell(m sim.Stepper, s share) {
+// tell tells a method that steps in several goroutines (parallel: its
+// spec declares sim.Parallel) how many a Step may use, through its
+// sim.EnvSetter: the cores the other stepping runs leave, at least one.
+// Without a shared count it is left as it likes.
+func (c *cores) tell(m sim.Stepper, parallel bool, s share) {
 	e, ok := m.(sim.EnvSetter)
-	if !ok || s.procs == 0 {
+	if !ok || !parallel || s.procs == 0 {
 		return
 	}
 	n := max(1, int(s.procs-s.n+1))

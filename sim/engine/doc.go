@@ -127,9 +127,9 @@
 // round within one frame. A step is never cut: a batch that overruns is
 // paid back by skipping turns, counted in the thread's CPU time (package
 // cputime) so that a loaded machine's scheduling is not charged to the
-// run. A method that steps in several goroutines (sim.EnvSetter) is given
-// the cores the other stepping runs leave as its sim.Env.Threads, one when
-// all are taken.
+// run. A method that steps in several goroutines (its spec declares
+// sim.Parallel) is given the cores the other stepping runs leave as its
+// sim.Env.Threads (sim.EnvSetter), one when all are taken.
 //
 // A method on a target that shows itself in the plane (PlaneMethod: the
 // gallery's methods, run by NewTargetRun or Registry.CreateTarget) adds
@@ -171,8 +171,9 @@
 //	sim.Extender    its sim.Extras: NoiseStd and Diagnostics for each frame,
 //	                Views, Settled after every command, SetInducing for the
 //	                inducing op
-//	sim.EnvSetter   the run's logger and stop poll before Init, the threads
-//	                before a batch whose share of the cores changed
+//	sim.EnvSetter   the run's logger and stop poll before Init, and, for a
+//	                sim.Parallel spec, the threads before a batch whose share
+//	                of the cores changed
 //	sim.EvalSeeder  the band's evaluation seed (sim.EvalSeed) before every band
 //	sim.DataSetter  an edited data set, else the method is initialised again
 //	sim.Weights     the chosen weight's marginal, for the weights view

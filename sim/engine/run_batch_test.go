@@ -98,7 +98,7 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 	var want []int
 	for _, stepping := range []int{1, 1, 2, int(procs), int(procs) + 5} {
 		n.Store(int64(stepping)) // the run itself among them
-		r.tell(m, r.share())
+		r.tell(m, true, r.share())
 		if w := max(1, procs-stepping+1); len(want) == 0 || want[len(want)-1] != w {
 			want = append(want, w)
 		}
@@ -107,7 +107,7 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 		t.Errorf("on %d cores told %v, want %v", procs, m.told, want)
 	}
 	r.stepping = nil
-	r.tell(m, r.share())
+	r.tell(m, true, r.share())
 	if len(m.told) != len(want) {
 		t.Errorf("no shared count: told %v more", m.told[len(want):])
 	}

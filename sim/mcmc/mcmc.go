@@ -150,8 +150,11 @@ func (m *Method) Spec() sim.MethodSpec {
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
-	if m.kind == kindHMC || m.kind == kindNUTS { // dual averaging in warm-up (adapt.go)
-		spec.Capabilities = []sim.Capability{sim.AdaptsStepSize}
+	// The chains step in parallel (init.go); HMC and NUTS adapt the step
+	// size by dual averaging in warm-up (adapt.go).
+	spec.Capabilities = []sim.Capability{sim.Parallel}
+	if m.kind == kindHMC || m.kind == kindNUTS {
+		spec.Capabilities = append(spec.Capabilities, sim.AdaptsStepSize)
 	}
 	return spec
 }
