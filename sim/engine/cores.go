@@ -29,6 +29,7 @@ type cores struct {
 	frame    time.Duration // the frame interval
 	counted  bool          // this run is counted in stepping
 	overrun  time.Duration // how far the last batch ran past its budget, while runs take turns
+	parallel bool          // the method's spec declares sim.Parallel
 	env      sim.Env       // what a sim.EnvSetter was last told; Threads 0: nothing yet
 }
 
@@ -112,13 +113,13 @@ func (c *cores) ranOver(s share, over time.Duration) {
 	}
 }
 
-// tell tells a method that steps in several goroutines (parallel: its
-// spec declares sim.Parallel) how many a Step may use, through its
-// sim.EnvSetter: the cores the other stepping runs leave, at least one.
-// Without a shared count it is left as it likes.
-func (c *cores) tell(m sim.Stepper, parallel bool, s share) {
+// tell tells a method that steps in several goroutines (its spec declares
+// sim.Parallel) how many a Step may use, through its sim.EnvSetter: the
+// cores the other stepping runs leave, at least one. Without a shared
+// count it is left as it likes.
+func (c *cores) tell(m sim.Stepper, s share) {
 	e, ok := m.(sim.EnvSetter)
-	if !ok || !parallel || s.procs == 0 {
+	if !ok || !c.parallel || s.procs == 0 {
 		return
 	}
 	n := max(1, int(s.procs-s.n+1))

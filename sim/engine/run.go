@@ -126,6 +126,7 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 		return nil, err
 	}
 	r.prob.init(d, t, &spec)
+	r.cores.parallel = spec.Has(sim.Parallel) // a method's, whatever its data
 	r.box = newMailbox(append([]string(nil), spec.Traces...), opt.HistoryCap)
 	r.rec = newRecorders(r, spec)
 	return r, nil

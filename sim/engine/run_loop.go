@@ -142,7 +142,7 @@ func (r *Run) batch(start time.Time) {
 		limit = min(limit, r.budget-r.step)
 	}
 	sh := r.cores.share()
-	r.cores.tell(r.m, r.prob.spec.Load().Has(sim.Parallel), sh)
+	r.cores.tell(r.m, sh)
 	budget := r.cores.budget(sh)
 	if budget == 0 {
 		return // this turn pays for the last batch's overrun
