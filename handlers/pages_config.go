@@ -74,7 +74,7 @@ type panelJSON struct {
 	Controls sim.Controls   `json:"controls"` // resolved values, sent with POST /api/runs
 	Spec     sim.MethodSpec `json:"spec"`
 	// Exact is the posterior in closed form of the parameters the
-	// method's draws report (sim.ExactPosterior), for the data set the page
+	// method's draws report (sim.Extras's ExactPosterior), for the data set the page
 	// opens with; absent when not known.
 	Exact map[string]sim.Moments `json:"exact,omitempty"`
 	// Replay is the state a shared link asks the panel's run to train to.
@@ -133,8 +133,8 @@ func (p *Pages) exactPosterior(pc PanelConfig, d *sim.Dataset) map[string]sim.Mo
 	if err != nil {
 		return nil
 	}
-	if ep, ok := m.(sim.ExactPosterior); ok {
-		if moments, ok := ep.ExactPosterior(d, pc.Controls); ok {
+	if exact := sim.ExtrasOf(m).ExactPosterior; exact != nil {
+		if moments, ok := exact(d, pc.Controls); ok {
 			return moments
 		}
 	}

@@ -24,11 +24,33 @@
 // browser asks for a band. A method that starts goroutines implements
 // io.Closer.
 //
-// What else a method offers it says through a handful of optional
-// interfaces (optional.go: Chains for a sampler's chains, Weights for
-// weight marginals, Views for a view of its own, Settler, Threaded,
-// DataSetter, …) and through its spec's Capabilities; the engine looks
-// each up once.
+// What else a method offers it says in three places. Its spec says what the
+// engine or a view treats differently (Capabilities: AdaptsStepSize,
+// Parallel), how many points it takes (MaxPoints) and how to read its
+// traces (TraceInfo). Extras (extras.go) is a struct of optional functions
+// it returns, each nil when the method has no such thing, as gonum's
+// optimize.Problem holds Func, Grad and Hess: its noise std, its
+// diagnostics, its own views, ELBO and IWBO estimates, an exact log
+// marginal, closed-form predictive moments, Settled (nothing to iterate),
+// moving an inducing input, and a sampler's exact posterior, work and
+// per-chain function draws; a new read-out is a field, not a new type
+// assertion. And six optional interfaces (optional.go, and Extender in
+// extras.go), each with more than one implementer and a reason to be an
+// interface rather than a field, say the rest:
+//
+//	Extender    returns the Extras: every method on data
+//	EnvSetter   takes the run's Env (logger, stop poll, threads) before Init:
+//	            gip, fbnn, livi, map and ensemble, the samplers
+//	EvalSeeder  reseeds the evaluation stream before a band: every method
+//	            whose Predict draws random numbers (all but the samplers)
+//	DataSetter  carries on from its parameters on edited data: mfvi, gip,
+//	            livi, fbnn, map and ensemble, the samplers
+//	Weights     one weight's marginal, Gaussian or drawn: mfvi, livi
+//	Chains      a sampler's chains, a value the draws table and the summary
+//	            take: metropolis, sgld, hmc, nuts
+//
+// DataSpec (gip, mfvi, livi, map and ensemble, the samplers) belongs with
+// the spec: it is how SpecFor fits one to the data.
 //
 // A method describes itself with a MethodSpec: its name, family, models
 // and controls, each control a ControlSpec with a range, a default and

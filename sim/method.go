@@ -121,9 +121,9 @@ type MethodSpec struct {
 	// label, and when it means something. The names stay the keys (links,
 	// the command line and the API use them).
 	TraceInfo map[string]TraceInfo `json:"trace_info,omitempty"`
-	// Capabilities lists what the method does that a view shows
-	// differently; the browser reads them here rather than keeping a list
-	// of method names.
+	// Capabilities lists what the method does that the engine or a view
+	// treats differently; they are read here rather than from a list of
+	// method names.
 	Capabilities []Capability `json:"capabilities,omitempty"`
 	// MaxPoints is the most training points the method accepts, set by
 	// what a step costs (the exact GP's N³); MaxPointsWhy says why, for the
@@ -183,6 +183,10 @@ type Capability string
 // AdaptsStepSize: the method tunes its step size during warm-up (HMC and
 // NUTS), so the step-size trace is labelled as adapting there.
 const AdaptsStepSize Capability = "adapts_step"
+
+// Parallel: the method steps in several goroutines (a sampler's chains),
+// so the engine tells it how many it may use (Env.Threads).
+const Parallel Capability = "parallel"
 
 // Has reports whether the spec declares capability c.
 func (s MethodSpec) Has(c Capability) bool { return slices.Contains(s.Capabilities, c) }
@@ -444,53 +448,6 @@ type Method interface {
 	// last band. Its random draws come from a stream of its own, so calling
 	// it never changes the training trajectory.
 	Predict(xs []float64, samples int) Predictive
-}
-
-// ELBOEstimator is implemented by variational methods that can estimate
-// their ELBO, for the summary's elbo_* keys. An implicit q (livi) has no
-// density, so its estimate is of an approximation of the ELBO and it has no
-// importance-weighted bound.
-type ELBOEstimator interface {
-	// ELBO returns one single-sample estimate of the ELBO (nats, whole data
-	// set), unbiased for methods that also implement Bounds.
-	ELBO() float64
-}
-
-// Bounds is implemented by variational methods that can estimate both
-// evidence bounds, for the summary's elbo_* and iwbo_* keys.
-type Bounds interface {
-	ELBOEstimator
-	// IWBO returns one estimate of the importance-weighted bound with k
-	// samples.
-	IWBO(k int) float64
-}
-
-// NoiseModel is implemented by methods with a learned observation noise.
-type NoiseModel interface {
-	// NoiseStd returns the observation noise standard deviation, model units.
-	NoiseStd() float64
-}
-
-// Chains is implemented by samplers, for the summary's acceptance_rate,
-// divergences, ess_per_sec and params keys and the dashboard's MCMC panels.
-type Chains interface {
-	// Params names the sampled quantities Draws can return.
-	Params() []string
-	// Draws returns a copy of the retained (post-warm-up) draws of param,
-	// chains × draws, every chain the same length; nil for an unknown name.
-	Draws(param string) [][]float64
-	// AcceptanceRate is the mean acceptance statistic after warm-up.
-	AcceptanceRate() float64
-	// Divergences counts divergent transitions after warm-up.
-	Divergences() int
-	// GradEvals counts gradient evaluations of the log density so far.
-	GradEvals() int64
-	// Warmup reports whether the sampler is still in warm-up.
-	Warmup() bool
-	// ChainDivergences returns every chain's count of divergent
-	// transitions so far (warm-up included), appended to dst[:0], so the
-	// dashboard can mark which draws diverged.
-	ChainDivergences(dst []int) []int
 }
 
 // DataSpec is implemented by methods whose control ranges or defaults depend

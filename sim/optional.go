@@ -2,83 +2,42 @@ package sim
 
 import "log/slog"
 
-// Optional interfaces: a method implements those that fit it, and the
-// engine, the experiment runner and the views use them when present.
+// The optional interfaces. A method implements those that fit it, and the
+// engine, the experiment runner and the views use them when present. Each
+// has several implementers and is an interface rather than a field of
+// Extras for a reason: EnvSetter and DataSetter are the engine handing the
+// method something, EvalSeeder is what every method whose Predict draws
+// random numbers must take, and Weights and Chains are groups of calls
+// that go together (Chains is passed around as a value, to the draws
+// table and the summary). What a method merely reports or offers, one
+// function at a time, is a field of Extras (extras.go).
 
 // StreamRun is the method's random stream for a seed, as in the headless
 // experiment, so a live run and `playground run` start alike.
 const StreamRun uint64 = 1
 
-// Diagnoser is implemented by methods with diagnostics worth showing (an
-// acceptance rate, a step size). The run adds them to each frame.
-type Diagnoser interface {
-	Diagnostics() map[string]float64
-}
-
-// Weights is what every method offering weight marginals has, through
-// WeightSampler or WeightGaussian: the weights' count and names.
+// Weights is implemented by methods whose approximate posterior is over a
+// network's weights and can show one weight's marginal (mean-field VI,
+// LIVI): the viewer picks the weight, the engine draws its density.
 type Weights interface {
 	// NumWeights is the length of the flat weight vector (0 before Init).
 	NumWeights() int
 	// WeightName names a weight for the panel ("layer 2, unit 3 → unit
 	// 17").
 	WeightName(index int) string
+	// Marginal returns the marginal of weight index under q, with n draws
+	// when q's marginals have no closed form; ok is false outside
+	// [0, NumWeights()) or before Init. Drawing must not disturb the
+	// training stream.
+	Marginal(index, n int) (q Marginal, ok bool)
 }
 
-// WeightSampler is implemented by methods that can draw one weight from
-// their approximate posterior (an implicit q, whose marginals have no
-// closed form).
-type WeightSampler interface {
-	Weights
-	// WeightSamples returns n draws of weight index, or nil for an index
-	// outside [0, NumWeights()). It must not disturb the training stream.
-	WeightSamples(index, n int) []float64
-}
-
-// WeightGaussian is implemented by methods whose weight marginals are
-// Gaussian (mean-field VI): the density is drawn from the mean and std.
-type WeightGaussian interface {
-	Weights
-	// WeightMarginal returns the mean and std of weight index; ok is false
-	// outside [0, NumWeights()) or before Init.
-	WeightMarginal(index int) (mean, std float64, ok bool)
-}
-
-// Moments is a posterior mean and standard deviation.
-type Moments struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-}
-
-// ExactPosterior is implemented by samplers whose posterior is known in
-// closed form on some data (the linear model), so a view can set the
-// draws' statistics beside the exact values.
-type ExactPosterior interface {
-	// ExactPosterior returns the exact posterior moments on d, under
-	// controls c (which may change the target: a fixed noise, a prior), of
-	// the parameters Draws reports, by name and in the units Draws uses;
-	// ok is false when the method has no closed form on d.
-	ExactPosterior(d *Dataset, c Controls) (moments map[string]Moments, ok bool)
-}
-
-// Views is implemented by methods that send data of their own with their
-// frames, for a view the browser keeps under the same key
-// (static/app/views.js): GIP's inducing inputs, say. Adding a view is this
-// method and one browser module.
-type Views interface {
-	// Views returns the method's view data by key: plain lower-case names,
-	// none of a frame's own keys nor the engine's "draws" and "weights".
-	// Each value must encode with encoding/json and is encoded at once; the
-	// method may reuse it afterwards. The engine asks between steps, a few
-	// times a second at most.
-	Views() map[string]any
-}
-
-// Logger is implemented by methods that log (a skipped step, a failed
-// fit). The engine hands them its run's logger before Init, so their lines
-// carry the run's id; without one they log to slog.Default().
-type Logger interface {
-	SetLogger(l *slog.Logger)
+// Marginal is one weight's marginal under q: a Gaussian's Mean and Std
+// (mean-field VI), or, when Draws is set, the draws alone (an implicit q
+// such as LIVI's, whose marginals have no closed form).
+type Marginal struct {
+	Mean, Std float64
+	Draws     []float64
 }
 
 // EvalSeeder is implemented by methods whose Predict draws random numbers
@@ -105,61 +64,6 @@ func mix(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// Settler is implemented by methods that may have nothing to iterate in
-// their current settings: the exact GP with its kernel and noise held is a
-// closed form, recomputed by Init and Set, and a Step would change nothing.
-// The engine asks after every command; while the answer is yes it steps
-// the method once after each change (Init or Set), to record the
-// recomputed objective and traces, and then not again, so the run spends
-// no step budget waiting and reports the status "settled" instead of
-// running.
-type Settler interface {
-	// Settled reports whether a Step would change nothing, and why, in
-	// words for the panel ("nothing to iterate: …").
-	Settled() (why string, settled bool)
-}
-
-// AnalyticPredictive is implemented by methods whose predictive f(x) is
-// Gaussian with moments in closed form (the GP methods): summaries use them
-// instead of a Monte Carlo estimate.
-type AnalyticPredictive interface {
-	// PredictMoments writes the mean and std of f at xs (model units, no
-	// observation noise) into mean and std, each len(xs). It returns false,
-	// leaving them unspecified, when f is not Gaussian in the units Predict
-	// returns (a classifier's probabilities) or the method cannot say.
-	PredictMoments(xs, mean, std []float64) bool
-}
-
-// LogMarginal is implemented by methods that compute the log marginal
-// likelihood log p(y) exactly (gp-exact), for the summary's log_marginal.
-type LogMarginal interface {
-	// LogMarginal returns log p(y) of the model-unit targets, nats.
-	LogMarginal() float64
-}
-
-// SamplerWork is implemented by samplers that report what their
-// transitions cost, for the summary.
-type SamplerWork interface {
-	// StepSize is the chains' mean current step size.
-	StepSize() float64
-	// Leapfrogs counts leapfrog steps so far over all chains, warm-up and
-	// step-size searches included.
-	Leapfrogs() int64
-	// MeanTreeDepth is the mean NUTS tree depth over the kept transitions;
-	// NaN for samplers without trees or before any kept transition.
-	MeanTreeDepth() float64
-}
-
-// ChainFunctions is implemented by samplers that keep whole parameter
-// draws, so f at chosen inputs can be diagnosed chain by chain (R̂, ESS).
-type ChainFunctions interface {
-	// FunctionDraws returns f at xs (model units, no observation noise) for
-	// at most perChain evenly spaced kept draws of each chain, indexed
-	// [chain][draw][i]; every chain has the same number of draws, and none
-	// before the first kept draw.
-	FunctionDraws(xs []float64, perChain int) [][][]float64
-}
-
 // DataSetter is implemented by methods whose objective or target can take
 // new training data between two steps and carry on from their current
 // parameters: the VI objectives, a sampler's target (its warm-up starts
@@ -173,55 +77,75 @@ type DataSetter interface {
 	SetData(d *Dataset) error
 }
 
-// InducingSetter is implemented by methods with inducing inputs a person
-// may move by hand (GIP's first layer, shown on the plot by the view
-// "inducing"): the optimiser carries on from the moved input.
-type InducingSetter interface {
-	// NumInducing is the number of inducing inputs (0 before Init).
-	NumInducing() int
-	// SetInducing moves inducing input i to x (model units). It returns a
-	// *FieldError, and changes nothing, for an i outside [0, NumInducing())
-	// or a non-finite x.
-	SetInducing(i int, x float64) error
+// Chains is implemented by samplers, for the summary's acceptance_rate,
+// divergences, ess_per_sec and params keys and the dashboard's MCMC panels.
+type Chains interface {
+	// Params names the sampled quantities Draws can return.
+	Params() []string
+	// Draws returns a copy of the retained (post-warm-up) draws of param,
+	// chains × draws, every chain the same length; nil for an unknown name.
+	Draws(param string) [][]float64
+	// AcceptanceRate is the mean acceptance statistic after warm-up.
+	AcceptanceRate() float64
+	// Divergences counts divergent transitions after warm-up.
+	Divergences() int
+	// GradEvals counts gradient evaluations of the log density so far.
+	GradEvals() int64
+	// Warmup reports whether the sampler is still in warm-up.
+	Warmup() bool
+	// ChainDivergences returns every chain's count of divergent
+	// transitions so far (warm-up included), appended to dst[:0], so the
+	// dashboard can mark which draws diverged.
+	ChainDivergences(dst []int) []int
 }
 
-// Threaded is implemented by methods that step in several goroutines at
-// once (a sampler's chains). The engine sets how many a Step may use before
-// each batch: the cores left over when fewer runs step than there are
-// cores, and one when as many or more do, so that panels side by side share
-// the cores evenly instead of by how many goroutines each wakes (and a
-// sampler's chains do not wait for each other at every step behind other
-// runs' batches). The method's results must not depend on n.
-type Threaded interface {
-	// SetThreads sets the goroutines a Step may use; n < 1 means as many
-	// as the method likes.
-	SetThreads(n int)
+// Env is what the engine tells a method about the run it steps in: where
+// its lines go, whether its work is still wanted and how many goroutines a
+// Step may use. The zero Env is a method on its own: slog.Default(), never
+// interrupted, as many goroutines as it likes. A method that embeds Env
+// implements EnvSetter and reads it through Logger and Interrupted.
+type Env struct {
+	// Log takes the method's lines (a skipped step, a failed fit), so they
+	// carry the run's id; nil: slog.Default().
+	Log *slog.Logger
+	// Stop reports whether the run no longer wants the work in progress:
+	// it turns true when the run is deleted, expires, is reset or the
+	// server shuts down. A method whose Step or Init can run long (a NUTS
+	// tree of a thousand leapfrog steps, an ensemble's pass over its
+	// members) polls it at a fine grain (before each leapfrog step, each
+	// member) and, once it is true, returns from Step or Init at once with
+	// any result. The engine then discards the method's state: it
+	// initialises the method again before any other call, or drops it.
+	// Polling must change nothing, so a run that is never interrupted
+	// steps bit for bit as one without it. nil: never.
+	Stop func() bool
+	// Threads is how many goroutines a Step may use (a sampler's chains):
+	// the cores left over when fewer runs step than there are cores, and
+	// one when as many or more do, so that panels side by side share the
+	// cores evenly instead of by how many goroutines each wakes. The
+	// method's results must not depend on it. < 1: as many as it likes.
+	Threads int
 }
 
-// Interruptible is implemented by methods whose Step (or Init) can run for
-// long: a NUTS tree of a thousand leapfrog steps, an ensemble's pass over
-// its members. The engine hands them, before Init, a function that reports
-// whether the run still wants the work: it turns true when the run is
-// deleted, expires, is reset or the server shuts down. The method polls it
-// at a fine grain (before each leapfrog step, each member) and, once it is
-// true, returns from Step or Init at once with any result. The engine then
-// discards the method's state: it initialises the method again before any
-// other call, or drops it. Polling must change nothing, so a run that is
-// never interrupted steps bit for bit as one without the function.
-type Interruptible interface {
-	SetInterrupt(stop func() bool)
+// EnvSetter is implemented by methods that log, poll Env.Stop or step in
+// several goroutines. The engine hands them the run's Env before Init,
+// and, when the spec declares Parallel, again with only Threads changed
+// before a batch whose share of the cores differs from the last; SetEnv
+// must be cheap.
+type EnvSetter interface {
+	SetEnv(e Env)
 }
 
-// Interrupt is the poll an Interruptible method keeps: embed it and call
-// Interrupted in the long loops. Its zero value is never interrupted.
-type Interrupt struct{ stop func() bool }
-
-// SetInterrupt implements Interruptible.
-func (i *Interrupt) SetInterrupt(stop func() bool) { i.stop = stop }
+// SetEnv implements EnvSetter for a method that embeds Env.
+func (e *Env) SetEnv(v Env) { *e = v }
 
 // Interrupted reports whether the work in progress is no longer wanted.
-func (i *Interrupt) Interrupted() bool { return i.stop != nil && i.stop() }
+func (e *Env) Interrupted() bool { return e.Stop != nil && e.Stop() }
 
-// Poll returns the function set by SetInterrupt (nil: none), to hand to a
-// method's workers.
-func (i *Interrupt) Poll() func() bool { return i.stop }
+// Logger returns Log, or slog.Default() when it is nil.
+func (e *Env) Logger() *slog.Logger {
+	if e.Log == nil {
+		return slog.Default()
+	}
+	return e.Log
+}

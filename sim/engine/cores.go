@@ -29,7 +29,8 @@ type cores struct {
 	frame    time.Duration // the frame interval
 	counted  bool          // this run is counted in stepping
 	overrun  time.Duration // how far the last batch ran past its budget, while runs take turns
-	threads  int           // what sim.Threaded was last told; 0: nothing yet
+	parallel bool          // the method's spec declares sim.Parallel
+	env      sim.Env       // what a sim.EnvSetter was last told; Threads 0: nothing yet
 }
 
 func newCores(o RunOptions) cores {
@@ -112,17 +113,18 @@ func (c *cores) ranOver(s share, over time.Duration) {
 	}
 }
 
-// tell tells a method that steps in several goroutines (sim.Threaded) how
-// many it may use: the cores the other stepping runs leave, at least one.
-// Without a shared count it is left as it likes.
+// tell tells a method that steps in several goroutines (its spec declares
+// sim.Parallel) how many a Step may use, through its sim.EnvSetter: the
+// cores the other stepping runs leave, at least one. Without a shared
+// count it is left as it likes.
 func (c *cores) tell(m sim.Stepper, s share) {
-	t, ok := m.(sim.Threaded)
-	if !ok || s.procs == 0 {
+	e, ok := m.(sim.EnvSetter)
+	if !ok || !c.parallel || s.procs == 0 {
 		return
 	}
 	n := max(1, int(s.procs-s.n+1))
-	if n != c.threads {
-		c.threads = n
-		t.SetThreads(n)
+	if n != c.env.Threads {
+		c.env.Threads = n
+		e.SetEnv(c.env)
 	}
 }

@@ -75,11 +75,11 @@
 //
 // # Status
 //
-// A run is preparing (a Registry's run while its goroutine initialises
-// the method, so a create never waits for a costly Init), paused (the
-// start; Step n takes n steps, at most MaxStepCommand), running (at most
-// Speed steps a second when capped), settled (played, but the method has
-// nothing to iterate: sim.Settler, stepped once after each change), done
+// A run is preparing (a Registry's run while its goroutine initialises the
+// method, so a create never waits for a costly Init), paused (the start;
+// Step n takes n steps, at most MaxStepCommand), running (at most Speed
+// steps a second when capped), settled (played, but the method has nothing
+// to iterate: sim.Extras.Settled, stepped once after each change), done
 // (the step budget, 10,000,000 by default, is spent: live controls are
 // refused, Continue grants as many again) or diverged (a NaN or infinite
 // objective, a panic inside the method, recovered and logged, or a failed
@@ -93,7 +93,8 @@
 // run), the predictive band (redrawn at most every 100 ms and in at most
 // a tenth of the run's wall time), the method's diagnostics, a sampler's
 // recent draws per chain with R-hat, ESS and rank plots (sim.Chains), one
-// weight's marginal (sim.Weights) and the method's own views (sim.Views).
+// weight's marginal (sim.Weights) and the method's own views
+// (sim.Extras.Views).
 // A recorder has four calls:
 //
 //	reset(change)          the method changed: a new epoch, its data, or a control
@@ -108,11 +109,11 @@
 //
 // A step is never cut for time, but it is interrupted when its work is no
 // longer wanted: when the run is deleted, expires, is reset or the
-// registry closes. A method that implements sim.Interruptible is handed a
-// poll before Init and checks it at a fine grain (NUTS and HMC before
-// every leapfrog step, fBNN before every particle's pass, LIVI before
-// every sample, an ensemble before every member), returning at once when
-// it says stop. The run discards the interrupted step (it is neither
+// registry closes. A method that implements sim.EnvSetter is handed a poll
+// (sim.Env.Stop) before Init and checks it at a fine grain (NUTS and HMC
+// before every leapfrog step, fBNN before every particle's pass, LIVI
+// before every sample, an ensemble before every member), returning at once
+// when it says stop. The run discards the interrupted step (it is neither
 // counted nor recorded) and never steps the method again before Init: a
 // reset initialises it anew, a deleted run drops it. A reset raises the
 // poll only once it is queued, so one refused as ErrRunBusy interrupts
@@ -128,8 +129,9 @@
 // round within one frame. A step is never cut: a batch that overruns is
 // paid back by skipping turns, counted in the thread's CPU time (package
 // cputime) so that a loaded machine's scheduling is not charged to the
-// run. A method that steps in several goroutines (sim.Threaded) is given
-// the cores the other stepping runs leave, one when all are taken.
+// run. A method that steps in several goroutines (its spec declares
+// sim.Parallel) is given the cores the other stepping runs leave as its
+// sim.Env.Threads (sim.EnvSetter), one when all are taken.
 //
 // A method on a target that shows itself in the plane (PlaneMethod: the
 // gallery's methods, run by NewTargetRun or Registry.CreateTarget) adds
@@ -162,9 +164,33 @@
 //     Nothing else dispatches on op names.
 //   - A view: one recorder file (record_NAME.go) added in newRecorders,
 //     and one browser module under static/app registered in views.js. A
-//     view a method computes itself needs no recorder: it implements
-//     sim.Views, and the views recorder carries it.
+//     view a method computes itself needs no recorder: it sets
+//     sim.Extras.Views, and the views recorder carries it.
 //   - A method: implement sim.Method (data) or target.Method (a target);
-//     the engine reads what else it offers through sim's optional
-//     interfaces. Methods never import engine.
+//     the engine reads what else it offers as below. Methods never import
+//     engine.
+//
+// # What the engine asks of a method
+//
+// Beyond Spec, Step, Set, Trace and Init (and Predict on data), the engine
+// asks a method through sim's six optional interfaces, each with more than
+// one implementer, the first of which returns a struct of optional
+// functions:
+//
+//	sim.Extender    its sim.Extras: NoiseStd and Diagnostics for each frame,
+//	                Views, Settled after every command, SetInducing for the
+//	                inducing op
+//	sim.EnvSetter   the run's logger and stop poll before Init, and, for a
+//	                sim.Parallel spec, the threads before a batch whose share
+//	                of the cores changed
+//	sim.EvalSeeder  the band's evaluation seed (sim.EvalSeed) before every band
+//	sim.DataSetter  an edited data set, else the method is initialised again
+//	sim.Weights     the chosen weight's marginal, for the weights view
+//	sim.Chains      a sampler's draws and counters, for the draws view
+//
+// sim.DataSpec fits the run's spec to its data (sim.SpecFor), and
+// io.Closer ends a method's goroutines when the run ends. A run on a target
+// adds PlaneMethod, this package's own, for the plane view. Everything a
+// method only reports is a field of sim.Extras rather than an interface,
+// so a new read-out asks for a field instead of adding a type assertion.
 package engine

@@ -3,7 +3,7 @@ package engine
 import "github.com/posterior-playground/playground/sim"
 
 // Interrupting a step in flight. A method that implements
-// sim.Interruptible polls the run's halt count at a fine grain (a leapfrog
+// sim.EnvSetter polls the run's halt count at a fine grain (a leapfrog
 // step, an ensemble member) and returns from Step at once when it is
 // positive; the run then marks the method stale and never steps it again
 // before it is initialised anew. The count is raised when the run's
@@ -19,16 +19,19 @@ import "github.com/posterior-playground/playground/sim"
 // more than any number of queued resets could take back.
 const haltCancelled = 1 << 40
 
-// offerInterrupt hands an Interruptible method the poll of the run's halt
-// count. The poll holds the count alone, not the run, so a method's
-// workers never keep a dropped run alive.
-func (r *Run) offerInterrupt() {
-	i, ok := r.m.(sim.Interruptible)
+// offerEnv hands a method that takes one (sim.EnvSetter) the run's
+// environment: the run's logger, so its lines carry the run's id, and the
+// poll of the run's halt count as its Stop. The poll holds the count
+// alone, not the run, so a method's workers never keep a dropped run
+// alive. The cores keep the Env to tell the method its Threads.
+func (r *Run) offerEnv() {
+	e, ok := r.m.(sim.EnvSetter)
 	if !ok {
 		return
 	}
 	h := r.halt
-	i.SetInterrupt(func() bool { return h.Load() > 0 })
+	r.cores.env = sim.Env{Log: r.opt.Log, Stop: func() bool { return h.Load() > 0 }}
+	e.SetEnv(r.cores.env)
 }
 
 // interrupted reports whether the step in flight is no longer wanted.

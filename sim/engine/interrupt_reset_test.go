@@ -28,7 +28,7 @@ type slowInit struct {
 	last    sim.Controls // the controls of the last Init that completed
 }
 
-func (s *slowInit) SetInterrupt(stop func() bool) { s.stop = stop }
+func (s *slowInit) SetEnv(e sim.Env) { s.stop = e.Stop }
 
 func (s *slowInit) Init(d *sim.Dataset, c sim.Controls, r *rand.Rand) error {
 	s.calls++

@@ -29,10 +29,11 @@ type probe struct {
 	atReturn int64 // leapfrogs when the last Step returned
 }
 
-func (p *probe) leapfrogs() int64 { return p.Method.(sim.SamplerWork).Leapfrogs() }
+func (p *probe) leapfrogs() int64 { return p.Method.(*mcmc.Method).Leapfrogs() }
 
-func (p *probe) SetInterrupt(stop func() bool) {
-	p.Method.(sim.Interruptible).SetInterrupt(func() bool {
+func (p *probe) SetEnv(e sim.Env) {
+	stop := e.Stop
+	e.Stop = func() bool {
 		s := stop()
 		if s && p.record && p.atSignal < 0 {
 			p.atSignal = p.leapfrogs()
@@ -41,7 +42,8 @@ func (p *probe) SetInterrupt(stop func() bool) {
 			close(p.mid)
 		}
 		return s
-	})
+	}
+	p.Method.(sim.EnvSetter).SetEnv(e)
 }
 
 func (p *probe) Step() sim.StepStats {

@@ -40,7 +40,7 @@ type Frame struct {
 	Time        time.Time
 	// Extras are the family-specific parts, each sent under its key: a
 	// sampler's "draws" (record_draws.go), a weight's marginal "weights"
-	// (record_weights.go), and whatever views the method offers (sim.Views,
+	// (record_weights.go), and whatever views the method offers (sim.Extras.Views,
 	// record_views.go). Shared and immutable like the rest.
 	Extras []*wire.Extra
 	// Data are the training points in the user's units, the same pointer

@@ -28,7 +28,7 @@ const (
 	OpWeight = "weight"
 	// OpData replaces the training data (an edit in the plot).
 	OpData = "data"
-	// OpInducing moves one inducing input (sim.InducingSetter).
+	// OpInducing moves one inducing input (sim.Extras.SetInducing).
 	OpInducing = "inducing"
 )
 
@@ -353,7 +353,8 @@ func (r *Run) SetWeight(ctx context.Context, index int64) error {
 	return r.sendOp(ctx, OpWeight, command{n: index})
 }
 
-// SetInducing moves inducing input i of a sim.InducingSetter method to x,
+// SetInducing moves inducing input i of a method with inducing inputs
+// (sim.Extras.SetInducing) to x,
 // in the user's units; the optimiser continues from there (a change mark
 // "inducing input").
 func (r *Run) SetInducing(ctx context.Context, i int, x float64) error {

@@ -59,7 +59,9 @@ func newRecorders(r *Run, spec sim.MethodSpec) recorders {
 		band = &bandRec{r: r, m: m}
 		rs.all = append(rs.all, band)
 	}
-	rs.all = append(rs.all, diagnosticsRec{r}, rs.draws, rs.weights, &viewsRec{r: r, band: band})
+	x := sim.ExtrasOf(r.m) // asked once: a method's Extras are set by its type
+	rs.all = append(rs.all, diagnosticsRec{r: r, noise: x.NoiseStd, diag: x.Diagnostics}, rs.draws, rs.weights,
+		&viewsRec{r: r, get: x.Views, band: band})
 	if m, ok := r.m.(PlaneMethod); ok {
 		rs.all = append(rs.all, &planeRec{r: r, m: m})
 	}

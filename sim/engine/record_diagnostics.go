@@ -3,15 +3,17 @@ package engine
 import (
 	"math"
 	"time"
-
-	"github.com/posterior-playground/playground/sim"
 )
 
 // diagnosticsRec adds the method's finite diagnostics to each frame: its
-// noise std in the user's units (sim.NoiseModel) and what it reports
-// (sim.Diagnoser). Method calls that panic are skipped (Step will report
+// noise std in the user's units and what it reports (sim.Extras NoiseStd
+// and Diagnostics). Method calls that panic are skipped (Step will report
 // the failure).
-type diagnosticsRec struct{ r *Run }
+type diagnosticsRec struct {
+	r     *Run
+	noise func() float64            // nil: none
+	diag  func() map[string]float64 // nil: none
+}
 
 func (diagnosticsRec) reset(change)                      {}
 func (diagnosticsRec) before() bool                      { return false }
@@ -22,15 +24,15 @@ func (g diagnosticsRec) contribute(f *Frame, _ time.Time) {
 	if r.status == StatusDiverged || !r.ready {
 		return
 	}
-	if nm, ok := r.m.(sim.NoiseModel); ok && r.prob.d != nil {
+	if g.noise != nil && r.prob.d != nil {
 		var v float64
-		if r.safely("NoiseStd", func() { v = nm.NoiseStd() }) == nil && finite(v) {
+		if r.safely("NoiseStd", func() { v = g.noise() }) == nil && finite(v) {
 			out["noise_std"] = v * math.Abs(r.prob.d.YScale.Std) // user units
 		}
 	}
-	if dg, ok := r.m.(sim.Diagnoser); ok {
+	if g.diag != nil {
 		var m map[string]float64
-		if r.safely("Diagnostics", func() { m = dg.Diagnostics() }) == nil {
+		if r.safely("Diagnostics", func() { m = g.diag() }) == nil {
 			for k, v := range m {
 				if finite(v) {
 					out[k] = v

@@ -5,19 +5,18 @@ import (
 	"slices"
 	"time"
 
-	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
 // viewsInterval is the shortest time between two asks of a method's own
-// views (sim.Views) while it steps; viewsCostShare bounds the run
+// views (sim.Extras.Views) while it steps; viewsCostShare bounds the run
 // goroutine's time spent on them to about 1/viewsCostShare.
 const (
 	viewsInterval  = 250 * time.Millisecond
 	viewsCostShare = 10
 )
 
-// viewsRec adds the method's own views (sim.Views) to the frames, each
+// viewsRec adds the method's own views (sim.Extras.Views) to the frames, each
 // under its key: asked for when the method shows a new state and the last
 // ask is old enough (at once while paused). A new state is a new band (a
 // step, a reset or a change: the band's own rules), or, for a run without
@@ -25,10 +24,11 @@ const (
 type viewsRec struct {
 	noSteps
 	r     *Run
-	band  *bandRec      // nil: no band
-	views []*wire.Extra // as last asked; nil before
-	of    *wire.Band    // the band they were asked with: a new band means a new state
-	step  int64         // without a band: the step and epoch they were asked at…
+	get   func() map[string]any // sim.Extras.Views; nil: none
+	band  *bandRec              // nil: no band
+	views []*wire.Extra         // as last asked; nil before
+	of    *wire.Band            // the band they were asked with: a new band means a new state
+	step  int64                 // without a band: the step and epoch they were asked at…
 	epoch uint64
 	stale bool      // …and whether the method changed since
 	next  time.Time // earliest next ask while stepping
@@ -55,11 +55,11 @@ func (v *viewsRec) contribute(f *Frame, now time.Time) {
 	f.Extras = append(f.Extras, v.views...)
 }
 
-// ask asks a sim.Views method for its views when they are due.
+// ask asks a method with views (sim.Extras.Views) for them when they are
+// due.
 func (v *viewsRec) ask(now time.Time) {
 	r := v.r
-	m, ok := r.m.(sim.Views)
-	if !ok || r.status == StatusDiverged {
+	if v.get == nil || r.status == StatusDiverged {
 		return
 	}
 	if v.current() {
@@ -70,7 +70,7 @@ func (v *viewsRec) ask(now time.Time) {
 	}
 	t0 := time.Now()
 	var views map[string]any
-	if err := r.safely("Views", func() { views = m.Views() }); err != nil {
+	if err := r.safely("Views", func() { views = v.get() }); err != nil {
 		return
 	}
 	v.views = make([]*wire.Extra, 0, len(views)) // asked: not nil

@@ -11,11 +11,10 @@ import (
 	"time"
 )
 
-// Weight marginals: a frame of a weight-space VI method may carry the
-// marginal density of one chosen weight θ_i, as a histogram of draws from q
-// (WeightSampler: an implicit q such as LIVI's, whose marginals have no
-// closed form) or as a Gaussian's mean and std (WeightGaussian: mean-field
-// VI). The viewer chooses i with the "weight" command.
+// Weight marginals: a frame of a weight-space VI method (sim.Weights) may
+// carry the marginal density of one chosen weight θ_i, as a histogram of
+// draws from q (an implicit q such as LIVI's, whose marginals have no
+// closed form) or as a Gaussian's mean and std (mean-field VI). The viewer chooses i with the "weight" command.
 const (
 	// WeightDraws is the number of draws behind a histogram.
 	WeightDraws = 2000
@@ -51,21 +50,10 @@ func (*weightsRec) reset(change) {} // a new step or epoch shows at the next fra
 // weight marginals.
 func (w *weightsRec) numWeights() int {
 	n := 0
-	if ws := marginalsOf(w.r.m); ws != nil {
+	if ws, ok := w.r.m.(sim.Weights); ok {
 		_ = w.r.safely("NumWeights", func() { n = ws.NumWeights() })
 	}
 	return n
-}
-
-// weightsOf is m's weights when it offers their marginals, nil otherwise.
-func marginalsOf(m sim.Stepper) sim.Weights {
-	switch ws := m.(type) {
-	case sim.WeightSampler:
-		return ws
-	case sim.WeightGaussian:
-		return ws
-	}
-	return nil
 }
 
 // choose validates and applies a "weight" command.
@@ -105,7 +93,7 @@ func (w *weightsRec) current(now time.Time) *wire.WeightSet {
 	}
 	t0 := time.Now()
 	var s *wire.WeightSet
-	if err := r.safely("WeightSamples", func() { s = w.make() }); err != nil {
+	if err := r.safely("Marginal", func() { s = w.make() }); err != nil {
 		return w.set
 	}
 	w.set, w.step, w.epoch, w.stale = s, r.step, r.box.epoch, false
@@ -121,18 +109,21 @@ func (w *weightsRec) make() *wire.WeightSet {
 		return nil
 	}
 	i := min(w.index, n-1)
-	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n, Name: marginalsOf(w.r.m).WeightName(i)}
-	switch m := w.r.m.(type) {
-	case sim.WeightSampler:
-		if !histogram(s, m.WeightSamples(i, WeightDraws)) {
+	m := w.r.m.(sim.Weights) // n > 0
+	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n, Name: m.WeightName(i)}
+	q, ok := m.Marginal(i, WeightDraws)
+	switch {
+	case !ok:
+		return nil
+	case q.Draws != nil:
+		if !histogram(s, q.Draws) {
 			return nil
 		}
-	case sim.WeightGaussian:
-		mean, std, ok := m.WeightMarginal(i)
-		if !ok || !finite(mean) || !finite(std) {
+	default:
+		if !finite(q.Mean) || !finite(q.Std) {
 			return nil
 		}
-		s.Kind, s.Mean, s.Std = "gaussian", mean, std
+		s.Kind, s.Mean, s.Std = "gaussian", q.Mean, q.Std
 	}
 	if s.Seal() != nil {
 		return nil

@@ -516,7 +516,7 @@ func (g *Registry) sweep(now time.Time) {
 }
 
 // Close stops every run and the janitor and waits for their goroutines:
-// a step in flight of a sim.Interruptible method stops within its next
+// a step in flight of a method polling sim.Env.Stop stops within its next
 // poll. Later Creates fail with ErrRegistryClosed.
 func (g *Registry) Close() {
 	g.mu.Lock()
@@ -534,7 +534,7 @@ func (g *Registry) Close() {
 	select {
 	case <-done:
 	case <-time.After(closeWait):
-		// A method that does not poll (sim.Interruptible) finishes its
+		// A method that does not poll (sim.Env.Stop) finishes its
 		// step first; one stuck inside it is left.
 		g.log.Error("runs did not stop in time; leaving them", "waited", closeWait)
 	}

@@ -52,7 +52,7 @@ var errReplayOvershot = errors.New("the run was commanded during its replay and 
 // and, as bands are seeded by step (sim.EvalSeeder), the band — equal the
 // original's at that step, bit for bit.
 //
-// A method with nothing to iterate (sim.Settler) takes no steps but the
+// A method with nothing to iterate (sim.Extras.Settled) takes no steps but the
 // one that records a change, so it never reaches a later step: while it
 // is settled the replay does not step it, applies the changes as they
 // come (a change that gives it something to iterate steps it on), and
@@ -89,8 +89,8 @@ var errReplaySettled = errors.New("the method has nothing to iterate")
 func replayState(ctx context.Context, r *Run) (step int64, settled bool, err error) {
 	err = r.Inspect(ctx, func(m sim.Stepper, _ *sim.Dataset) {
 		step = r.step
-		if s, ok := m.(sim.Settler); ok {
-			_, settled = s.Settled()
+		if s := sim.ExtrasOf(m).Settled; s != nil {
+			_, settled = s()
 		}
 	})
 	return step, settled, err

@@ -33,7 +33,7 @@ type Run struct {
 	// halt is positive while the step in flight is no longer wanted: the
 	// run's context ended (haltCancelled is added) or resets wait in the
 	// mailbox (one each, counted in after they are queued and out when
-	// applied). An Interruptible method polls it (interrupt.go).
+	// applied). A method polls it as its sim.Env.Stop (interrupt.go).
 	halt *atomic.Int64
 
 	// admit checks a change to the run's workload against its registry's
@@ -127,7 +127,7 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 		budget: opt.MaxSteps, unrecorded: true, pace: pace{speed: opt.Speed}, cores: newCores(opt),
 		halt: new(atomic.Int64),
 	}
-	r.offerInterrupt()
+	r.offerEnv()
 	var spec sim.MethodSpec
 	if err := r.safely("Spec", func() { spec = specFor(m, d) }); err != nil {
 		return nil, err
@@ -136,9 +136,7 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 		return nil, err
 	}
 	r.prob.init(d, t, &spec)
-	if l, ok := m.(sim.Logger); ok {
-		l.SetLogger(opt.Log) // the method's lines carry the run's id
-	}
+	r.cores.parallel = spec.Has(sim.Parallel) // a method's, whatever its data
 	r.box = newMailbox(append([]string(nil), spec.Traces...), opt.HistoryCap)
 	r.rec = newRecorders(r, spec)
 	return r, nil

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/posterior-playground/playground/sim"
 )
 
 // Runs sharing a Stepping count keep it equal to how many of them step,
@@ -78,13 +80,13 @@ func TestBatchTimeSharesTheFrameInterval(t *testing.T) {
 	}
 }
 
-// threadedMethod records what the engine told it (sim.Threaded).
+// threadedMethod records the threads the engine told it (sim.EnvSetter).
 type threadedMethod struct {
 	fakeMethod
 	told []int
 }
 
-func (m *threadedMethod) SetThreads(n int) { m.told = append(m.told, n) }
+func (m *threadedMethod) SetEnv(e sim.Env) { m.told = append(m.told, e.Threads) }
 
 // A method that steps in several goroutines is told the cores the other
 // stepping runs leave it, at least one, and only when that changes.
@@ -92,6 +94,7 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 	var n atomic.Int64
 	m := &threadedMethod{}
 	r := newCores(RunOptions{Stepping: &n}.withDefaults())
+	r.parallel = true // its spec declares sim.Parallel
 	procs := runtime.GOMAXPROCS(0)
 	var want []int
 	for _, stepping := range []int{1, 1, 2, int(procs), int(procs) + 5} {
@@ -108,6 +111,43 @@ func TestShareCoresTellsThreadedMethods(t *testing.T) {
 	r.tell(m, r.share())
 	if len(m.told) != len(want) {
 		t.Errorf("no shared count: told %v more", m.told[len(want):])
+	}
+}
+
+// parallelMethod is threadedMethod with a spec that declares sim.Parallel.
+type parallelMethod struct{ threadedMethod }
+
+func (m *parallelMethod) Spec() sim.MethodSpec {
+	s := m.threadedMethod.Spec()
+	s.Capabilities = append(s.Capabilities, sim.Parallel)
+	return s
+}
+
+// A run tells its method the threads a Step may use only when the spec
+// declares sim.Parallel; every method that takes an Env gets the run's
+// before Init, with no threads set.
+func TestRunTellsParallelMethodsTheirThreads(t *testing.T) {
+	var n atomic.Int64
+	par, not := &parallelMethod{}, &threadedMethod{}
+	for _, m := range []sim.Method{par, not} {
+		r, err := NewRun("t", m, fakeDataset(), fakeControls(), 7, RunOptions{Log: quiet, Stepping: &n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		r.Start(ctx)
+		if err := r.Step(ctx, 3); err != nil {
+			t.Fatal(err)
+		}
+		waitFrame(t, r, func(f *Frame) bool { return f.Step == 3 })
+		cancel()
+		<-r.Done()
+	}
+	if len(par.told) < 2 || par.told[0] != 0 || par.told[1] < 1 {
+		t.Errorf("a sim.Parallel method was told threads %v, want 0 at Init and then at least 1", par.told)
+	}
+	if !slices.Equal(not.told, []int{0}) {
+		t.Errorf("a method without sim.Parallel was told threads %v, want only the Env before Init (0)", not.told)
 	}
 }
 

@@ -216,8 +216,8 @@ func clampControls(spec sim.MethodSpec, c sim.Controls) sim.Controls {
 
 // setInducing moves an inducing input on the run goroutine (SetInducing).
 func (r *Run) setInducing(i int, xUser float64) error {
-	s, ok := r.m.(sim.InducingSetter)
-	if !ok || r.prob.d == nil {
+	move := sim.ExtrasOf(r.m).SetInducing
+	if move == nil || r.prob.d == nil {
 		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.Spec().Name)}
 	}
 	if r.status == StatusDiverged || !r.ready {
@@ -230,7 +230,7 @@ func (r *Run) setInducing(i int, xUser float64) error {
 		return &sim.FieldError{Field: "value", Message: fmt.Sprintf("%g is outside the plot's x-range [%.4g, %.4g]", xUser, min(a, b), max(a, b))}
 	}
 	var err error
-	if perr := r.safely("SetInducing", func() { err = s.SetInducing(i, x) }); perr != nil {
+	if perr := r.safely("SetInducing", func() { err = move(i, x) }); perr != nil {
 		r.diverge(perr.Error())
 		return &sim.FieldError{Field: "n", Message: perr.Error()}
 	}

@@ -160,7 +160,12 @@ type inducingFake struct {
 	u []float64
 }
 
-func (f *inducingFake) NumInducing() int { return len(f.u) }
+func (f *inducingFake) Extras() sim.Extras {
+	x := f.fakeMethod.Extras()
+	x.SetInducing = f.SetInducing
+	return x
+}
+
 func (f *inducingFake) SetInducing(i int, x float64) error {
 	if i < 0 || i >= len(f.u) {
 		return &sim.FieldError{Field: "n", Message: "no such inducing input"}

@@ -10,13 +10,21 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/posterior-playground/playground/sim"
 )
 
-// viewsFake is a method with views of its own (sim.Views): "where" holds
+// viewsFake is a method with views of its own (sim.Extras.Views): "where" holds
 // the fake's state, "bad" a key the engine keeps for itself.
 type viewsFake struct {
 	fakeMethod
 	asks atomic.Int64 // read by the test while the run may ask again
+}
+
+func (v *viewsFake) Extras() sim.Extras {
+	x := v.fakeMethod.Extras()
+	x.Views = v.Views
+	return x
 }
 
 func (v *viewsFake) Views() map[string]any {
@@ -82,13 +90,13 @@ func TestRunCarriesMethodViews(t *testing.T) {
 	})
 }
 
-// loggingFake logs through the logger the engine hands it (sim.Logger).
+// loggingFake logs through the logger the engine hands it (sim.EnvSetter).
 type loggingFake struct {
 	fakeMethod
 	log *slog.Logger
 }
 
-func (l *loggingFake) SetLogger(lg *slog.Logger) { l.log = lg }
+func (l *loggingFake) SetEnv(e sim.Env) { l.log = e.Log }
 
 // A method's log lines carry its run's id.
 func TestRunHandsMethodItsLogger(t *testing.T) {

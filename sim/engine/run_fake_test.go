@@ -146,6 +146,8 @@ func (f *fakeMethod) Trace() []float64 {
 
 func (f *fakeMethod) NoiseStd() float64 { return 0.5 }
 
+func (f *fakeMethod) Extras() sim.Extras { return sim.Extras{NoiseStd: f.NoiseStd} }
+
 func fakeDataset() *sim.Dataset {
 	return &sim.Dataset{
 		Name: "fake", Task: sim.Regression,

@@ -213,20 +213,20 @@ func (r *Run) checkBudget() {
 	}
 }
 
-// settle applies sim.Settler after a command: a method with nothing to
+// settle applies sim.Extras.Settled after a command: a method with nothing to
 // iterate is stepped once to record its recomputed state when that state
 // is new and someone asked for it (a control change, a play or a step
 // command), and not again; a run that was playing shows StatusSettled
 // until a change gives its method something to iterate, and then runs on.
 // asked is true after a control change.
 func (r *Run) settle(asked bool) {
-	s, ok := r.m.(sim.Settler)
-	if !ok || !r.ready || r.status == StatusDiverged || r.status == StatusDone {
+	ask := sim.ExtrasOf(r.m).Settled
+	if ask == nil || !r.ready || r.status == StatusDiverged || r.status == StatusDone {
 		return
 	}
 	var why string
 	var settled bool
-	if err := r.safely("Settled", func() { why, settled = s.Settled() }); err != nil {
+	if err := r.safely("Settled", func() { why, settled = ask() }); err != nil {
 		r.diverge(err.Error())
 		return
 	}
@@ -437,7 +437,7 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 }
 
 // changed records that the method changed between steps: it is
-// unrecorded (sim.Settler), and its recorders are told.
+// unrecorded (sim.Extras.Settled), and its recorders are told.
 func (r *Run) changed(e change) {
 	r.unrecorded = true
 	r.rec.reset(e)

@@ -18,6 +18,12 @@ type staticFake struct{ *fakeMethod }
 
 func (s staticFake) Settled() (string, bool) { return "nothing to iterate at lr 0", s.lr == 0 }
 
+func (s staticFake) Extras() sim.Extras {
+	x := s.fakeMethod.Extras()
+	x.Settled = s.Settled
+	return x
+}
+
 // startStatic starts a run of a staticFake with lr 0.
 func startStatic(t *testing.T, f *fakeMethod, opt RunOptions) *Run {
 	t.Helper()

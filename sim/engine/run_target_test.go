@@ -74,6 +74,8 @@ func (w *walker) Trace() []float64 {
 
 func (w *walker) Views() map[string]any { return map[string]any{"position": w.p} }
 
+func (w *walker) Extras() sim.Extras { return sim.Extras{Views: w.Views} }
+
 var _ target.Method = (*walker)(nil)
 
 // A method fitted to a target density, with no data, runs through the

@@ -17,7 +17,7 @@ import (
 )
 
 // weightFake adds weight marginals to fakeMethod: three weights whose draws
-// are N(index, 1) from a fixed stream; calls counts WeightSamples calls
+// are N(index, 1) from a fixed stream; calls counts Marginal calls
 // (read by the test goroutine, written by the run's).
 type weightFake struct {
 	fakeMethod
@@ -27,16 +27,16 @@ type weightFake struct {
 
 func (w *weightFake) NumWeights() int { return 3 }
 
-func (w *weightFake) WeightSamples(index, n int) []float64 {
+func (w *weightFake) Marginal(index, n int) (sim.Marginal, bool) {
 	w.calls.Add(1)
 	if index < 0 || index >= 3 {
-		return nil
+		return sim.Marginal{}, false
 	}
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = float64(index) + w.er.NormFloat64()
 	}
-	return out
+	return sim.Marginal{Draws: out}, true
 }
 
 func (w *weightFake) WeightName(index int) string { return "w" + string(rune('0'+index)) }
@@ -45,8 +45,8 @@ type gaussFake struct{ fakeMethod }
 
 func (g *gaussFake) NumWeights() int       { return 2 }
 func (g *gaussFake) WeightName(int) string { return "" }
-func (g *gaussFake) WeightMarginal(i int) (float64, float64, bool) {
-	return float64(i), 0.5, i >= 0 && i < 2
+func (g *gaussFake) Marginal(i, _ int) (sim.Marginal, bool) {
+	return sim.Marginal{Mean: float64(i), Std: 0.5}, i >= 0 && i < 2
 }
 
 func startMethodRun(t *testing.T, m sim.Method) *Run {

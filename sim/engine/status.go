@@ -22,7 +22,7 @@ const (
 	// would not act); Continue grants another budget, Reset starts again.
 	StatusDone Status = "done"
 	// StatusSettled: played, but the method has nothing to iterate in its
-	// current settings (sim.Settler): it is not stepped and spends no
+	// current settings (sim.Extras.Settled): it is not stepped and spends no
 	// budget; a control change recomputes it and records one step, and a
 	// change that gives it something to iterate makes it run on.
 	StatusSettled Status = "settled"

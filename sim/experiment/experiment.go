@@ -166,8 +166,8 @@ func linspace(a, b float64, n int) []float64 {
 	return out
 }
 
-// Instance is the uninitialised method Run will train (for type checks such
-// as sim.Bounds; do not step it).
+// Instance is the uninitialised method Run will train (to see what it
+// offers, such as sim.Extras's IWBO; do not step it).
 func (p *Prepared) Instance() sim.Method { return p.method }
 
 // NewMethod builds the named method for data set d: modelName "" takes d's

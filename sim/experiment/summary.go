@@ -129,34 +129,35 @@ func (p *Prepared) evaluate() evaluation {
 		}
 		return v
 	}
-	if e, ok := m.(sim.ELBOEstimator); ok {
+	x := sim.ExtrasOf(m)
+	if x.ELBO != nil {
 		elbos := make([]float64, p.EvalReps)
 		for i := range elbos {
-			elbos[i] = e.ELBO()
+			elbos[i] = x.ELBO()
 		}
 		s.ELBOMean, s.ELBOSE = meanSE(elbos)
 		shift(s.ELBOMean)
 	}
-	if b, ok := m.(sim.Bounds); ok {
+	if x.IWBO != nil {
 		iwbos := make([]float64, p.EvalReps)
 		for i := range iwbos {
-			iwbos[i] = b.IWBO(p.IWBOSamples)
+			iwbos[i] = x.IWBO(p.IWBOSamples)
 		}
 		s.IWBOMean, s.IWBOSE = meanSE(iwbos)
 		shift(s.IWBOMean)
 	}
-	if l, ok := m.(sim.LogMarginal); ok {
-		s.LogMarginal = shift(ptr(l.LogMarginal()))
+	if x.LogMarginal != nil {
+		s.LogMarginal = shift(ptr(x.LogMarginal()))
 	}
-	if n, ok := m.(sim.NoiseModel); ok {
-		s.NoiseStd = ptr(n.NoiseStd() * ys.Std)
+	if x.NoiseStd != nil {
+		s.NoiseStd = ptr(x.NoiseStd() * ys.Std)
 	}
 
 	ev := evaluation{summary: s}
-	ap, analytic := m.(sim.AnalyticPredictive)
+	analytic := x.PredictMoments != nil
 	var band Grid
 	if analytic {
-		band, analytic = moments(ap, d.Grid)
+		band, analytic = moments(x.PredictMoments, d.Grid)
 		band = band.to(xs, ys)
 	}
 	// Function samples on the grid: the band's (unless analytic) and the
@@ -196,12 +197,13 @@ func (p *Prepared) evaluate() evaluation {
 		ev.chains = chainDraws(c, ys)
 		summariseChains(s, c, ev.chains, !p.NoDiagnostics)
 		ev.gridSamples = nil
-		if w, ok := m.(sim.SamplerWork); ok {
-			s.StepSize, s.Leapfrogs = finite(w.StepSize()), ptrTo(w.Leapfrogs())
-			s.TreeDepthMean = finite(w.MeanTreeDepth())
+		if x.Work != nil {
+			w := x.Work()
+			s.StepSize, s.Leapfrogs = finite(w.StepSize), ptrTo(w.Leapfrogs)
+			s.TreeDepthMean = finite(w.MeanTreeDepth)
 		}
-		if f, ok := m.(sim.ChainFunctions); ok && !p.NoDiagnostics {
-			s.GridDiagnostics, s.GridDiagnosticsDraws = gridDiagnostics(f, d.Grid, ys)
+		if x.FunctionDraws != nil && !p.NoDiagnostics {
+			s.GridDiagnostics, s.GridDiagnosticsDraws = gridDiagnostics(x.FunctionDraws, d.Grid, ys)
 		}
 	}
 	return ev
@@ -221,12 +223,12 @@ func (p *Prepared) gridX() []float64 {
 	return out
 }
 
-// moments is the analytic band on xs in model units; false when the method
-// has none here.
-func moments(ap sim.AnalyticPredictive, xs []float64) (Grid, bool) {
+// moments is the analytic band on xs in model units (sim.Extras's
+// PredictMoments); false when the method has none here.
+func moments(predict func(xs, mean, std []float64) bool, xs []float64) (Grid, bool) {
 	n := len(xs)
 	g := Grid{X: slices.Clone(xs), Mean: make([]float64, n), Std: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n)}
-	if !ap.PredictMoments(xs, g.Mean, g.Std) {
+	if !predict(xs, g.Mean, g.Std) {
 		return Grid{}, false
 	}
 	const z = 1.959963984540054 // Φ⁻¹(0.975)
@@ -297,8 +299,8 @@ func summariseChains(s *Summary, c sim.Chains, t *ChainTable, diag bool) {
 
 // gridDiagnostics summarises f at each of xs over f's per-chain draws, in
 // report units, and says how many draws per chain it used.
-func gridDiagnostics(f sim.ChainFunctions, xs []float64, ys sim.Affine) ([]wire.ParamSummary, *int) {
-	fd := f.FunctionDraws(xs, maxGridDiagDraws)
+func gridDiagnostics(functionDraws func(xs []float64, perChain int) [][][]float64, xs []float64, ys sim.Affine) ([]wire.ParamSummary, *int) {
+	fd := functionDraws(xs, maxGridDiagDraws)
 	if len(fd) == 0 || len(fd[0]) == 0 {
 		return nil, nil
 	}
@@ -328,8 +330,8 @@ func gridDiagnostics(f sim.ChainFunctions, xs []float64, ys sim.Affine) ([]wire.
 func inbetweenRatio(m sim.Method, d *sim.Dataset) float64 {
 	xs := append(slices.Clone(d.X), d.GapCentre)
 	band, ok := Grid{}, false
-	if ap, is := m.(sim.AnalyticPredictive); is {
-		band, ok = moments(ap, xs)
+	if predict := sim.ExtrasOf(m).PredictMoments; predict != nil {
+		band, ok = moments(predict, xs)
 	}
 	if !ok {
 		band = summarise(m.Predict(xs, predictiveSamples))

@@ -88,7 +88,7 @@ func prepareSweep(base Config, param string, values []float64, seeds int) ([][]*
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := p.method.(sim.Bounds); !ok {
+			if sim.ExtrasOf(p.method).IWBO == nil {
 				return nil, &sim.FieldError{Field: "method", Message: fmt.Sprintf("%s has no evidence bound to sweep", base.Method)}
 			}
 			prepared[i][s] = p

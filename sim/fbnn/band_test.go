@@ -94,7 +94,7 @@ func exactGP(t testing.TB, d *sim.Dataset, k gp.Kernel, noise float64) (mean, st
 		t.Fatal(err)
 	}
 	mean, std = make([]float64, len(d.Grid)), make([]float64, len(d.Grid))
-	if !g.(sim.AnalyticPredictive).PredictMoments(d.Grid, mean, std) {
+	if !sim.ExtrasOf(g).PredictMoments(d.Grid, mean, std) {
 		t.Fatal("gp-exact: no moments")
 	}
 	return mean, std

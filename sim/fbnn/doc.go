@@ -93,8 +93,9 @@
 // likelihood can fit it. The measurement box is the data set's
 // plotting range rather than the data's range.
 //
-// The method does not implement sim.Bounds: the entropy of q(f^X) is only
-// available through its gradient, so there is no ELBO value to report.
+// The method reports no evidence bound (sim.Extras): the entropy of
+// q(f^X) is only available through its gradient, so there is no ELBO
+// value to report.
 //
 // # Cost of a step
 //

@@ -2,7 +2,6 @@ package fbnn
 
 import (
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -36,9 +35,8 @@ const (
 
 // Method is fBNN on the shared BNN. Create it with New.
 type Method struct {
-	sim.Interrupt               // the engine's poll, checked before every particle's pass
-	log           *slog.Logger  // SetLogger's; nil: slog.Default()
-	layers        []model.Layer // model.DefaultArch's
+	sim.Env               // the engine's: its log, and Stop polled before every particle's pass
+	layers  []model.Layer // model.DefaultArch's
 
 	controls sim.Controls
 	prior    gp.Kernel // the zero-mean GP prior p(f) in use
@@ -140,21 +138,15 @@ func (m *Method) Trace() []float64 {
 	return []float64{m.NoiseStd(), m.lastKL, m.lastLL, float64(m.lastJ), m.prior.Variance, m.prior.Lengthscale, m.prior.Period}
 }
 
+// Extras are the noise.
+func (m *Method) Extras() sim.Extras { return sim.Extras{NoiseStd: m.NoiseStd} }
+
 var (
-	_ sim.Method        = (*Method)(nil)
-	_ sim.NoiseModel    = (*Method)(nil)
-	_ sim.Interruptible = (*Method)(nil)
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
 )
-
-// SetLogger sets the logger of the method's warnings (sim.Logger).
-func (m *Method) SetLogger(l *slog.Logger) { m.log = l }
-
-func (m *Method) logger() *slog.Logger {
-	if m.log == nil {
-		return slog.Default()
-	}
-	return m.log
-}
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).
 func (m *Method) SeedEval(seed uint64) { m.evalRng = rand.New(rand.NewPCG(seed, ^seed)) }

@@ -25,14 +25,14 @@ func TestInterruptStopsWithinOneParticle(t *testing.T) {
 	m := newMethod(t, loadData(t, "gap", 1), sim.Controls{"particles": sim.Num(8)}, 1)
 	before := flat(m)
 	var polls, stops int
-	m.SetInterrupt(func() bool {
+	m.SetEnv(sim.Env{Stop: func() bool {
 		polls++
 		if polls >= 5 {
 			stops++
 			return true
 		}
 		return false
-	})
+	}})
 	m.Step()
 	if stops != 1 || polls != 5 {
 		t.Errorf("polled %d times, %d of them after the interrupt; want 5 and 1 (no particle's pass after it)", polls, stops)
@@ -48,7 +48,7 @@ func TestInterruptPollChangesNothing(t *testing.T) {
 	c := sim.Controls{"particles": sim.Num(8)}
 	a := newMethod(t, loadData(t, "gap", 1), c, 3)
 	b := newMethod(t, loadData(t, "gap", 1), c, 3)
-	b.SetInterrupt(func() bool { return false })
+	b.SetEnv(sim.Env{Stop: func() bool { return false }})
 	for range 3 {
 		if oa, ob := a.Step().Objective, b.Step().Objective; oa != ob {
 			t.Fatalf("objective %v without a poll, %v with one", oa, ob)

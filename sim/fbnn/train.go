@@ -187,7 +187,7 @@ func (m *Method) controlPrior() gp.Kernel {
 func (m *Method) refit(kernelToo bool) {
 	f, err := fitPrior(m.prior, m.x, m.y, kernelToo)
 	if err != nil {
-		m.logger().Warn("fbnn: GP prior fit failed; keeping the kernel controls", "err", err)
+		m.Logger().Warn("fbnn: GP prior fit failed; keeping the kernel controls", "err", err)
 		_, sy := numeric.MeanStd(m.y)
 		f = gpFit{prior: m.prior, noise: fitInitNoise * max(sy, 1e-3)}
 	}
@@ -299,7 +299,7 @@ func (m *Method) gradient(st *stepBufs) float64 {
 
 // forward sets every particle's weights w_i = μ + std·ε_i (m.std must hold
 // exp ρ), evaluates f_i on st.xs and sets f̃ = f + σ_inj·ξ. It returns
-// false, half done, when the engine interrupts it (sim.Interruptible).
+// false, half done, when the engine interrupts it (sim.Env.Stop).
 func (m *Method) forward(st *stepBufs) bool {
 	p := len(m.mu)
 	for i := range st.k {

@@ -2,7 +2,6 @@ package gip
 
 import (
 	"fmt"
-	"log/slog"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -27,9 +26,9 @@ const maxInducing = 1000
 
 // Method is a GIP BNN. Build it with New; it is used from one goroutine.
 type Method struct {
-	log       *slog.Logger // SetLogger's; nil: slog.Default()
-	requested string       // as given to New; "" means the data set's default
-	modelName string       // the model in use ("" until Init resolves the default)
+	sim.Env          // the engine's: its log (Stop and Threads unused)
+	requested string // as given to New; "" means the data set's default
+	modelName string // the model in use ("" until Init resolves the default)
 	arch      model.Arch
 
 	d    *sim.Dataset
@@ -250,21 +249,19 @@ func (m *Method) Trace() []float64 {
 	return []float64{m.NoiseStd(), m.last.kl, sl / float64(cnt), spread}
 }
 
+// Extras are the noise, both evidence bounds, the view of the inducing
+// inputs (joint.go) and moving one of them by hand (setdata.go).
+func (m *Method) Extras() sim.Extras {
+	return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO, IWBO: m.IWBO, Views: m.Views, SetInducing: m.SetInducing}
+}
+
 var (
 	_ sim.Method     = (*Method)(nil)
-	_ sim.Bounds     = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
+	_ sim.DataSpec   = (*Method)(nil)
 )
-
-// SetLogger sets the logger of the method's warnings (sim.Logger).
-func (m *Method) SetLogger(l *slog.Logger) { m.log = l }
-
-func (m *Method) logger() *slog.Logger {
-	if m.log == nil {
-		return slog.Default()
-	}
-	return m.log
-}
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).
 func (m *Method) SeedEval(seed uint64) { m.erng = rand.New(rand.NewPCG(seed, ^seed)) }

@@ -58,5 +58,3 @@ func (m *Method) fixedNoise() float64 {
 	}
 	return m.NoiseStd()
 }
-
-var _ sim.Views = (*Method)(nil)

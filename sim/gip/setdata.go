@@ -36,11 +36,11 @@ func (m *Method) SetData(d *sim.Dataset) error {
 	return nil
 }
 
-// NumInducing is the number M of inducing inputs (sim.InducingSetter).
+// NumInducing is the number M of inducing inputs.
 func (m *Method) NumInducing() int { return m.m }
 
 // SetInducing moves the first layer's inducing input i to x, model units
-// (sim.InducingSetter). Adam's moments for it carry on.
+// (sim.Extras.SetInducing). Adam's moments for it carry on.
 func (m *Method) SetInducing(i int, x float64) error {
 	if m.u0 == nil || i < 0 || i >= m.m {
 		return &sim.FieldError{Field: "n", Message: fmt.Sprintf("%d is not an inducing input's index in [0, %d]", i, m.m-1)}
@@ -67,7 +67,4 @@ func (m *Method) inducingView() InducingView {
 	return v
 }
 
-var (
-	_ sim.DataSetter     = (*Method)(nil)
-	_ sim.InducingSetter = (*Method)(nil)
-)
+var _ sim.DataSetter = (*Method)(nil)

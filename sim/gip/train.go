@@ -145,7 +145,7 @@ func (m *Method) gradStep(tr *trainer) (elbo, kl float64, ok bool) {
 	elbo, kl = tr.t.Scalar(e), tr.t.Scalar(k)
 	if err := tr.t.Err(); err != nil {
 		if !m.warned { // parameters that broke P stay broken: log once
-			m.logger().Warn("gip: step skipped", "err", err)
+			m.Logger().Warn("gip: step skipped", "err", err)
 			m.warned = true
 		}
 		return elbo, kl, false

@@ -325,12 +325,16 @@ func (m *Exact) Settled() (why string, settled bool) {
 	return "exact posterior, nothing to iterate: a control change recomputes it (turn on Learn kernel or Learn noise to fit them)", true
 }
 
+// Extras are the noise, the closed-form predictive moments, the exact log
+// marginal likelihood and Settled.
+func (m *Exact) Extras() sim.Extras {
+	return sim.Extras{NoiseStd: m.NoiseStd, PredictMoments: m.PredictMoments, LogMarginal: m.LogMarginal, Settled: m.Settled}
+}
+
 var (
-	_ sim.Method             = (*Exact)(nil)
-	_ sim.NoiseModel         = (*Exact)(nil)
-	_ sim.Settler            = (*Exact)(nil)
-	_ sim.AnalyticPredictive = (*Exact)(nil)
-	_ sim.LogMarginal        = (*Exact)(nil)
+	_ sim.Method     = (*Exact)(nil)
+	_ sim.Extender   = (*Exact)(nil)
+	_ sim.EvalSeeder = (*Exact)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

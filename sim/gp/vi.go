@@ -266,10 +266,16 @@ func (m *VI) Trace() []float64 {
 // Likelihood returns the likelihood in use (gaussian, cauchy or bernoulli).
 func (m *VI) Likelihood() string { return m.likName }
 
+// Extras are the noise, both evidence bounds and the closed-form
+// predictive moments.
+func (m *VI) Extras() sim.Extras {
+	return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO, IWBO: m.IWBO, PredictMoments: m.PredictMoments}
+}
+
 var (
 	_ sim.Method     = (*VI)(nil)
-	_ sim.Bounds     = (*VI)(nil)
-	_ sim.NoiseModel = (*VI)(nil)
+	_ sim.Extender   = (*VI)(nil)
+	_ sim.EvalSeeder = (*VI)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

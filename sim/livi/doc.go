@@ -73,10 +73,10 @@
 //
 // # Evaluation
 //
-// LIVI is a sim.ELBOEstimator (a single-draw estimate of the linearised
-// approximation, with the full Jacobian term whatever the objective) but not
-// a sim.Bounds: an importance-weighted bound needs log q(θ), which an
-// implicit q does not have. MAP and ensembles have neither.
+// LIVI reports an ELBO (sim.Extras.ELBO: a single-draw estimate of the
+// linearised approximation, with the full Jacobian term whatever the
+// objective) but no IWBO: an importance-weighted bound needs log q(θ),
+// which an implicit q does not have. MAP and ensembles have neither.
 //
 // # MAP and deep ensembles
 //

@@ -23,7 +23,7 @@ func (m *Method) drawTheta() {
 // log p(y|θ) + log p(θ) + D/2·(1+log 2π) + (D−d)/2·log σ² + ½ log det(JᵀJ +
 // σ²I). It is an estimate of the linearised approximation of the ELBO, not
 // of a strict bound: the entropy approximation can err either way for a
-// nonlinear generator. The method does not implement sim.Bounds, because an
+// nonlinear generator. The method reports no IWBO (sim.Extras), because an
 // IWBO needs log q(θ), which an implicit q does not have.
 func (m *Method) ELBO() float64 {
 	if !m.ready {

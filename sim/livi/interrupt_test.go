@@ -16,7 +16,7 @@ func TestInterruptPolls(t *testing.T) {
 	d := loadData(t, "gap")
 	type method interface {
 		sim.Method
-		sim.Interruptible
+		sim.EnvSetter
 	}
 	build := map[string]func() method{
 		"livi":     func() method { return newLIVI(t, d, "", sim.Controls{"mc_samples": sim.Num(4)}, 2) },
@@ -24,7 +24,7 @@ func TestInterruptPolls(t *testing.T) {
 	}
 	for name, mk := range build {
 		a, b := mk(), mk()
-		b.SetInterrupt(func() bool { return false })
+		b.SetEnv(sim.Env{Stop: func() bool { return false }})
 		for range 3 {
 			if oa, ob := a.Step().Objective, b.Step().Objective; oa != ob {
 				t.Fatalf("%s: objective %v without a poll, %v with one", name, oa, ob)
@@ -35,7 +35,7 @@ func TestInterruptPolls(t *testing.T) {
 		}
 		polls := 0
 		before := slices.Clone(b.Trace())
-		b.SetInterrupt(func() bool { polls++; return true })
+		b.SetEnv(sim.Env{Stop: func() bool { polls++; return true }})
 		b.Step()
 		if polls != 1 {
 			t.Errorf("%s: polled %d times after the interrupt, want 1", name, polls)

@@ -28,9 +28,9 @@ const initSpread = 0.05
 
 // Method is LIVI on one model. Create it with New.
 type Method struct {
-	sim.Interrupt // the engine's poll, checked before every MC sample
-	model         string
-	bm            *bnnModel
+	sim.Env // the engine's: Stop polled before every MC sample
+	model   string
+	bm      *bnnModel
 
 	controls    sim.Controls
 	objective   string
@@ -222,11 +222,16 @@ func entropyConst(D, d int, sigma float64) float64 {
 	return 0.5*float64(D)*(1+2*model.HalfLog2Pi) + 0.5*float64(D-d)*math.Log(sigma*sigma)
 }
 
+// Extras are the noise and the ELBO estimate; no IWBO, which needs
+// log q(θ) (eval.go).
+func (m *Method) Extras() sim.Extras { return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO} }
+
 var (
-	_ sim.Method        = (*Method)(nil)
-	_ sim.NoiseModel    = (*Method)(nil)
-	_ sim.ELBOEstimator = (*Method)(nil)
-	_ sim.Interruptible = (*Method)(nil)
+	_ sim.Method     = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
+	_ sim.EnvSetter  = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
+	_ sim.DataSpec   = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

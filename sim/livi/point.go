@@ -30,10 +30,10 @@ const FamilyPoint sim.Family = "point"
 // its own learned noise), on the same model and prior as LIVI and mfvi.
 // Create it with NewMAP or NewEnsemble.
 type Point struct {
-	sim.Interrupt // the engine's poll, checked before every member's gradient
-	name          string
-	model         string
-	bm            *bnnModel
+	sim.Env // the engine's: Stop polled before every member's gradient
+	name    string
+	model   string
+	bm      *bnnModel
 
 	controls sim.Controls
 	lr       float64 // for the optimisers of members added later
@@ -285,10 +285,15 @@ func (p *Point) Trace() []float64 {
 	return []float64{p.NoiseStd(), math.Sqrt(s / float64(len(p.members[0].w)))}
 }
 
+// Extras are the noise.
+func (p *Point) Extras() sim.Extras { return sim.Extras{NoiseStd: p.NoiseStd} }
+
 var (
-	_ sim.Method        = (*Point)(nil)
-	_ sim.NoiseModel    = (*Point)(nil)
-	_ sim.Interruptible = (*Point)(nil)
+	_ sim.Method     = (*Point)(nil)
+	_ sim.Extender   = (*Point)(nil)
+	_ sim.EnvSetter  = (*Point)(nil)
+	_ sim.EvalSeeder = (*Point)(nil)
+	_ sim.DataSpec   = (*Point)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

@@ -14,4 +14,11 @@ func (m *Method) WeightName(index int) string {
 	return model.WeightName(m.bm.layers, index)
 }
 
-var _ sim.WeightSampler = (*Method)(nil)
+// Marginal returns n draws of weight index under q (WeightSamples): an
+// implicit q's marginals have no closed form.
+func (m *Method) Marginal(index, n int) (sim.Marginal, bool) {
+	d := m.WeightSamples(index, n)
+	return sim.Marginal{Draws: d}, d != nil
+}
+
+var _ sim.Weights = (*Method)(nil)

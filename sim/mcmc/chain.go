@@ -61,7 +61,7 @@ type chain struct {
 	draws, full store
 	panicked    any
 
-	// halt is the engine's interrupt poll (sim.Interruptible), nil for
+	// halt is the engine's interrupt poll (sim.Env.Stop), nil for
 	// none: checked before every leapfrog step, it bounds the work after
 	// an interrupt to the gradient evaluation in flight.
 	halt func() bool

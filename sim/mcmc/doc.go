@@ -108,7 +108,7 @@
 // O(ε²) energy error and reversibility; the dual-averaging and window
 // schedules; NUTS and HMC agreeing on a 1 → 3 → 1 tanh network
 // (TestSamplersAgreeOnSmallNetwork); draws independent of the number of
-// goroutines the chains step in (TestSetThreadsKeepsTheDraws); and that
+// goroutines the chains step in (TestThreadsKeepTheDraws); and that
 // HMC's band on gap widens in the gap, an in-between ratio above 1 after a
 // short run (TestGapInbetween; mean-field VI gives about 0.5).
 //

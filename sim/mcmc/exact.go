@@ -33,7 +33,7 @@ func ExactLinear(x, y []float64) (moments map[string]sim.Moments, ok bool) {
 	}, true
 }
 
-// ExactPosterior implements sim.ExactPosterior: the linear model's
+// ExactPosterior is sim.Extras.ExactPosterior: the linear model's
 // posterior on d, in model units as Draws reports it: with a fixed noise σ
 // (model.FixedNoise in c) the Gaussian of b0 and b (model.LinearPosterior,
 // prior std from c's prior_scale, default 2), else ExactLinear's; none for

@@ -95,7 +95,7 @@ func (m *Method) initProblem(prob problem, cs sim.Controls, r *rand.Rand) error 
 			theta: make([]float64, dim), grad: make([]float64, dim), warmup: m.warmup,
 			summ:  make([]float64, len(m.params)),
 			draws: newStore(len(m.params), maxDraws), full: newStore(dim, fullCap),
-			halt: m.Poll(),
+			halt: m.Stop,
 		}
 		if pd, ok := c.dens.(interface{ pollWith(*func() bool) }); ok {
 			pd.pollWith(&c.halt) // between row blocks of a large data set
@@ -130,10 +130,6 @@ func (m *Method) newKernel(dim, nData int, cs sim.Controls) kernel {
 	}
 }
 
-// SetThreads implements sim.Threaded: the chains step in at most n
-// goroutines (n < 1: one per chain). The draws do not depend on n.
-func (m *Method) SetThreads(n int) { m.threads = n }
-
 // parallelMin is the least time a chain's transition must take for the
 // chains to step in parallel: waking a worker on an idle core costs tens
 // of microseconds (hundreds on a virtual machine), more than a linear
@@ -144,14 +140,14 @@ const parallelMin = 50 * time.Microsecond
 // timeEvery is how often (in steps) a transition is timed for parallelMin.
 const timeEvery = 8
 
-// stepChains advances every chain once, in parallel when SetThreads allows
+// stepChains advances every chain once, in parallel when Env.Threads allows
 // and a transition is long enough to pay for it.
 func (m *Method) stepChains() {
 	if m.work == nil {
 		m.work = startWorkers(m.chains)
 		m.cleanup = runtime.AddCleanup(m, func(w *workers) { w.stop() }, m.work)
 	}
-	k := goroutines(len(m.chains), m.threads, m.chainTime, m.minParallel)
+	k := goroutines(len(m.chains), m.Threads, m.chainTime, m.minParallel)
 	timed := m.iter%timeEvery == 0
 	if d := m.work.round(m.chains, k, timed); timed {
 		m.chainTime = d

@@ -50,7 +50,7 @@ func interruptible(t *testing.T, k kind, c sim.Controls, threads int, evals *ato
 	}
 	t.Cleanup(func() { m.Close() })
 	m.minParallel = 0 // step the small network's chains in parallel all the same
-	m.SetThreads(threads)
+	m.SetEnv(sim.Env{Threads: threads})
 	return m
 }
 
@@ -80,14 +80,14 @@ func TestInterruptStopsWithinOneGradient(t *testing.T) {
 			at := int64(-1)
 			var atomicAt atomic.Int64
 			atomicAt.Store(at)
-			m.SetInterrupt(func() bool {
+			m.SetEnv(sim.Env{Threads: threads, Stop: func() bool {
 				n := evals.Load()
 				if n < trip {
 					return false
 				}
 				atomicAt.CompareAndSwap(-1, n)
 				return true
-			})
+			}})
 			m.Step()
 			at = atomicAt.Load()
 			after := evals.Load() - at
@@ -111,26 +111,26 @@ func TestInterruptPollChangesNothing(t *testing.T) {
 		c := sim.Controls{"chains": sim.Num(2), "arch": sim.Choice("10"), "warmup": sim.Num(5)}
 		trace := func(poll func() bool, interruptFirst bool) []float64 {
 			m := newSampler(t, k, model.BNN)
-			m.SetInterrupt(poll)
+			m.SetEnv(sim.Env{Stop: poll})
 			if interruptFirst {
-				m.SetInterrupt(func() bool { return true })
+				m.SetEnv(sim.Env{Stop: func() bool { return true }})
 				if _, err := sim.Init(m, d, c, numeric.NewRand(5)); err == nil {
 					t.Errorf("%s: Init ignored the interrupt", k.name())
 				}
-				m.SetInterrupt(nil)
+				m.SetEnv(sim.Env{})
 				if _, err := sim.Init(m, d, c, numeric.NewRand(5)); err != nil {
 					t.Fatal(err)
 				}
 				fired := false
-				m.SetInterrupt(func() bool {
+				m.SetEnv(sim.Env{Stop: func() bool {
 					if !fired {
 						fired = true
 						return false
 					}
 					return true
-				})
+				}})
 				m.Step() // interrupted after its first poll: half a step, discarded
-				m.SetInterrupt(poll)
+				m.SetEnv(sim.Env{Stop: poll})
 			}
 			if _, err := sim.Init(m, d, c, numeric.NewRand(5)); err != nil {
 				t.Fatal(err)

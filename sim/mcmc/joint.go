@@ -95,5 +95,3 @@ func (m *Method) recordPaths() {
 		m.paths[k] = append(m.paths[k], [2]float64{c.summ[0], c.summ[1]})
 	}
 }
-
-var _ sim.Views = (*Method)(nil)

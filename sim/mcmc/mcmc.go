@@ -35,9 +35,9 @@ const (
 // goroutine at a time; its chains run in goroutines of their own during
 // Step only.
 type Method struct {
-	sim.Interrupt // the engine's poll, handed to every chain
-	kind          kind
-	model         string // requested model; "" until Init resolves it
+	sim.Env // the engine's: its Stop handed to every chain, its Threads
+	kind    kind
+	model   string // requested model; "" until Init resolves it
 
 	ready       bool
 	controls    sim.Controls
@@ -45,7 +45,6 @@ type Method struct {
 	params      []string
 	chains      []*chain
 	work        *workers
-	threads     int           // goroutines a Step may use (SetThreads); < 1: one per chain
 	chainTime   time.Duration // a chain's transition, last timed (stepChains)
 	minParallel time.Duration // parallelMin; tests lower it to step tiny chains in parallel
 	cleanup     runtime.Cleanup
@@ -151,8 +150,11 @@ func (m *Method) Spec() sim.MethodSpec {
 
 		MaxPoints: sim.MaxDataPoints, MaxPointsWhy: "the upload limit: a step costs linearly in N",
 	}
-	if m.kind == kindHMC || m.kind == kindNUTS { // dual averaging in warm-up (adapt.go)
-		spec.Capabilities = []sim.Capability{sim.AdaptsStepSize}
+	// The chains step in parallel (init.go); HMC and NUTS adapt the step
+	// size by dual averaging in warm-up (adapt.go).
+	spec.Capabilities = []sim.Capability{sim.Parallel}
+	if m.kind == kindHMC || m.kind == kindNUTS {
+		spec.Capabilities = append(spec.Capabilities, sim.AdaptsStepSize)
 	}
 	return spec
 }
@@ -244,13 +246,15 @@ func (c *chain) refresh() {
 	c.evalGrad()
 }
 
-// SetInterrupt implements sim.Interruptible: every chain polls stop before
-// each leapfrog step (and each transition), so an interrupted Step ends
-// within one gradient evaluation per goroutine.
-func (m *Method) SetInterrupt(stop func() bool) {
-	m.Interrupt.SetInterrupt(stop)
+// SetEnv implements sim.EnvSetter: every chain polls e.Stop before each
+// leapfrog step (and each transition), so an interrupted Step ends within
+// one gradient evaluation per goroutine; the chains step in at most
+// e.Threads goroutines (< 1: one per chain), and the draws do not depend
+// on it.
+func (m *Method) SetEnv(e sim.Env) {
+	m.Env = e
 	for _, c := range m.chains {
-		c.halt = stop
+		c.halt = e.Stop
 	}
 }
 
@@ -265,13 +269,25 @@ func (m *Method) Close() error {
 	return nil
 }
 
+// Extras are the noise, the chains' diagnostics, the linear model's joint
+// view (joint.go) and exact posterior (exact.go), what the transitions
+// cost and f's draws chain by chain (output.go).
+func (m *Method) Extras() sim.Extras {
+	return sim.Extras{
+		NoiseStd: m.NoiseStd, Diagnostics: m.Diagnostics, Views: m.Views,
+		ExactPosterior: m.ExactPosterior, Work: m.Work, FunctionDraws: m.FunctionDraws,
+	}
+}
+
+// Work reports what the transitions cost (sim.Extras.Work).
+func (m *Method) Work() sim.SamplerWork {
+	return sim.SamplerWork{StepSize: m.StepSize(), Leapfrogs: m.Leapfrogs(), MeanTreeDepth: m.MeanTreeDepth()}
+}
+
 var (
-	_ sim.Method         = (*Method)(nil)
-	_ sim.Chains         = (*Method)(nil)
-	_ sim.Threaded       = (*Method)(nil)
-	_ sim.NoiseModel     = (*Method)(nil)
-	_ sim.Diagnoser      = (*Method)(nil)
-	_ sim.SamplerWork    = (*Method)(nil)
-	_ sim.ChainFunctions = (*Method)(nil)
-	_ sim.Interruptible  = (*Method)(nil)
+	_ sim.Method    = (*Method)(nil)
+	_ sim.Chains    = (*Method)(nil)
+	_ sim.Extender  = (*Method)(nil)
+	_ sim.EnvSetter = (*Method)(nil)
+	_ sim.DataSpec  = (*Method)(nil)
 )

@@ -314,19 +314,19 @@ func TestStepNoAlloc(t *testing.T) {
 	}
 }
 
-// The chains step in as many goroutines as SetThreads allows, and the
+// The chains step in as many goroutines as Env.Threads allows, and the
 // draws are the same bit for bit whatever that is (each chain has its own
 // stream and state; a round only groups them), changed between steps too.
-func TestSetThreadsKeepsTheDraws(t *testing.T) {
+func TestThreadsKeepTheDraws(t *testing.T) {
 	d := loadData(t, "linreg")
 	for _, k := range allKinds {
 		var want [][]float64
 		for _, threads := range []int{0, 1, 2, 3, 4, 5} {
 			m := newSampler(t, k, "linear")
 			m.minParallel = 0 // in parallel however short a transition is
-			m.SetThreads(threads)
+			m.SetEnv(sim.Env{Threads: threads})
 			run(t, m, d, sim.Controls{"chains": sim.Num(4), "warmup": sim.Num(20)}, 7, 30)
-			m.SetThreads(5 - threads) // mid-run, as the engine does when runs start or stop
+			m.SetEnv(sim.Env{Threads: 5 - threads}) // mid-run, as the engine does when runs start or stop
 			for range 30 {
 				m.Step()
 			}
@@ -337,7 +337,7 @@ func TestSetThreadsKeepsTheDraws(t *testing.T) {
 			}
 			for c := range want {
 				if !slices.Equal(got[c], want[c]) {
-					t.Errorf("%s: chain %d's draws of b with SetThreads(%d) differ from one goroutine per chain", k.name(), c, threads)
+					t.Errorf("%s: chain %d's draws of b with Env.Threads %d differ from one goroutine per chain", k.name(), c, threads)
 				}
 			}
 		}
@@ -345,7 +345,7 @@ func TestSetThreadsKeepsTheDraws(t *testing.T) {
 }
 
 // Chains whose transitions are shorter than parallelMin step in turn
-// whatever SetThreads allows, and in parallel, as far as it allows, once
+// whatever Env.Threads allows, and in parallel, as far as it allows, once
 // they are longer; the first step is timed. (How long a linear model's
 // transition takes is wall time on a shared machine: not asserted.)
 func TestShortTransitionsStepInTurn(t *testing.T) {

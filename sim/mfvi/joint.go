@@ -31,5 +31,3 @@ func (m *Method) fixedNoise() float64 {
 	}
 	return math.Exp(m.logNoise[0])
 }
-
-var _ sim.Views = (*Method)(nil)

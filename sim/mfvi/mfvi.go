@@ -164,11 +164,17 @@ func (m *Method) Trace() []float64 {
 	return []float64{m.NoiseStd(), m.kl(false), s / float64(len(m.ls)), m.mu[0]}
 }
 
+// Extras are the noise, both evidence bounds and the linear model's joint
+// view (joint.go).
+func (m *Method) Extras() sim.Extras {
+	return sim.Extras{NoiseStd: m.NoiseStd, ELBO: m.ELBO, IWBO: m.IWBO, Views: m.Views}
+}
+
 var (
 	_ sim.Method     = (*Method)(nil)
-	_ sim.Bounds     = (*Method)(nil)
-	_ sim.NoiseModel = (*Method)(nil)
+	_ sim.Extender   = (*Method)(nil)
 	_ sim.DataSpec   = (*Method)(nil)
+	_ sim.EvalSeeder = (*Method)(nil)
 )
 
 // SeedEval restarts the evaluation stream (sim.EvalSeeder).

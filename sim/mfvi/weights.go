@@ -15,14 +15,15 @@ func (m *Method) NumWeights() int {
 	return len(m.mu)
 }
 
-// WeightMarginal returns the mean and std of q(w_index) = N(μ, exp(ℓ)²), the
+// Marginal returns the mean and std of q(w_index) = N(μ, exp(ℓ)²), the
 // Gaussian marginal the dashboard draws next to an implicit method's
-// histogram. ok is false before Init or outside [0, NumWeights()).
-func (m *Method) WeightMarginal(index int) (mean, std float64, ok bool) {
+// histogram (n is unused: it draws nothing). ok is false before Init or
+// outside [0, NumWeights()).
+func (m *Method) Marginal(index, n int) (sim.Marginal, bool) {
 	if !m.ready || index < 0 || index >= len(m.mu) {
-		return 0, 0, false
+		return sim.Marginal{}, false
 	}
-	return m.mu[index], math.Exp(m.ls[index]), true
+	return sim.Marginal{Mean: m.mu[index], Std: math.Exp(m.ls[index])}, true
 }
 
 // WeightName names weight index by its layer, row and column (the bias row
@@ -37,4 +38,4 @@ func (m *Method) WeightName(index int) string {
 	return model.WeightName(m.layers, index)
 }
 
-var _ sim.WeightGaussian = (*Method)(nil)
+var _ sim.Weights = (*Method)(nil)

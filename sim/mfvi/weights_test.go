@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// WeightMarginal reads q's mean and std; names follow the flat layout.
+// Marginal reads q's mean and std; names follow the flat layout.
 func TestWeightMarginalAndName(t *testing.T) {
 	m := newMethod(t, loadData(t, "gap"), "", nil, 3)
 	for range 20 {
@@ -15,13 +15,13 @@ func TestWeightMarginalAndName(t *testing.T) {
 		t.Fatalf("NumWeights %d, want 2701", n)
 	}
 	for _, i := range []int{0, 1234, 2700} {
-		mean, std, ok := m.WeightMarginal(i)
-		if !ok || mean != m.mu[i] || std != math.Exp(m.ls[i]) {
-			t.Fatalf("weight %d: %g, %g, %v", i, mean, std, ok)
+		q, ok := m.Marginal(i, 0)
+		if !ok || q.Mean != m.mu[i] || q.Std != math.Exp(m.ls[i]) || q.Draws != nil {
+			t.Fatalf("weight %d: %g, %g, %v", i, q.Mean, q.Std, ok)
 		}
 	}
 	for _, i := range []int{-1, 2701} {
-		if _, _, ok := m.WeightMarginal(i); ok {
+		if _, ok := m.Marginal(i, 0); ok {
 			t.Fatalf("weight %d accepted", i)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // the way the API makes them (startRun) with the scenario's controls.
 type scenarioRuns struct {
 	runs    []*engine.Run
-	settled []bool // the method has nothing to iterate (sim.Settler): it records one step and stays there
+	settled []bool // the method has nothing to iterate (sim.Extras.Settled): it records one step and stays there
 	cancel  context.CancelFunc
 }
 
@@ -62,7 +62,7 @@ func startRun(ctx context.Context, data, method string, c sim.Controls, seed uin
 	if err != nil {
 		return nil, false, err
 	}
-	if st, ok := m.(sim.Settler); ok {
+	if st := sim.ExtrasOf(m); st.Settled != nil {
 		_, settled = st.Settled() // before Start: the run's goroutine owns m from then on
 	}
 	r.Start(ctx)

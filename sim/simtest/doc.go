@@ -25,6 +25,8 @@
 //   - Predict returns X equal to (and not sharing memory with) xs and
 //     exactly samples functions of len(xs), finite after a step; none for
 //     samples = 0.
+//   - sim.Extras are set by the method's type and construction: the same
+//     fields before Init, after it and after a step.
 //   - A NaN objective ends a live run as engine.StatusDiverged at the last
 //     good step, with its band kept and stepping refused.
 //   - No goroutine outlives the method: after steps, a re-initialisation

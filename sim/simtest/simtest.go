@@ -64,6 +64,7 @@ var checks = []check{
 	{"RejectedSet", checkSet},
 	{"PredictShape", checkPredict},
 	{"EvalSeed", checkEvalSeed},
+	{"Extras", checkExtras},
 	{"NaNDiverges", checkDiverged},
 	{"Goroutines", checkGoroutines},
 }

@@ -127,6 +127,16 @@ func (f *fake) SeedEval(seed uint64) {
 	f.ev = rand.New(rand.NewPCG(seed, ^seed))
 }
 
+// Extras offer the state x as a diagnostic; with the bug, an ELBO once
+// initialised.
+func (f *fake) Extras() sim.Extras {
+	x := sim.Extras{Diagnostics: func() map[string]float64 { return map[string]float64{"x": f.x} }}
+	if f.bug == "extras by state" && f.r != nil {
+		x.ELBO = func() float64 { return -f.x * f.x }
+	}
+	return x
+}
+
 func (f *fake) Trace() []float64 {
 	if f.bug == "short trace" {
 		return []float64{f.x}
@@ -203,6 +213,7 @@ func TestChecksCatchBugs(t *testing.T) {
 		{"nan predict", "PredictShape", "is NaN after one step"},
 		{"nan predict", "NaNDiverges", "the diverged frame has no band"},
 		{"seed eval ignored", "EvalSeed", "after SeedEval(42) twice, Predict differs"},
+		{"extras by state", "Extras", "sets [Diagnostics] before Init, [Diagnostics ELBO] after it"},
 		{"leak", "Goroutines", "found unexpected goroutines"},
 		{"leak", "NaNDiverges", "after the run's context was cancelled: found unexpected goroutines"},
 	}

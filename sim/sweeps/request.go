@@ -124,7 +124,7 @@ func check(r Request, l Limits) (*plan, error) {
 	if err != nil {
 		return nil, controlsField(err)
 	}
-	if _, ok := p.Instance().(sim.Bounds); !ok {
+	if sim.ExtrasOf(p.Instance()).IWBO == nil {
 		return nil, bad("method", "%s has no evidence bound (ELBO, IWBO) to sweep", r.Method)
 	}
 	spec, ok := p.Spec.Control(r.Param)

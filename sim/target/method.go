@@ -9,7 +9,7 @@ import (
 // Method is a method fitted to a target density rather than to a data set:
 // a sampler or a variational family in the plane. It has no data and no
 // predictive band; what it shows beyond its traces it offers through sim's
-// optional interfaces (sim.Views, sim.Chains, …). The rules of sim.Method
+// optional interfaces (sim.Chains, sim.Extras, …). The rules of sim.Method
 // on goroutines, determinism and io.Closer hold.
 type Method interface {
 	sim.Stepper

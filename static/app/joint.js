@@ -5,7 +5,7 @@
 // are replayed slowly (replayIndex): each chain's path from its dispersed
 // start into the posterior, which at full speed takes a fraction of a
 // second, drawn over about ten. Frames carry it in `joint` (sim/model's Joint, a method's
-// sim.Views). It also draws the exact posterior's predictive band, dashed,
+// sim.Extras.Views). It also draws the exact posterior's predictive band, dashed,
 // on the panel's predictive plot, and a table of mean ± sd of b0 and b
 // (σ where the method infers it) against the exact values.
 
