@@ -100,13 +100,13 @@ func run(args []string) error {
 	}
 	cpu := (cputime.Process() - c0).Seconds()
 
-	est, ok := m.(sim.ELBOEstimator)
-	if !ok {
+	elbo := sim.ExtrasOf(m).ELBO
+	if elbo == nil {
 		return fmt.Errorf("%s has no ELBO", *method)
 	}
 	var s, s2 float64
 	for range *reps {
-		e := est.ELBO()
+		e := elbo()
 		s += e
 		s2 += e * e
 	}

@@ -82,14 +82,14 @@ func (r *Run) raceWake() <-chan struct{} {
 }
 
 // oneThread makes a method that steps in several goroutines
-// (sim.Threaded: a sampler's chains) step on the run's thread alone while
+// (a spec with sim.Parallel: a sampler's chains) step on the run's thread alone while
 // the run is paced by CPU time, which is measured on that thread: its
 // chains' work is then all counted. The cores' next share tells it again
 // once the run is paced no more (with a Registry's shared count).
 func (r *Run) oneThread() {
-	if t, ok := r.m.(sim.Threaded); ok && r.cores.threads != 1 {
-		r.cores.threads = 1
-		t.SetThreads(1)
+	if e, ok := r.m.(sim.EnvSetter); ok && r.cores.parallel && r.cores.env.Threads != 1 {
+		r.cores.env.Threads = 1
+		e.SetEnv(r.cores.env)
 	}
 }
 

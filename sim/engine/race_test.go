@@ -316,13 +316,19 @@ func TestFrameBudget(t *testing.T) {
 }
 
 // threadedCost is a costMethod that steps in several goroutines
-// (sim.Threaded), recording what it was told.
+// (sim.Parallel), recording what it was told.
 type threadedCost struct {
 	costMethod
 	threads atomic.Int64
 }
 
-func (m *threadedCost) SetThreads(n int) { m.threads.Store(int64(n)) }
+func (m *threadedCost) SetEnv(e sim.Env) { m.threads.Store(int64(e.Threads)) }
+
+func (m *threadedCost) Spec() sim.MethodSpec {
+	s := m.costMethod.Spec()
+	s.Capabilities = append(s.Capabilities, sim.Parallel)
+	return s
+}
 
 // TestCPUPacedRunsStepOnOneThread: a threaded method paced by CPU time is
 // told to step on one goroutine, the run's, whose CPU time is what the

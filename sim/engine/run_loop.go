@@ -165,13 +165,13 @@ func (r *Run) batch(start time.Time) {
 	// that is no share of the cores the run took.
 	// The thread is locked for the batch so that its CPU time is the
 	// run's: the budget a frame reports (Frame.CPU) and, when crowded, the
-	// overrun. A method stepping in several goroutines (sim.Threaded) is
+	// overrun. A method stepping in several goroutines (sim.Parallel) is
 	// not locked unless it must be: a locked thread that waits for its
 	// chains' goroutines sleeps and is woken by the OS at every step. Its
 	// CPU budget is then the batch's wall time, its chains' work included.
 	var cpu0 time.Duration
 	measured := false
-	if _, threaded := r.m.(sim.Threaded); sh.crowded() || perStep || !threaded {
+	if sh.crowded() || perStep || !r.cores.parallel {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		cpu0, measured = cputime.Thread()

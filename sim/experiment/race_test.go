@@ -43,18 +43,18 @@ func fitMoments(m sim.Method) (mean, sd [2]float64, ok bool) {
 		}
 		return mean, sd, true
 	}
-	w, isGauss := m.(sim.WeightGaussian)
-	if !isGauss {
+	w, hasWeights := m.(sim.Weights)
+	if !hasWeights {
 		return mean, sd, false
 	}
 	for i, name := range []string{model.LinearWeightName(1), model.LinearWeightName(0)} { // b0, b
 		for k := range w.NumWeights() {
 			if w.WeightName(k) == name {
-				mu, s, okW := w.WeightMarginal(k)
-				if !okW {
+				q, okW := w.Marginal(k, 0)
+				if !okW || q.Draws != nil { // a Gaussian's marginal, not draws
 					return mean, sd, false
 				}
-				mean[i], sd[i] = mu, s
+				mean[i], sd[i] = q.Mean, q.Std
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func TestRaceGP(t *testing.T) {
 	}
 	xs := pe.Dataset.Grid
 	em, es := make([]float64, len(xs)), make([]float64, len(xs))
-	if !pe.method.(sim.AnalyticPredictive).PredictMoments(xs, em, es) {
+	if !sim.ExtrasOf(pe.method).PredictMoments(xs, em, es) {
 		t.Fatal("no exact moments")
 	}
 	cfg := base
@@ -168,7 +168,7 @@ func TestRaceGP(t *testing.T) {
 		for spent < c.budget {
 			spent += m.Step().Evals
 		}
-		m.(sim.AnalyticPredictive).PredictMoments(xs, vm, vs)
+		sim.ExtrasOf(m).PredictMoments(xs, vm, vs)
 		var me, se float64
 		for i := range xs {
 			me = max(me, math.Abs(vm[i]-em[i])/es[i])
