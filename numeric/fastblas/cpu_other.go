@@ -24,3 +24,11 @@ func kernel12x4(k int, a *float64, ars, aps int, b *float64, bps int, c *float64
 func rowScale4(m, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int) {
 	panic("fastblas: rowScale4 called without kernels")
 }
+
+func copySteps8(n int, src *float64, lds int, dst *float64) {
+	panic("fastblas: copySteps8 called without kernels")
+}
+
+func copySteps6(n int, src *float64, lds int, dst *float64) {
+	panic("fastblas: copySteps6 called without kernels")
+}

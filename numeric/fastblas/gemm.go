@@ -218,8 +218,21 @@ func bOffset(tB bool, ldb, p, j int) int {
 // fifth of the time of a product.
 func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	mFull, nFull := m/mr*mr, n/nr*nr
+	// The edge panel of op(A): for Aᵀ its steps are rows of A, packed
+	// (packEdge copies them as whole steps); for A its rows are copied
+	// as rows, kernel-read with row stride k, a memmove each instead of
+	// a gather into steps. Its rows past m are not written: the kernel
+	// neither stores nor mixes them.
+	eap, ears, eaps := &buf.a[0], 1, mr
 	if mFull < m {
-		packA(buf.a, tA, a, lda, mFull, 0, m-mFull, k)
+		if tA {
+			packA(buf.a, true, a, lda, mFull, 0, m-mFull, k)
+		} else {
+			for i := range m - mFull {
+				copy(buf.a[i*k:(i+1)*k], a[(mFull+i)*lda:])
+			}
+			ears, eaps = k, 1
+		}
 	}
 	if tB {
 		packB(buf.b, true, b, ldb, 0, 0, k, n)
@@ -250,7 +263,7 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 		}
 		for ; ir < m; ir += mr {
 			rows := min(mr, m-ir)
-			ap, ar, ap2 := &buf.a[0], 1, mr // the packed edge panel
+			ap, ar, ap2 := eap, ears, eaps // the edge panel
 			if rows == mr {
 				ap, ar, ap2 = &a[ir*ars], ars, aps
 			}
@@ -332,7 +345,8 @@ func macroKernel(buf *packBuffers, mb, nb, kb int, alpha, beta float64, c []floa
 }
 
 // packA copies the mb×kb block of op(A) at (i0, p0) into dst as ⌈mb/mr⌉
-// panels, each kb steps of mr values, zero-padding the last panel's rows.
+// panels, each kb steps of mr values. The last panel's rows past mb are
+// not written (see packEdge): the kernels discard them.
 func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 	for ir := 0; ir < mb; ir += mr {
 		d := dst[ir*kb : ir*kb+mr*kb]
@@ -342,12 +356,7 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 				packEdge(d, mr, a[p0*lda+i0+ir:], lda, kb, rows)
 				continue
 			}
-			for p := range kb {
-				src := a[(p0+p)*lda+i0+ir:]
-				dp := d[p*mr : p*mr+mr : p*mr+mr]
-				src = src[:mr:mr]
-				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
-			}
+			copySteps(mr, kb, a[p0*lda+i0+ir:], lda, d)
 			continue
 		}
 		if rows == mr {
@@ -364,7 +373,6 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 			}
 			continue
 		}
-		clear(d)
 		for i := range rows {
 			r := a[(i0+ir+i)*lda+p0:]
 			r = r[:kb]
@@ -376,12 +384,21 @@ func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
 }
 
 // packEdge copies kb steps of w < width values, step p from src[p·ld:],
-// into the edge panel d (kb steps of width values), zero-padding each
-// step (n = 50 leaves two columns): one clear and element copies, not a
-// copy and a clear call per step.
+// into the edge panel d (kb steps of width values, width mr or nr). The
+// lanes from w on are left as they are, or hold the values that follow
+// the step's in src: they feed only the accumulators of the rows or
+// columns past the edge, which the kernels compute and discard (lanes are
+// independent), so they need not be zero. Whole steps are copied by
+// copySteps while src holds width values from the step's start, and only
+// the last by element. (Clearing the panel and copying each step by
+// element made a 3×3×51 product's time mostly packing.)
 func packEdge(d []float64, width int, src []float64, ld, kb, w int) {
-	clear(d)
-	for p := range kb {
+	whole := 0 // steps p < whole have width values in src from p·ld
+	if n := len(src); n >= width {
+		whole = min(kb, (n-width)/ld+1)
+	}
+	copySteps(width, whole, src, ld, d)
+	for p := whole; p < kb; p++ {
 		s := src[p*ld:]
 		s = s[:w]
 		dp := d[p*width : p*width+w]
@@ -392,8 +409,24 @@ func packEdge(d []float64, width int, src []float64, ld, kb, w int) {
 	}
 }
 
+// copySteps copies n whole steps of width (mr or nr) values, step p from
+// src[p·ld:], to d[p·width:], checking the bounds the kernel does not.
+func copySteps(width, n int, src []float64, ld int, d []float64) {
+	if n <= 0 {
+		return
+	}
+	_ = src[(n-1)*ld+width-1]
+	_ = d[n*width-1]
+	if width == nr {
+		copySteps8(n, &src[0], ld, &d[0])
+		return
+	}
+	copySteps6(n, &src[0], ld, &d[0])
+}
+
 // packB copies the kb×nb block of op(B) at (p0, j0) into dst as ⌈nb/nr⌉
-// panels, each kb rows of nr values, zero-padding the last panel's columns.
+// panels, each kb rows of nr values. The last panel's columns past nb are
+// not written (see packEdge): the kernels discard them.
 func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 	for jr := 0; jr < nb; jr += nr {
 		d := dst[jr*kb : jr*kb+nr*kb]
@@ -403,13 +436,7 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 				packEdge(d, nr, b[p0*ldb+j0+jr:], ldb, kb, cols)
 				continue
 			}
-			for p := range kb {
-				src := b[(p0+p)*ldb+j0+jr:]
-				dp := d[p*nr : p*nr+nr : p*nr+nr]
-				src = src[:nr:nr]
-				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
-				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
-			}
+			copySteps(nr, kb, b[p0*ldb+j0+jr:], ldb, d)
 			continue
 		}
 		if cols == nr {
@@ -436,7 +463,6 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 			}
 			continue
 		}
-		clear(d)
 		for j := range cols {
 			r := b[(j0+jr+j)*ldb+p0:]
 			r = r[:kb]

@@ -49,3 +49,15 @@ func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *flo
 //
 //go:noescape
 func rowScale4(m int, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)
+
+// copySteps8 copies n steps of 8 values, step p from src[p·lds:], to
+// dst[8·p:] (n may be zero).
+//
+//go:noescape
+func copySteps8(n int, src *float64, lds int, dst *float64)
+
+// copySteps6 copies n steps of 6 values, step p from src[p·lds:], to
+// dst[6·p:] (n may be zero).
+//
+//go:noescape
+func copySteps6(n int, src *float64, lds int, dst *float64)

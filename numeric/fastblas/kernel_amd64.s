@@ -912,3 +912,53 @@ rsc_col:
 rsc_done:
 	VZEROUPPER
 	RET
+
+// func copySteps8(n int, src *float64, lds int, dst *float64)
+// Requires: AVX
+TEXT ·copySteps8(SB), NOSPLIT, $0-32
+	MOVQ  n+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  lds+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x03, DX
+	TESTQ AX, AX
+	JZ    cs8_done
+
+cs8_loop:
+	VMOVUPD (CX), Y0
+	VMOVUPD 32(CX), Y1
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	ADDQ    DX, CX
+	ADDQ    $0x40, BX
+	DECQ    AX
+	JNZ     cs8_loop
+
+cs8_done:
+	VZEROUPPER
+	RET
+
+// func copySteps6(n int, src *float64, lds int, dst *float64)
+// Requires: AVX
+TEXT ·copySteps6(SB), NOSPLIT, $0-32
+	MOVQ  n+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  lds+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x03, DX
+	TESTQ AX, AX
+	JZ    cs6_done
+
+cs6_loop:
+	VMOVUPD (CX), Y0
+	VMOVUPD 32(CX), X1
+	VMOVUPD Y0, (BX)
+	VMOVUPD X1, 32(BX)
+	ADDQ    DX, CX
+	ADDQ    $0x30, BX
+	DECQ    AX
+	JNZ     cs6_loop
+
+cs6_done:
+	VZEROUPPER
+	RET

@@ -47,6 +47,7 @@ func main() {
 		transposeKernel()
 		narrowKernel()
 		rowScaleKernel() // Dgemm's outer products too
+		packKernels()
 	case "model":
 		adamKernel()
 		reluKernels()
