@@ -267,6 +267,10 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 			if rows == mr {
 				ap, ar, ap2 = &a[ir*ars], ars, aps
 			}
+			if cols == nr { // as tile does, without its frame
+				kernel6x8(k, ap, ar, ap2, bp, bps, &c[ir*ldc+jr], ldc, rows, alpha, beta)
+				continue
+			}
 			tile(k, ap, ar, ap2, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, alpha, beta)
 		}
 	}

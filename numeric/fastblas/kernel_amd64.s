@@ -164,6 +164,10 @@ gemm_tailloop:
 	JNZ          gemm_tailloop
 
 gemm_done:
+	MOVQ         alpha+72(FP), AX
+	MOVQ         $0x3ff0000000000000, CX
+	CMPQ         AX, CX
+	JEQ          gemm_scaled
 	VBROADCASTSD alpha+72(FP), Y14
 	VMULPD       Y14, Y0, Y0
 	VMULPD       Y14, Y1, Y1
@@ -177,15 +181,17 @@ gemm_done:
 	VMULPD       Y14, Y9, Y9
 	VMULPD       Y14, Y10, Y10
 	VMULPD       Y14, Y11, Y11
-	MOVQ         c+48(FP), AX
-	MOVQ         ldc+56(FP), CX
-	MOVQ         rows+64(FP), DX
-	SHLQ         $0x03, CX
-	VMOVSD       beta+80(FP), X15
-	VXORPD       X14, X14, X14
-	VUCOMISD     X14, X15
-	JNE          accumulate
-	JP           accumulate
+
+gemm_scaled:
+	MOVQ     c+48(FP), AX
+	MOVQ     ldc+56(FP), CX
+	MOVQ     rows+64(FP), DX
+	SHLQ     $0x03, CX
+	VMOVSD   beta+80(FP), X15
+	VXORPD   X14, X14, X14
+	VUCOMISD X14, X15
+	JNE      accumulate
+	JP       accumulate
 
 	// beta == 0: overwrite c without reading it.
 	VMOVUPD Y0, (AX)
@@ -783,6 +789,10 @@ n12_tailloop:
 	JNZ          n12_tailloop
 
 n12_done:
+	MOVQ         alpha+64(FP), AX
+	MOVQ         $0x3ff0000000000000, CX
+	CMPQ         AX, CX
+	JEQ          n12_scaled
 	VBROADCASTSD alpha+64(FP), Y13
 	VMULPD       Y13, Y0, Y0
 	VMULPD       Y13, Y1, Y1
@@ -796,14 +806,16 @@ n12_done:
 	VMULPD       Y13, Y9, Y9
 	VMULPD       Y13, Y10, Y10
 	VMULPD       Y13, Y11, Y11
-	MOVQ         c+48(FP), AX
-	MOVQ         ldc+56(FP), CX
-	SHLQ         $0x03, CX
-	VMOVSD       beta+72(FP), X15
-	VXORPD       X14, X14, X14
-	VUCOMISD     X14, X15
-	JNE          n12_accumulate
-	JP           n12_accumulate
+
+n12_scaled:
+	MOVQ     c+48(FP), AX
+	MOVQ     ldc+56(FP), CX
+	SHLQ     $0x03, CX
+	VMOVSD   beta+72(FP), X15
+	VXORPD   X14, X14, X14
+	VUCOMISD X14, X15
+	JNE      n12_accumulate
+	JP       n12_accumulate
 
 	// beta == 0: overwrite c without reading it.
 	VMOVUPD Y0, (AX)
