@@ -32,3 +32,7 @@ func copySteps8(n int, src *float64, lds int, dst *float64) {
 func copySteps6(n int, src *float64, lds int, dst *float64) {
 	panic("fastblas: copySteps6 called without kernels")
 }
+
+func kernel6x8n(nt, k int, a *float64, ars, aps, pas int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+	panic("fastblas: kernel6x8n called without kernels")
+}

@@ -261,6 +261,11 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 				narrowTile(k, &a[ir*ars], ars, aps, bp, bps, c[ir*ldc+jr:], ldc, cols, alpha, beta)
 			}
 		}
+		if cols == nr && mFull > 0 {
+			// The whole tiles down the panel in one kernel call.
+			kernel6x8n(mFull/mr, k, &a[0], ars, aps, mr*ars, bp, bps, &c[jr], ldc, alpha, beta)
+			ir = mFull
+		}
 		for ; ir < m; ir += mr {
 			rows := min(mr, m-ir)
 			ap, ar, ap2 := eap, ears, eaps // the edge panel

@@ -61,3 +61,10 @@ func copySteps8(n int, src *float64, lds int, dst *float64)
 //
 //go:noescape
 func copySteps6(n int, src *float64, lds int, dst *float64)
+
+// kernel6x8n does kernel6x8(k, a + t·pas, ars, aps, b, bps, c + 6t·ldc,
+// ldc, 6, alpha, beta) for t < nt (nt may be zero): nt whole tiles down
+// a column panel, whose row panels of Ã are pas elements apart.
+//
+//go:noescape
+func kernel6x8n(nt int, k int, a *float64, ars int, aps int, pas int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)

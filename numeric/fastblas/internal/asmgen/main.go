@@ -48,6 +48,7 @@ func main() {
 		narrowKernel()
 		rowScaleKernel() // Dgemm's outer products too
 		packKernels()
+		gemmColumnKernel()
 	case "model":
 		adamKernel()
 		reluKernels()

@@ -53,3 +53,75 @@ func packKernels() {
 		RET()
 	}
 }
+
+// gemmColumnKernel writes kernel6x8n: kernel6x8 over nt whole 6×8 tiles
+// down a column panel of C, in one call. Each tile of a GIP product is 50
+// to 100 k steps, and the call, the arguments and the frame of a kernel
+// call per tile were a tenth of its time.
+func gemmColumnKernel() {
+	TEXT("kernel6x8n", NOSPLIT, "func(nt, k int, a *float64, ars, aps, pas int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	Pragma("noescape")
+	Doc(
+		"kernel6x8n does kernel6x8(k, a + t·pas, ars, aps, b, bps, c + 6t·ldc,",
+		"ldc, 6, alpha, beta) for t < nt (nt may be zero): nt whole tiles down",
+		"a column panel, whose row panels of Ã are pas elements apart.",
+	)
+	nt := Load(Param("nt"), GP64())
+	TESTQ(nt, nt)
+	JZ(LabelRef("mt_exit"))
+	ars := Load(Param("ars"), GP64())
+	aps := Load(Param("aps"), GP64())
+	bps := Load(Param("bps"), GP64())
+	SHLQ(U8(3), ars)
+	SHLQ(U8(3), aps)
+	SHLQ(U8(3), bps)
+	aT := Load(Param("a"), GP64())
+	cT := Load(Param("c"), GP64())
+	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
+	var flat []VecPhysical
+	for i := range acc {
+		flat = append(flat, acc[i][0], acc[i][1])
+	}
+
+	Label("mt_tile")
+	k := Load(Param("k"), GP64())
+	b := Load(Param("b"), GP64())
+	a := GP64()
+	MOVQ(aT, a)
+	accumulateStrided(k, a, ars, aps, b, bps, acc, "mt_")
+	scaleByAlpha(flat, Y14, "mt_scaled")
+	c := GP64()
+	MOVQ(cT, c)
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(3), ldc)
+	VMOVSD(argAddr(Param("beta")), X15)
+	VXORPD(X14, X14, X14)
+	VUCOMISD(X14, X15)
+	JNE(LabelRef("mt_accumulate"))
+	JP(LabelRef("mt_accumulate")) // beta is NaN
+	for i := range acc {
+		VMOVUPD(acc[i][0], Mem{Base: c})
+		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
+		ADDQ(ldc, c)
+	}
+	JMP(LabelRef("mt_next"))
+	Label("mt_accumulate")
+	VBROADCASTSD(X15, Y15)
+	for i := range acc {
+		VFMADD231PD(Mem{Base: c}, Y15, acc[i][0])
+		VFMADD231PD(Mem{Base: c, Disp: 32}, Y15, acc[i][1])
+		VMOVUPD(acc[i][0], Mem{Base: c})
+		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
+		ADDQ(ldc, c)
+	}
+	Label("mt_next")
+	MOVQ(c, cT) // c has passed the tile's six rows
+	pas := Load(Param("pas"), GP64())
+	SHLQ(U8(3), pas)
+	ADDQ(pas, aT)
+	DECQ(nt)
+	JNZ(LabelRef("mt_tile"))
+	Label("mt_exit")
+	VZEROUPPER()
+	RET()
+}
