@@ -55,9 +55,11 @@ func packKernels() {
 }
 
 // gemmColumnKernel writes kernel6x8n: kernel6x8 over nt whole 6×8 tiles
-// down a column panel of C, in one call. Each tile of a GIP product is 50
-// to 100 k steps, and the call, the arguments and the frame of a kernel
-// call per tile were a tenth of its time.
+// down a column panel of C, in one call. A GIP product's tiles are 50 to
+// 100 k steps, short enough to feel a fixed cost per tile (kernel6x8 alone
+// on L1-resident panels runs at about 80% of the FMA peak over 50 steps
+// and 93% over 256); this one drops the Go call, its frame and the
+// argument loads from all but the first.
 func gemmColumnKernel() {
 	TEXT("kernel6x8n", NOSPLIT, "func(nt, k int, a *float64, ars, aps, pas int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
 	Pragma("noescape")
