@@ -36,3 +36,7 @@ func copySteps6(n int, src *float64, lds int, dst *float64) {
 func kernel6x8n(nt, k int, a *float64, ars, aps, pas int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
 	panic("fastblas: kernel6x8n called without kernels")
 }
+
+func kernel4x12t(k int, a *float64, aps int, b *float64, bps int, t *float64, alpha float64) {
+	panic("fastblas: kernel4x12t called without kernels")
+}

@@ -1,6 +1,7 @@
 package fastblas
 
 import (
+	"math"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
@@ -258,6 +259,10 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 			// A narrow last panel: twelve rows of four lanes per kernel
 			// call over the rows read in place.
 			for ; ir+2*mr <= mFull; ir += 2 * mr {
+				if tA { // twelve rows are twelve consecutive values
+					narrowTileT(k, &a[ir], aps, bp, bps, c[ir*ldc+jr:], ldc, cols, alpha, beta)
+					continue
+				}
 				narrowTile(k, &a[ir*ars], ars, aps, bp, bps, c[ir*ldc+jr:], ldc, cols, alpha, beta)
 			}
 		}
@@ -294,6 +299,27 @@ func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []floa
 	mergeTile(c, ldc, t[:], w, rows, cols, beta)
 }
 
+// narrowTileT updates the 12×cols tile at c (cols ≤ 4) with kernel4x12t,
+// for op(A) = Aᵀ read in place: row i of the tile is op(A)'s row, at
+// a[i + p·aps]. The kernel writes the tile transposed to the stack.
+func narrowTileT(k int, ap *float64, aps int, bp *float64, bps int, c []float64, ldc, cols int, alpha, beta float64) {
+	const rows = 2 * mr
+	var t [rows * nr / 2]float64
+	kernel4x12t(k, ap, aps, bp, bps, &t[0], alpha)
+	for i := range rows {
+		row := c[i*ldc : i*ldc+cols]
+		if beta == 0 {
+			for j := range row {
+				row[j] = t[j*rows+i]
+			}
+			continue
+		}
+		for j := range row {
+			row[j] = math.FMA(beta, row[j], t[j*rows+i])
+		}
+	}
+}
+
 // tile updates the rows×cols tile at c: the kernel stores whole rows of
 // eight in place, fewer columns go through a stack tile.
 func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
@@ -320,7 +346,8 @@ func mergeTile(c []float64, ldc int, t []float64, tw, rows, cols int, beta float
 			continue
 		}
 		for j := range row {
-			row[j] = beta*row[j] + tr[j]
+			// Fused, as the kernels add β·C.
+			row[j] = math.FMA(beta, row[j], tr[j])
 		}
 	}
 }

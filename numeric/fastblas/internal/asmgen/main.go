@@ -49,6 +49,7 @@ func main() {
 		rowScaleKernel() // Dgemm's outer products too
 		packKernels()
 		gemmColumnKernel()
+		narrowTransKernel()
 	case "model":
 		adamKernel()
 		reluKernels()
