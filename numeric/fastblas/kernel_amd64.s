@@ -1233,7 +1233,7 @@ mt_exit:
 	RET
 
 // func kernel4x12t(k int, a *float64, aps int, b *float64, bps int, t *float64, alpha float64)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·kernel4x12t(SB), NOSPLIT, $0-56
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -1242,6 +1242,8 @@ TEXT ·kernel4x12t(SB), NOSPLIT, $0-56
 	MOVQ   bps+32(FP), SI
 	SHLQ   $0x03, DX
 	SHLQ   $0x03, SI
+	IMUL3Q $0x00000008, DX, DI
+	ADDQ   CX, DI
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -1254,11 +1256,15 @@ TEXT ·kernel4x12t(SB), NOSPLIT, $0-56
 	VXORPD Y9, Y9, Y9
 	VXORPD Y10, Y10, Y10
 	VXORPD Y11, Y11, Y11
-	MOVQ   AX, DI
-	SHRQ   $0x02, DI
+	MOVQ   AX, R8
+	SHRQ   $0x02, R8
 	JZ     n4t_tail
 
 n4t_loop:
+	PREFETCHT0   (DI)
+	PREFETCHT0   64(DI)
+	PREFETCHT0   95(DI)
+	ADDQ         DX, DI
 	VMOVUPD      (CX), Y12
 	VMOVUPD      32(CX), Y13
 	VMOVUPD      64(CX), Y14
@@ -1280,6 +1286,10 @@ n4t_loop:
 	VFMADD231PD  Y14, Y15, Y11
 	ADDQ         DX, CX
 	ADDQ         SI, BX
+	PREFETCHT0   (DI)
+	PREFETCHT0   64(DI)
+	PREFETCHT0   95(DI)
+	ADDQ         DX, DI
 	VMOVUPD      (CX), Y12
 	VMOVUPD      32(CX), Y13
 	VMOVUPD      64(CX), Y14
@@ -1301,6 +1311,10 @@ n4t_loop:
 	VFMADD231PD  Y14, Y15, Y11
 	ADDQ         DX, CX
 	ADDQ         SI, BX
+	PREFETCHT0   (DI)
+	PREFETCHT0   64(DI)
+	PREFETCHT0   95(DI)
+	ADDQ         DX, DI
 	VMOVUPD      (CX), Y12
 	VMOVUPD      32(CX), Y13
 	VMOVUPD      64(CX), Y14
@@ -1322,6 +1336,10 @@ n4t_loop:
 	VFMADD231PD  Y14, Y15, Y11
 	ADDQ         DX, CX
 	ADDQ         SI, BX
+	PREFETCHT0   (DI)
+	PREFETCHT0   64(DI)
+	PREFETCHT0   95(DI)
+	ADDQ         DX, DI
 	VMOVUPD      (CX), Y12
 	VMOVUPD      32(CX), Y13
 	VMOVUPD      64(CX), Y14
@@ -1343,7 +1361,7 @@ n4t_loop:
 	VFMADD231PD  Y14, Y15, Y11
 	ADDQ         DX, CX
 	ADDQ         SI, BX
-	DECQ         DI
+	DECQ         R8
 	JNZ          n4t_loop
 
 n4t_tail:
@@ -1351,6 +1369,10 @@ n4t_tail:
 	JZ   n4t_done
 
 n4t_tailloop:
+	PREFETCHT0   (DI)
+	PREFETCHT0   64(DI)
+	PREFETCHT0   95(DI)
+	ADDQ         DX, DI
 	VMOVUPD      (CX), Y12
 	VMOVUPD      32(CX), Y13
 	VMOVUPD      64(CX), Y14
