@@ -78,13 +78,14 @@
 //	sim/mcmc  BenchmarkTransition/gap/hmc (20 leapfrogs)   605–618 µs     1,620–1,650 transitions/s
 //	sim/mcmc  BenchmarkTransition/gap/nuts (early warm-up) 32.3–36.7 ms   27–31 transitions/s
 //
-// The same machine loaded by other jobs (load average about 25 on its two
+// The same machine loaded by other jobs (load average about 20 on its two
 // cores) reads two to three times slower: there the gip step measured
-// 0.72–1.08 ms of CPU time (seven runs) and mean-field's 108–142 µs
-// (sixteen), and numeric/fastblas's BenchmarkGIPGemmPeak put a GIP step's
-// products at 54–57% (ΦᵀΛΦ, TN), 58–61% (ΦᵀΛV, TN), 64–70% (ΦW, NN) and
-// 60–61% (dU·Wᵀ, NT) of the one-core FMA peak measured in the same run,
-// 42.6–43.9 GFLOP/s (three runs).
+// 0.67–1.12 ms of CPU time (median 0.89 ms, nine runs) and mean-field's
+// 94–132 µs (median 107 µs, eleven), and numeric/fastblas's
+// BenchmarkGIPGemmPeak put a GIP step's products at a median 60% (ΦᵀΛΦ,
+// TN; 50–78%), 65% (ΦᵀΛV, TN; 55–80%), 68% (ΦW, NN; 59–91%) and 64%
+// (dU·Wᵀ, NT; 51–85%) of the one-core FMA peak measured in the same run,
+// 42.5–46.9 GFLOP/s (fifteen runs).
 //
 // The BNN gradient does about 0.63 MFLOP, not the dense 1.6: on data
 // sorted by x, each first-layer ReLU unit is active on one run of rows, and

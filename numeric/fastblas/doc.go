@@ -20,8 +20,10 @@
 //     project's products) the packing of whole panels is skipped: the
 //     kernel reads op(A), and B unless transposed, where they lie, and
 //     computes the whole tiles down a column panel in one call; a last
-//     column panel of at most four columns takes a 12×4 kernel (twelve
-//     rows of one YMM) instead of 6×8 tiles padded from 2–4 columns. Edge
+//     column panel of at most four columns takes a 12×4 kernel instead of
+//     6×8 tiles padded from 2–4 columns (for op(A) = Aᵀ, the twelve rows
+//     are three YMM loads of a row of A against four broadcasts of B;
+//     otherwise twelve broadcasts against one YMM of B). Edge
 //     tiles are computed into a stack tile and copied, so no element
 //     outside C is touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
