@@ -40,3 +40,7 @@ func kernel6x8n(nt, k int, a *float64, ars, aps, pas int, b *float64, bps int, c
 func kernel4x12t(k int, a *float64, aps int, b *float64, bps int, t *float64, alpha float64) {
 	panic("fastblas: kernel4x12t called without kernels")
 }
+
+func kernel4x8(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, rows int, alpha, beta float64) {
+	panic("fastblas: kernel4x8 called without kernels")
+}

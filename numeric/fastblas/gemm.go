@@ -17,6 +17,8 @@ const (
 	kc = 256
 	mc = 20 * mr
 	nc = 64 * nr
+	// shortRows is the most rows of kernel4x8's tile.
+	shortRows = 4
 )
 
 // packBuffers is the scratch of one call: packed A and B for Dgemm; for
@@ -278,6 +280,10 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 				ap, ar, ap2 = &a[ir*ars], ars, aps
 			}
 			if cols == nr { // as tile does, without its frame
+				if rows <= shortRows {
+					kernel4x8(k, ap, ar, ap2, bp, bps, &c[ir*ldc+jr], ldc, rows, alpha, beta)
+					continue
+				}
 				kernel6x8(k, ap, ar, ap2, bp, bps, &c[ir*ldc+jr], ldc, rows, alpha, beta)
 				continue
 			}
@@ -321,14 +327,23 @@ func narrowTileT(k int, ap *float64, aps int, bp *float64, bps int, c []float64,
 }
 
 // tile updates the rows×cols tile at c: the kernel stores whole rows of
-// eight in place, fewer columns go through a stack tile.
+// eight in place, fewer columns go through a stack tile. Tiles of at most
+// shortRows rows take kernel4x8.
 func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
 	if cols == nr {
+		if rows <= shortRows {
+			kernel4x8(k, ap, ars, aps, bp, bps, &c[0], ldc, rows, alpha, beta)
+			return
+		}
 		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, rows, alpha, beta)
 		return
 	}
 	var t [mr * nr]float64
-	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, mr, alpha, 0)
+	if rows <= shortRows {
+		kernel4x8(k, ap, ars, aps, bp, bps, &t[0], nr, rows, alpha, 0)
+	} else {
+		kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, mr, alpha, 0)
+	}
 	mergeTile(c, ldc, t[:], nr, rows, cols, beta)
 }
 

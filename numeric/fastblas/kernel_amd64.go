@@ -69,6 +69,12 @@ func copySteps6(n int, src *float64, lds int, dst *float64)
 //go:noescape
 func kernel6x8n(nt int, k int, a *float64, ars int, aps int, pas int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
 
+// kernel4x8 is kernel6x8 for rows from 1 to 4: rows of Ã past the fourth
+// are not read.
+//
+//go:noescape
+func kernel4x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
+
 // kernel4x12t sets t[12j + i] = alpha·Σ_p a[p·aps + i]·b[p·bps + j] for
 // i < 12, j < 4 over k steps (k may be zero): the transpose of a 12×4
 // tile of C, row p of B̃ the 4 values at b[p·bps].

@@ -1232,6 +1232,210 @@ mt_exit:
 	VZEROUPPER
 	RET
 
+// func kernel4x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·kernel4x8(SB), NOSPLIT, $0-88
+	MOVQ   k+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   ars+16(FP), DX
+	MOVQ   aps+24(FP), BX
+	MOVQ   b+32(FP), SI
+	MOVQ   bps+40(FP), DI
+	SHLQ   $0x03, DX
+	SHLQ   $0x03, BX
+	SHLQ   $0x03, DI
+	LEAQ   (CX)(DX*2), R8
+	ADDQ   DX, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+	// Main loop: unroll k steps at a time.
+	MOVQ AX, R9
+	SHRQ $0x02, R9
+	JZ   g4_tail
+
+g4_loop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (CX)(DX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (CX)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (R8), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	ADDQ         BX, CX
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (CX)(DX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (CX)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (R8), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	ADDQ         BX, CX
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (CX)(DX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (CX)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (R8), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	ADDQ         BX, CX
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (CX)(DX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (CX)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (R8), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	ADDQ         BX, CX
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	DECQ         R9
+	JNZ          g4_loop
+
+g4_tail:
+	ANDQ $0x00000003, AX
+	JZ   g4_done
+
+g4_tailloop:
+	VMOVUPD      (SI), Y12
+	VMOVUPD      32(SI), Y13
+	VBROADCASTSD (CX), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VBROADCASTSD (CX)(DX*1), Y15
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD (CX)(DX*2), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VBROADCASTSD (R8), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	ADDQ         BX, CX
+	ADDQ         BX, R8
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          g4_tailloop
+
+g4_done:
+	MOVQ         alpha+72(FP), AX
+	MOVQ         $0x3ff0000000000000, CX
+	CMPQ         AX, CX
+	JEQ          g4_scaled
+	VBROADCASTSD alpha+72(FP), Y14
+	VMULPD       Y14, Y0, Y0
+	VMULPD       Y14, Y1, Y1
+	VMULPD       Y14, Y2, Y2
+	VMULPD       Y14, Y3, Y3
+	VMULPD       Y14, Y4, Y4
+	VMULPD       Y14, Y5, Y5
+	VMULPD       Y14, Y6, Y6
+	VMULPD       Y14, Y7, Y7
+
+g4_scaled:
+	MOVQ     c+48(FP), AX
+	MOVQ     ldc+56(FP), CX
+	MOVQ     rows+64(FP), DX
+	SHLQ     $0x03, CX
+	VMOVSD   beta+80(FP), X15
+	VXORPD   X14, X14, X14
+	VUCOMISD X14, X15
+	JNE      g4_accumulate
+	JP       g4_accumulate
+
+	// beta == 0: overwrite c without reading it.
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	ADDQ    CX, AX
+	CMPQ    DX, $0x01
+	JLE     g4_ret
+	VMOVUPD Y2, (AX)
+	VMOVUPD Y3, 32(AX)
+	ADDQ    CX, AX
+	CMPQ    DX, $0x02
+	JLE     g4_ret
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	ADDQ    CX, AX
+	CMPQ    DX, $0x03
+	JLE     g4_ret
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+
+g4_ret:
+	VZEROUPPER
+	RET
+
+g4_accumulate:
+	VBROADCASTSD X15, Y15
+	VFMADD231PD  (AX), Y15, Y0
+	VFMADD231PD  32(AX), Y15, Y1
+	VMOVUPD      Y0, (AX)
+	VMOVUPD      Y1, 32(AX)
+	ADDQ         CX, AX
+	CMPQ         DX, $0x01
+	JLE          g4_ret
+	VFMADD231PD  (AX), Y15, Y2
+	VFMADD231PD  32(AX), Y15, Y3
+	VMOVUPD      Y2, (AX)
+	VMOVUPD      Y3, 32(AX)
+	ADDQ         CX, AX
+	CMPQ         DX, $0x02
+	JLE          g4_ret
+	VFMADD231PD  (AX), Y15, Y4
+	VFMADD231PD  32(AX), Y15, Y5
+	VMOVUPD      Y4, (AX)
+	VMOVUPD      Y5, 32(AX)
+	ADDQ         CX, AX
+	CMPQ         DX, $0x03
+	JLE          g4_ret
+	VFMADD231PD  (AX), Y15, Y6
+	VFMADD231PD  32(AX), Y15, Y7
+	VMOVUPD      Y6, (AX)
+	VMOVUPD      Y7, 32(AX)
+	VZEROUPPER
+	RET
+
 // func kernel4x12t(k int, a *float64, aps int, b *float64, bps int, t *float64, alpha float64)
 // Requires: AVX, FMA3, MMX+
 TEXT ·kernel4x12t(SB), NOSPLIT, $0-56

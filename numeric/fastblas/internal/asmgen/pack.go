@@ -90,7 +90,7 @@ func gemmColumnKernel() {
 	b := Load(Param("b"), GP64())
 	a := GP64()
 	MOVQ(aT, a)
-	accumulateStrided(k, a, ars, aps, b, bps, acc, "mt_")
+	accumulateStrided(k, a, ars, aps, b, bps, acc[:], "mt_")
 	scaleByAlpha(flat, Y14, "mt_scaled")
 	c := GP64()
 	MOVQ(cT, c)
