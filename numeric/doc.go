@@ -80,12 +80,12 @@
 //
 // The same machine loaded by other jobs (load average about 20 on its two
 // cores) reads two to three times slower: there the gip step measured
-// 0.67–1.12 ms of CPU time (median 0.89 ms, nine runs) and mean-field's
-// 94–132 µs (median 107 µs, eleven), and numeric/fastblas's
-// BenchmarkGIPGemmPeak put a GIP step's products at a median 60% (ΦᵀΛΦ,
-// TN; 50–78%), 65% (ΦᵀΛV, TN; 55–80%), 68% (ΦW, NN; 59–91%) and 64%
-// (dU·Wᵀ, NT; 51–85%) of the one-core FMA peak measured in the same run,
-// 42.5–46.9 GFLOP/s (fifteen runs).
+// 0.60–1.06 ms of CPU time (median 0.93 ms, nine runs) and mean-field's
+// 108–143 µs (median 127 µs, eleven), and numeric/fastblas's
+// BenchmarkGIPGemmPeak put a GIP step's products at a median 63% (ΦᵀΛΦ,
+// TN; 53–81%), 63% (ΦᵀΛV, TN; 52–85%), 64% (ΦW, NN; 45–80%) and 61%
+// (dU·Wᵀ, NT; 55–81%) of the one-core FMA peak measured in the same run,
+// 37.6–47.9 GFLOP/s (fifteen runs).
 //
 // The BNN gradient does about 0.63 MFLOP, not the dense 1.6: on data
 // sorted by x, each first-layer ReLU unit is active on one run of rows, and

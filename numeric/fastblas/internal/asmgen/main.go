@@ -12,8 +12,12 @@
 // kernel6x8 (GEMM) reads A and B through strides, packed or in place;
 // trsm6x8 (triangular solve) reads the triangle through strides and the
 // solution packed, and then solves the tile against a 6×6 diagonal block in
-// registers. adam4 is Adam's elementwise update, four lanes at a time,
-// whose square roots and divisions are what bound it.
+// registers. kernel6x8n runs kernel6x8 down a column panel in one call,
+// kernel4x8 takes edge tiles of at most four rows, kernel12x4 and
+// kernel4x12t last column panels of at most four columns, and copySteps8
+// and copySteps6 copy edge panels (pack.go). adam4 is Adam's elementwise
+// update, four lanes at a time, whose square roots and divisions are what
+// bound it.
 package main
 
 import (
