@@ -245,6 +245,13 @@ func accumulateStrided(k, a, ars, aps, b Register, bps Op, acc [][2]VecPhysical,
 		}
 	}
 	Comment("Main loop: unroll k steps at a time.")
+	kLoop(k, prefix, step)
+}
+
+// kLoop emits step k times (k in a register, may be zero; clobbered): the
+// main loop unrolled by unroll, then the rest one at a time. Labels are
+// prefix + "loop", "tail", "tailloop" and "done".
+func kLoop(k Register, prefix string, step func()) {
 	n := GP64()
 	MOVQ(k, n)
 	SHRQ(U8(2), n)
@@ -841,24 +848,7 @@ func narrowKernel() {
 	for _, r := range acc {
 		VXORPD(r, r, r)
 	}
-	n := GP64()
-	MOVQ(k, n)
-	SHRQ(U8(2), n)
-	JZ(LabelRef("n12_tail"))
-	Label("n12_loop")
-	for range unroll {
-		step()
-	}
-	DECQ(n)
-	JNZ(LabelRef("n12_loop"))
-	Label("n12_tail")
-	ANDQ(U32(unroll-1), k)
-	JZ(LabelRef("n12_done"))
-	Label("n12_tailloop")
-	step()
-	DECQ(k)
-	JNZ(LabelRef("n12_tailloop"))
-	Label("n12_done")
+	kLoop(k, "n12_", step)
 
 	scaleByAlpha(acc, Y13, "n12_scaled")
 	c := Load(Param("c"), GP64())

@@ -191,24 +191,7 @@ func narrowTransKernel() {
 			flat = append(flat, r)
 		}
 	}
-	n := GP64()
-	MOVQ(k, n)
-	SHRQ(U8(2), n)
-	JZ(LabelRef(pre + "tail"))
-	Label(pre + "loop")
-	for range unroll {
-		step()
-	}
-	DECQ(n)
-	JNZ(LabelRef(pre + "loop"))
-	Label(pre + "tail")
-	ANDQ(U32(unroll-1), k)
-	JZ(LabelRef(pre + "done"))
-	Label(pre + "tailloop")
-	step()
-	DECQ(k)
-	JNZ(LabelRef(pre + "tailloop"))
-	Label(pre + "done")
+	kLoop(k, pre, step)
 	scaleByAlpha(flat, Y12, pre+"scaled")
 	t := Load(Param("t"), GP64())
 	for j := range acc {
