@@ -389,7 +389,12 @@ func macroKernel(buf *packBuffers, mb, nb, kb int, alpha, beta float64, c []floa
 	for jr := 0; jr < nb; jr += nr {
 		cols := min(nr, nb-jr)
 		bp := &buf.b[jr*kb]
-		for ir := 0; ir < mb; ir += mr {
+		ir := 0
+		if mFull := mb / mr * mr; cols == nr && mFull > 0 {
+			kernel6x8n(mFull/mr, kb, &buf.a[0], 1, mr, mr*kb, bp, nr, &c[jr], ldc, alpha, beta)
+			ir = mFull
+		}
+		for ; ir < mb; ir += mr {
 			tile(kb, &buf.a[ir*kb], 1, mr, bp, nr, c[ir*ldc+jr:], ldc, min(mr, mb-ir), cols, alpha, beta)
 		}
 	}
