@@ -78,6 +78,15 @@
 //	sim/mcmc  BenchmarkTransition/gap/hmc (20 leapfrogs)   605–618 µs     1,620–1,650 transitions/s
 //	sim/mcmc  BenchmarkTransition/gap/nuts (early warm-up) 32.3–36.7 ms   27–31 transitions/s
 //
+// The same machine loaded by other jobs (load average about 20 on its two
+// cores) reads two to three times slower: there the gip step measured
+// 0.60–1.06 ms of CPU time (median 0.93 ms, nine runs) and mean-field's
+// 108–143 µs (median 127 µs, eleven), and numeric/fastblas's
+// BenchmarkGIPGemmPeak put a GIP step's products at a median 63% (ΦᵀΛΦ,
+// TN; 53–81%), 63% (ΦᵀΛV, TN; 52–85%), 64% (ΦW, NN; 45–80%) and 61%
+// (dU·Wᵀ, NT; 55–81%) of the one-core FMA peak measured in the same run,
+// 37.6–47.9 GFLOP/s (fifteen runs).
+//
 // The BNN gradient does about 0.63 MFLOP, not the dense 1.6: on data
 // sorted by x, each first-layer ReLU unit is active on one run of rows, and
 // the products skip the rest (model.Net.UseSpans).

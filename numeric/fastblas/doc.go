@@ -10,16 +10,23 @@
 //
 //   - Dgemm, every transpose pair, any α and β, any shape and stride. It is
 //     Goto's blocked algorithm: op(B) is packed into k×8 panels and op(A)
-//     into 6×k panels (zero-padded at the edges), and a 6×8 register-tile
-//     micro-kernel accumulates each tile of C in YMM registers with FMA.
-//     Where a k-slice of op(A) (at most 256 steps) fits one packed block
-//     (m·k ≤ 120·256: all of the project's products) the packing of whole
-//     panels is skipped: the kernel reads op(A), and B unless transposed,
-//     where they lie; a last column panel
-//     of at most four columns takes a 12×4 kernel (twelve rows of one YMM)
-//     instead of 6×8 tiles padded from 2–4 columns. Edge tiles are
-//     computed into a stack tile and copied, so no element outside C is
-//     touched. With β = 0, C is written without being read
+//     into 6×k panels, and a 6×8 register-tile micro-kernel accumulates
+//     each tile of C in YMM registers with FMA. Past the edge of a matrix
+//     a panel's lanes are not zeroed: they hold what follows in memory
+//     (steps are copied whole, two vector moves each) or what an earlier
+//     call left, and feed only accumulators whose results are discarded
+//     (each lane's arithmetic is its own). Where a k-slice of op(A) (at
+//     most 256 steps) fits one packed block (m·k ≤ 120·256: all of the
+//     project's products) the packing of whole panels is skipped: the
+//     kernel reads op(A), and B unless transposed, where they lie, and
+//     computes the whole tiles down a column panel in one call; a last
+//     column panel of at most four columns takes a 12×4 kernel instead of
+//     6×8 tiles padded from 2–4 columns (for op(A) = Aᵀ, the twelve rows
+//     are three YMM loads of a row of A against four broadcasts of B;
+//     otherwise twelve broadcasts against one YMM of B), and an edge tile
+//     of at most four rows a 4×8 kernel. Edge tiles narrower than eight
+//     columns are computed into a stack tile and copied, so no element
+//     outside C is touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
 //     A product with one row or one column of C is a matrix–vector product
 //     and goes to gonum's Dgemv, which is several times faster there than

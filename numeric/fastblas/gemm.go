@@ -1,6 +1,7 @@
 package fastblas
 
 import (
+	"math"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
@@ -16,6 +17,8 @@ const (
 	kc = 256
 	mc = 20 * mr
 	nc = 64 * nr
+	// shortRows is the most rows of kernel4x8's tile.
+	shortRows = 4
 )
 
 // packBuffers is the scratch of one call: packed A and B for Dgemm; for
@@ -218,8 +221,21 @@ func bOffset(tB bool, ldb, p, j int) int {
 // fifth of the time of a product.
 func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	mFull, nFull := m/mr*mr, n/nr*nr
+	// The edge panel of op(A): for Aᵀ its steps are rows of A, packed
+	// (packEdge copies them as whole steps); for A its rows are copied
+	// as rows, kernel-read with row stride k, a memmove each instead of
+	// a gather into steps. Its rows past m are not written: the kernel
+	// neither stores nor mixes them.
+	eap, ears, eaps := &buf.a[0], 1, mr
 	if mFull < m {
-		packA(buf.a, tA, a, lda, mFull, 0, m-mFull, k)
+		if tA {
+			packA(buf.a, true, a, lda, mFull, 0, m-mFull, k)
+		} else {
+			for i := range m - mFull {
+				copy(buf.a[i*k:(i+1)*k], a[(mFull+i)*lda:])
+			}
+			ears, eaps = k, 1
+		}
 	}
 	if tB {
 		packB(buf.b, true, b, ldb, 0, 0, k, n)
@@ -245,14 +261,31 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 			// A narrow last panel: twelve rows of four lanes per kernel
 			// call over the rows read in place.
 			for ; ir+2*mr <= mFull; ir += 2 * mr {
+				if tA { // twelve rows are twelve consecutive values
+					narrowTileT(k, &a[ir], aps, bp, bps, c[ir*ldc+jr:], ldc, cols, alpha, beta)
+					continue
+				}
 				narrowTile(k, &a[ir*ars], ars, aps, bp, bps, c[ir*ldc+jr:], ldc, cols, alpha, beta)
 			}
 		}
+		if cols == nr && mFull > 0 {
+			// The whole tiles down the panel in one kernel call.
+			kernel6x8n(mFull/mr, k, &a[0], ars, aps, mr*ars, bp, bps, &c[jr], ldc, alpha, beta)
+			ir = mFull
+		}
 		for ; ir < m; ir += mr {
 			rows := min(mr, m-ir)
-			ap, ar, ap2 := &buf.a[0], 1, mr // the packed edge panel
+			ap, ar, ap2 := eap, ears, eaps // the edge panel
 			if rows == mr {
 				ap, ar, ap2 = &a[ir*ars], ars, aps
+			}
+			if cols == nr { // as tile does, without its frame
+				if rows <= shortRows {
+					kernel4x8(k, ap, ar, ap2, bp, bps, &c[ir*ldc+jr], ldc, rows, alpha, beta)
+					continue
+				}
+				kernel6x8(k, ap, ar, ap2, bp, bps, &c[ir*ldc+jr], ldc, rows, alpha, beta)
+				continue
 			}
 			tile(k, ap, ar, ap2, bp, bps, c[ir*ldc+jr:], ldc, rows, cols, alpha, beta)
 		}
@@ -272,15 +305,45 @@ func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []floa
 	mergeTile(c, ldc, t[:], w, rows, cols, beta)
 }
 
+// narrowTileT updates the 12×cols tile at c (cols ≤ 4) with kernel4x12t,
+// for op(A) = Aᵀ read in place: row i of the tile is op(A)'s row, at
+// a[i + p·aps]. The kernel writes the tile transposed to the stack.
+func narrowTileT(k int, ap *float64, aps int, bp *float64, bps int, c []float64, ldc, cols int, alpha, beta float64) {
+	const rows = 2 * mr
+	var t [rows * nr / 2]float64
+	kernel4x12t(k, ap, aps, bp, bps, &t[0], alpha)
+	for i := range rows {
+		row := c[i*ldc : i*ldc+cols]
+		if beta == 0 {
+			for j := range row {
+				row[j] = t[j*rows+i]
+			}
+			continue
+		}
+		for j := range row {
+			row[j] = math.FMA(beta, row[j], t[j*rows+i])
+		}
+	}
+}
+
 // tile updates the rows×cols tile at c: the kernel stores whole rows of
-// eight in place, fewer columns go through a stack tile.
+// eight in place, fewer columns go through a stack tile. Tiles of at most
+// shortRows rows take kernel4x8.
 func tile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, rows, cols int, alpha, beta float64) {
 	if cols == nr {
+		if rows <= shortRows {
+			kernel4x8(k, ap, ars, aps, bp, bps, &c[0], ldc, rows, alpha, beta)
+			return
+		}
 		kernel6x8(k, ap, ars, aps, bp, bps, &c[0], ldc, rows, alpha, beta)
 		return
 	}
 	var t [mr * nr]float64
-	kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, mr, alpha, 0)
+	if rows <= shortRows {
+		kernel4x8(k, ap, ars, aps, bp, bps, &t[0], nr, rows, alpha, 0)
+	} else {
+		kernel6x8(k, ap, ars, aps, bp, bps, &t[0], nr, mr, alpha, 0)
+	}
 	mergeTile(c, ldc, t[:], nr, rows, cols, beta)
 }
 
@@ -298,7 +361,8 @@ func mergeTile(c []float64, ldc int, t []float64, tw, rows, cols int, beta float
 			continue
 		}
 		for j := range row {
-			row[j] = beta*row[j] + tr[j]
+			// Fused, as the kernels add β·C.
+			row[j] = math.FMA(beta, row[j], tr[j])
 		}
 	}
 }
@@ -325,124 +389,13 @@ func macroKernel(buf *packBuffers, mb, nb, kb int, alpha, beta float64, c []floa
 	for jr := 0; jr < nb; jr += nr {
 		cols := min(nr, nb-jr)
 		bp := &buf.b[jr*kb]
-		for ir := 0; ir < mb; ir += mr {
+		ir := 0
+		if mFull := mb / mr * mr; cols == nr && mFull > 0 {
+			kernel6x8n(mFull/mr, kb, &buf.a[0], 1, mr, mr*kb, bp, nr, &c[jr], ldc, alpha, beta)
+			ir = mFull
+		}
+		for ; ir < mb; ir += mr {
 			tile(kb, &buf.a[ir*kb], 1, mr, bp, nr, c[ir*ldc+jr:], ldc, min(mr, mb-ir), cols, alpha, beta)
-		}
-	}
-}
-
-// packA copies the mb×kb block of op(A) at (i0, p0) into dst as ⌈mb/mr⌉
-// panels, each kb steps of mr values, zero-padding the last panel's rows.
-func packA(dst []float64, trans bool, a []float64, lda, i0, p0, mb, kb int) {
-	for ir := 0; ir < mb; ir += mr {
-		d := dst[ir*kb : ir*kb+mr*kb]
-		rows := min(mr, mb-ir)
-		if trans { // op(A)[i][p] = a[p*lda+i]
-			if rows < mr {
-				packEdge(d, mr, a[p0*lda+i0+ir:], lda, kb, rows)
-				continue
-			}
-			for p := range kb {
-				src := a[(p0+p)*lda+i0+ir:]
-				dp := d[p*mr : p*mr+mr : p*mr+mr]
-				src = src[:mr:mr]
-				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = src[0], src[1], src[2], src[3], src[4], src[5]
-			}
-			continue
-		}
-		if rows == mr {
-			off := (i0+ir)*lda + p0
-			r0 := a[off : off+kb]
-			r1 := a[off+lda : off+lda+kb]
-			r2 := a[off+2*lda : off+2*lda+kb]
-			r3 := a[off+3*lda : off+3*lda+kb]
-			r4 := a[off+4*lda : off+4*lda+kb]
-			r5 := a[off+5*lda : off+5*lda+kb]
-			for p := range kb {
-				dp := d[p*mr : p*mr+mr : p*mr+mr]
-				dp[0], dp[1], dp[2], dp[3], dp[4], dp[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
-			}
-			continue
-		}
-		clear(d)
-		for i := range rows {
-			r := a[(i0+ir+i)*lda+p0:]
-			r = r[:kb]
-			for p, v := range r {
-				d[p*mr+i] = v
-			}
-		}
-	}
-}
-
-// packEdge copies kb steps of w < width values, step p from src[p·ld:],
-// into the edge panel d (kb steps of width values), zero-padding each
-// step (n = 50 leaves two columns): one clear and element copies, not a
-// copy and a clear call per step.
-func packEdge(d []float64, width int, src []float64, ld, kb, w int) {
-	clear(d)
-	for p := range kb {
-		s := src[p*ld:]
-		s = s[:w]
-		dp := d[p*width : p*width+w]
-		//lint:ignore S1001 a copy call per step of 1-7 values costs more than the loop
-		for j, v := range s {
-			dp[j] = v
-		}
-	}
-}
-
-// packB copies the kb×nb block of op(B) at (p0, j0) into dst as ⌈nb/nr⌉
-// panels, each kb rows of nr values, zero-padding the last panel's columns.
-func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
-	for jr := 0; jr < nb; jr += nr {
-		d := dst[jr*kb : jr*kb+nr*kb]
-		cols := min(nr, nb-jr)
-		if !trans { // op(B)[p][j] = b[p*ldb+j]
-			if cols < nr {
-				packEdge(d, nr, b[p0*ldb+j0+jr:], ldb, kb, cols)
-				continue
-			}
-			for p := range kb {
-				src := b[(p0+p)*ldb+j0+jr:]
-				dp := d[p*nr : p*nr+nr : p*nr+nr]
-				src = src[:nr:nr]
-				dp[0], dp[1], dp[2], dp[3] = src[0], src[1], src[2], src[3]
-				dp[4], dp[5], dp[6], dp[7] = src[4], src[5], src[6], src[7]
-			}
-			continue
-		}
-		if cols == nr {
-			off := (j0+jr)*ldb + p0
-			// Steps in fours as two 4×4 block transposes per step group,
-			// the rest by element.
-			k4 := kb / 4 * 4
-			if k4 > 0 {
-				transpose4(k4/4, &b[off], ldb, &d[0], nr)
-				transpose4(k4/4, &b[off+4*ldb], ldb, &d[4], nr)
-			}
-			r0 := b[off : off+kb]
-			r1 := b[off+ldb : off+ldb+kb]
-			r2 := b[off+2*ldb : off+2*ldb+kb]
-			r3 := b[off+3*ldb : off+3*ldb+kb]
-			r4 := b[off+4*ldb : off+4*ldb+kb]
-			r5 := b[off+5*ldb : off+5*ldb+kb]
-			r6 := b[off+6*ldb : off+6*ldb+kb]
-			r7 := b[off+7*ldb : off+7*ldb+kb]
-			for p := k4; p < kb; p++ {
-				dp := d[p*nr : p*nr+nr : p*nr+nr]
-				dp[0], dp[1], dp[2], dp[3] = r0[p], r1[p], r2[p], r3[p]
-				dp[4], dp[5], dp[6], dp[7] = r4[p], r5[p], r6[p], r7[p]
-			}
-			continue
-		}
-		clear(d)
-		for j := range cols {
-			r := b[(j0+jr+j)*ldb+p0:]
-			r = r[:kb]
-			for p, v := range r {
-				d[p*nr+j] = v
-			}
 		}
 	}
 }

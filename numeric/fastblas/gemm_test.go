@@ -261,3 +261,40 @@ func kernelImpl(t testing.TB) blas.Float64 {
 	}
 	return Implementation()
 }
+
+// TestDgemmIgnoresPadding: the edge panels are packed with whatever
+// follows each step in memory (the stride padding, the next row) and
+// with what earlier calls left in the scratch, in lanes whose results the
+// kernels discard. Here the padding holds NaN and ±Inf, and a call on
+// all-NaN operands runs first to leave NaN in the scratch: every element
+// of C must still be the reference's (lanes are independent, so a NaN
+// that reached a kept lane would show).
+func TestDgemmIgnoresPadding(t *testing.T) {
+	impl := kernelImpl(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	poison := []float64{math.NaN(), math.Inf(1), math.Inf(-1)}
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			for _, s := range [][3]int{{3, 3, 51}, {13, 10, 7}, {51, 50, 100}, {100, 51, 50}, {7, 2, 9}, {2, 13, 5}, {20, 19, 300}} {
+				m, n, k := s[0], s[1], s[2]
+				nan := newGemmCase(rng, tA, tB, m, n, k, 1, 0, 3)
+				for i := range nan.a {
+					nan.a[i] = math.NaN()
+				}
+				for i := range nan.b {
+					nan.b[i] = math.NaN()
+				}
+				impl.Dgemm(trans(tA), trans(tB), m, n, k, 1, nan.a, nan.lda, nan.b, nan.ldb, 0, nan.c, nan.ldc)
+				g := newGemmCase(rng, tA, tB, m, n, k, 0.37, 1, 3)
+				for _, x := range [][]float64{g.a, g.b} {
+					for i := range x {
+						if x[i] == sentinel {
+							x[i] = poison[i%len(poison)]
+						}
+					}
+				}
+				g.check(t, impl)
+			}
+		}
+	}
+}

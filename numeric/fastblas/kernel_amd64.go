@@ -49,3 +49,35 @@ func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *flo
 //
 //go:noescape
 func rowScale4(m int, c int, x *float64, xs int, z *float64, zs int, y *float64, ys int)
+
+// copySteps8 copies n steps of 8 values, step p from src[p·lds:], to
+// dst[8·p:] (n may be zero).
+//
+//go:noescape
+func copySteps8(n int, src *float64, lds int, dst *float64)
+
+// copySteps6 copies n steps of 6 values, step p from src[p·lds:], to
+// dst[6·p:] (n may be zero).
+//
+//go:noescape
+func copySteps6(n int, src *float64, lds int, dst *float64)
+
+// kernel6x8n does kernel6x8(k, a + t·pas, ars, aps, b, bps, c + 6t·ldc,
+// ldc, 6, alpha, beta) for t < nt (nt may be zero): nt whole tiles down
+// a column panel, whose row panels of Ã are pas elements apart.
+//
+//go:noescape
+func kernel6x8n(nt int, k int, a *float64, ars int, aps int, pas int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+
+// kernel4x8 is kernel6x8 for rows from 1 to 4: rows of Ã past the fourth
+// are not read.
+//
+//go:noescape
+func kernel4x8(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, rows int, alpha float64, beta float64)
+
+// kernel4x12t sets t[12j + i] = alpha·Σ_p a[p·aps + i]·b[p·bps + j] for
+// i < 12, j < 4 over k steps (k may be zero): the transpose of a 12×4
+// tile of C, row p of B̃ the 4 values at b[p·bps].
+//
+//go:noescape
+func kernel4x12t(k int, a *float64, aps int, b *float64, bps int, t *float64, alpha float64)

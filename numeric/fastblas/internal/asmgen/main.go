@@ -12,8 +12,12 @@
 // kernel6x8 (GEMM) reads A and B through strides, packed or in place;
 // trsm6x8 (triangular solve) reads the triangle through strides and the
 // solution packed, and then solves the tile against a 6×6 diagonal block in
-// registers. adam4 is Adam's elementwise update, four lanes at a time,
-// whose square roots and divisions are what bound it.
+// registers. kernel6x8n runs kernel6x8 down a column panel in one call,
+// kernel4x8 takes edge tiles of at most four rows, kernel12x4 and
+// kernel4x12t last column panels of at most four columns, and copySteps8
+// and copySteps6 copy edge panels (pack.go). adam4 is Adam's elementwise
+// update, four lanes at a time, whose square roots and divisions are what
+// bound it.
 package main
 
 import (
@@ -47,6 +51,10 @@ func main() {
 		transposeKernel()
 		narrowKernel()
 		rowScaleKernel() // Dgemm's outer products too
+		packKernels()
+		gemmColumnKernel()
+		gemmShortKernel()
+		narrowTransKernel()
 	case "model":
 		adamKernel()
 		reluKernels()
@@ -79,6 +87,29 @@ func gemmKernel() {
 		"B̃ is the 8 values at b[p·bps]. When beta is zero, c is written",
 		"without being read, so NaN in c is ignored.",
 	)
+	acc := [][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
+	gemmTileBody(acc, "gemm_", "accumulate", "gemm_ret", "gemm_scaled")
+}
+
+// gemmShortKernel writes kernel4x8, kernel6x8 for an edge tile of at most
+// four rows (m = 100 leaves four, n = 51 three): eight accumulators, so a
+// step is two loads, four broadcasts and eight FMAs, where kernel6x8 spends
+// twelve FMAs on a tile padded to six rows. Eight independent chains of
+// FMA still fill both pipes.
+func gemmShortKernel() {
+	TEXT("kernel4x8", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, rows int, alpha, beta float64)")
+	Pragma("noescape")
+	Doc(
+		"kernel4x8 is kernel6x8 for rows from 1 to 4: rows of Ã past the fourth",
+		"are not read.",
+	)
+	acc := [][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}}
+	gemmTileBody(acc, "g4_", "g4_accumulate", "g4_ret", "g4_scaled")
+}
+
+// gemmTileBody emits the body of kernel6x8 for len(acc) rows, with the
+// given labels.
+func gemmTileBody(acc [][2]VecPhysical, prefix, accumulate, ret, scaled string) {
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
 	ars := Load(Param("ars"), GP64())
@@ -89,15 +120,13 @@ func gemmKernel() {
 	SHLQ(U8(3), aps)
 	SHLQ(U8(3), bps)
 
-	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
-	accumulateStrided(k, a, ars, aps, b, bps, acc, "gemm_")
+	accumulateStrided(k, a, ars, aps, b, bps, acc, prefix)
 
-	VBROADCASTSD(argAddr(Param("alpha")), Y14)
+	var flat []VecPhysical
 	for i := range acc {
-		for _, r := range acc[i] {
-			VMULPD(Y14, r, r)
-		}
+		flat = append(flat, acc[i][0], acc[i][1])
 	}
+	scaleByAlpha(flat, Y14, scaled)
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	rows := Load(Param("rows"), GP64())
@@ -105,8 +134,8 @@ func gemmKernel() {
 	VMOVSD(argAddr(Param("beta")), X15)
 	VXORPD(X14, X14, X14)
 	VUCOMISD(X14, X15)
-	JNE(LabelRef("accumulate"))
-	JP(LabelRef("accumulate")) // beta is NaN
+	JNE(LabelRef(accumulate))
+	JP(LabelRef(accumulate)) // beta is NaN
 
 	// An edge tile of fewer rows stores only those: a compare per row,
 	// where a stack tile and a copy cost more.
@@ -114,35 +143,52 @@ func gemmKernel() {
 	for i := range acc {
 		if i > 0 {
 			CMPQ(rows, U8(i))
-			JLE(LabelRef("gemm_ret"))
+			JLE(LabelRef(ret))
 		}
 		VMOVUPD(acc[i][0], Mem{Base: c})
 		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
-		if i < mr-1 {
+		if i < len(acc)-1 {
 			ADDQ(ldc, c)
 		}
 	}
-	Label("gemm_ret")
+	Label(ret)
 	VZEROUPPER()
 	RET()
 
-	Label("accumulate")
+	Label(accumulate)
 	VBROADCASTSD(X15, Y15)
 	for i := range acc {
 		if i > 0 {
 			CMPQ(rows, U8(i))
-			JLE(LabelRef("gemm_ret"))
+			JLE(LabelRef(ret))
 		}
 		VFMADD231PD(Mem{Base: c}, Y15, acc[i][0])
 		VFMADD231PD(Mem{Base: c, Disp: 32}, Y15, acc[i][1])
 		VMOVUPD(acc[i][0], Mem{Base: c})
 		VMOVUPD(acc[i][1], Mem{Base: c, Disp: 32})
-		if i < mr-1 {
+		if i < len(acc)-1 {
 			ADDQ(ldc, c)
 		}
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// scaleByAlpha multiplies the accumulators by the argument alpha (through
+// tmp), unless alpha is exactly 1: the products of a step are almost all
+// unscaled, and twelve multiplications by one, which change nothing, cost
+// a tile about as much as a k step. The label ends the skip.
+func scaleByAlpha(acc []VecPhysical, tmp VecPhysical, label string) {
+	alpha, one := GP64(), GP64()
+	MOVQ(argAddr(Param("alpha")), alpha)
+	MOVQ(U64(math.Float64bits(1)), one)
+	CMPQ(alpha, one)
+	JEQ(LabelRef(label))
+	VBROADCASTSD(argAddr(Param("alpha")), tmp)
+	for _, r := range acc {
+		VMULPD(tmp, r, r)
+	}
+	Label(label)
 }
 
 // argAddr is the memory operand of a scalar argument or result (Param or
@@ -166,10 +212,12 @@ func argAddr(c gotypes.Component) Mem {
 // Rows 0–2 of Ã are addressed from a and rows 3–5 from a + 3·ars, each
 // as base + index·{0, 1, 2}. The strides may be negative. bps is a register
 // or a constant; labels start with prefix.
-func accumulateStrided(k, a, ars, aps, b Register, bps Op, acc [mr][2]VecPhysical, prefix string) {
+func accumulateStrided(k, a, ars, aps, b Register, bps Op, acc [][2]VecPhysical, prefix string) {
 	a3 := GP64()
-	LEAQ(Mem{Base: a, Index: ars, Scale: 2}, a3)
-	ADDQ(ars, a3)
+	if len(acc) > 3 {
+		LEAQ(Mem{Base: a, Index: ars, Scale: 2}, a3)
+		ADDQ(ars, a3)
+	}
 	bv := [2]VecPhysical{Y12, Y13}
 	av := [2]VecPhysical{Y14, Y15}
 	rows := [mr]Mem{
@@ -179,14 +227,16 @@ func accumulateStrided(k, a, ars, aps, b Register, bps Op, acc [mr][2]VecPhysica
 	step := func() {
 		VMOVUPD(Mem{Base: b}, bv[0])
 		VMOVUPD(Mem{Base: b, Disp: 32}, bv[1])
-		for i := 0; i < mr; i++ {
+		for i := range acc {
 			x := av[i%2]
 			VBROADCASTSD(rows[i], x)
 			VFMADD231PD(bv[0], x, acc[i][0])
 			VFMADD231PD(bv[1], x, acc[i][1])
 		}
 		ADDQ(aps, a)
-		ADDQ(aps, a3)
+		if len(acc) > 3 {
+			ADDQ(aps, a3)
+		}
 		ADDQ(bps, b)
 	}
 	for i := range acc {
@@ -195,6 +245,13 @@ func accumulateStrided(k, a, ars, aps, b Register, bps Op, acc [mr][2]VecPhysica
 		}
 	}
 	Comment("Main loop: unroll k steps at a time.")
+	kLoop(k, prefix, step)
+}
+
+// kLoop emits step k times (k in a register, may be zero; clobbered): the
+// main loop unrolled by unroll, then the rest one at a time. Labels are
+// prefix + "loop", "tail", "tailloop" and "done".
+func kLoop(k Register, prefix string, step func()) {
 	n := GP64()
 	MOVQ(k, n)
 	SHRQ(U8(2), n)
@@ -240,7 +297,7 @@ func trsmKernel() {
 	SHLQ(U8(3), ars)
 	SHLQ(U8(3), aps)
 	acc := [mr][2]VecPhysical{{Y0, Y1}, {Y2, Y3}, {Y4, Y5}, {Y6, Y7}, {Y8, Y9}, {Y10, Y11}}
-	accumulateStrided(k, a, ars, aps, b, U32(8*nr), acc, "trsm_")
+	accumulateStrided(k, a, ars, aps, b, U32(8*nr), acc[:], "trsm_")
 
 	x := Load(Param("x"), GP64())
 	ldx := Load(Param("ldx"), GP64())
@@ -791,29 +848,9 @@ func narrowKernel() {
 	for _, r := range acc {
 		VXORPD(r, r, r)
 	}
-	n := GP64()
-	MOVQ(k, n)
-	SHRQ(U8(2), n)
-	JZ(LabelRef("n12_tail"))
-	Label("n12_loop")
-	for range unroll {
-		step()
-	}
-	DECQ(n)
-	JNZ(LabelRef("n12_loop"))
-	Label("n12_tail")
-	ANDQ(U32(unroll-1), k)
-	JZ(LabelRef("n12_done"))
-	Label("n12_tailloop")
-	step()
-	DECQ(k)
-	JNZ(LabelRef("n12_tailloop"))
-	Label("n12_done")
+	kLoop(k, "n12_", step)
 
-	VBROADCASTSD(argAddr(Param("alpha")), Y13)
-	for _, r := range acc {
-		VMULPD(Y13, r, r)
-	}
+	scaleByAlpha(acc, Y13, "n12_scaled")
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(3), ldc)
