@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -27,13 +28,47 @@ func TestGalleryPage(t *testing.T) {
 		}
 	}
 	for url, field := range map[string]string{
-		"/gallery?target=wobble":                    "target",
-		"/gallery?methods=nuts,gibbs":               "methods",
-		"/gallery?methods=nuts,nuts,nuts,nuts,nuts": "methods",
+		"/gallery?target=wobble":                          "target",
+		"/gallery?methods=nuts,gibbs":                     "methods",
+		"/gallery?methods=nuts,nuts,nuts,nuts,nuts":       "methods",
+		"/gallery?target=funnel&centred=2":                "centred",
+		"/gallery?target=funnel&rho=0.5":                  "rho",
+		"/gallery?methods=nuts,mfvi&p3.lr=0.1":            "p3.lr",
+		"/gallery?methods=nuts,mfvi&p2.lr=7":              "p2.lr",
+		"/gallery?methods=nuts,mfvi&p2.wobble=1":          "p2.wobble",
+		"/gallery?methods=nuts,mfvi&p2.replay=x":          "p2.replay",
+		"/gallery?methods=nuts,mfvi&p2.replay=5,9:lr:0.1": "p2.replay",
+		"/gallery?seed=-1":                                "seed",
+		"/gallery?scenario=nowhere":                       "scenario",
 	} {
 		res, body := serve(t, p, url)
 		if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, field) {
 			t.Errorf("%s: %d, want a 400 naming %s", url, res.StatusCode, field)
 		}
+	}
+}
+
+// A gallery link's state reaches the page's config as the server read it:
+// the target's controls, each panel's controls and replay, a watched run,
+// presentation mode and the seed; a typed density is the target's text.
+func TestGalleryLinkState(t *testing.T) {
+	c, err := parseGallery(map[string][]string{
+		"target": {"funnel"}, "centred": {"0"}, "methods": {"nuts,mfvi"}, "seed": {"4"}, "present": {"1"},
+		"p1.step": {"0.25"}, "p1.watch": {"abc"}, "p2.divergence": {"renyi"}, "p2.replay": {"30,10:lr:0.01"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(c)
+	for _, want := range []string{`"target":"funnel"`, `"target_controls":{"centred":0}`, `"seed":4`, `"present":true`,
+		`{"method":"nuts","controls":{"step":0.25},"watch":"abc"}`,
+		`{"method":"mfvi","controls":{"divergence":"renyi"},"replay":{"step":30,"changes":[{"step":10,"name":"lr","value":0.01}]}}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("config lacks %s: %s", want, b)
+		}
+	}
+	c, err = parseGallery(map[string][]string{"target": {"a ~ normal(0, 1); b ~ normal(a, 1);"}})
+	if err != nil || !c.Typed || c.Target != "a ~ normal(0, 1); b ~ normal(a, 1);" {
+		t.Errorf("a typed density: %+v, %v", c, err)
 	}
 }

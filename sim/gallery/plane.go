@@ -138,8 +138,18 @@ type Plane struct {
 	Particles *PlaneXY `json:"particles,omitempty"`
 	// Q is q's density over the box, at most every qInterval, when the
 	// family has one and is fitted in the shown coordinates.
-	Q       *PlaneGrid `json:"q,omitempty"`
-	Measure Measure    `json:"measure"` // the cheap measures now
+	Q *PlaneGrid `json:"q,omitempty"`
+	// QMoments are q's mean and covariance in the coordinates it is
+	// fitted in, sent with Q (for a Gaussian family, its parameters):
+	// what the page exports as q's parameters.
+	QMoments *PlaneMoments `json:"q_moments,omitempty"`
+	Measure  Measure       `json:"measure"` // the cheap measures now
+}
+
+// PlaneMoments are a mean and a covariance.
+type PlaneMoments struct {
+	Mean target.Point  `json:"mean"`
+	Cov  [2][2]float64 `json:"cov"`
 }
 
 // MaxPlaneDraws bounds the draws one plane carries.
@@ -229,6 +239,8 @@ func (m *EngineMethod) planeFamily(p *Plane, now time.Time) {
 			}
 		}
 		p.Q = g
+		mean, cov := r.fit.Moments()
+		p.QMoments = &PlaneMoments{Mean: mean, Cov: cov}
 		return
 	}
 	pts := r.qPoints()

@@ -47,6 +47,10 @@ type Measure struct {
 	KL Float `json:"kl"`
 	// ELBO is the last step's estimate, beside the exact log Z.
 	ELBO Float `json:"elbo"`
+	// ParetoK is Pareto k̂ of the log-ratios log p̃ − log q of
+	// paretoDraws of q's draws, for a family with a density: whether
+	// importance sampling from q can be trusted (Stan: ≤ 0.7). Costly.
+	ParetoK Float `json:"pareto_k"`
 	// RHat is the largest of the parameters' rank-normalised split R̂,
 	// ESSBulk the smallest bulk ESS, over the kept draws. Costly.
 	RHat    Float `json:"rhat"`
@@ -135,7 +139,7 @@ func (r *Run) Measure() Measure {
 // moment draws (a family).
 func (r *Run) cheap(e int64) Measure {
 	nan := Float(math.NaN())
-	m := Measure{Evals: e, Steps: r.steps, Distance: nan, KL: nan, ELBO: nan, RHat: nan, ESSBulk: nan, Acceptance: nan}
+	m := Measure{Evals: e, Steps: r.steps, Distance: nan, KL: nan, ELBO: nan, ParetoK: nan, RHat: nan, ESSBulk: nan, Acceptance: nan}
 	mean, cov := r.moments()
 	m.MeanError, m.CovError = Float(meanError(mean, r.ex.Shown)), Float(covError(cov, r.ex.Shown))
 	if r.dens != nil {
@@ -188,6 +192,7 @@ func (r *Run) costly(m *Measure) {
 	switch {
 	case r.dens != nil:
 		m.KL = Float(r.coarseKL())
+		m.ParetoK = Float(paretoK(r.dens, r.ex.Target))
 	case r.fit != nil:
 		m.Distance = Float(r.distance(r.qPoints()))
 	default:
