@@ -136,14 +136,17 @@ type Plane struct {
 	// Particles are SVGD's particles, or QDraws of q's draws when its
 	// density is not drawn (in other coordinates than the shown ones).
 	Particles *PlaneXY `json:"particles,omitempty"`
-	// Q is q's density over the box, at most every qInterval, when the
-	// family has one and is fitted in the shown coordinates.
-	Q *PlaneGrid `json:"q,omitempty"`
-	// QMoments are q's mean and covariance in the coordinates it is
-	// fitted in, sent with Q (for a Gaussian family, its parameters):
-	// what the page exports as q's parameters.
-	QMoments *PlaneMoments `json:"q_moments,omitempty"`
-	Measure  Measure       `json:"measure"` // the cheap measures now
+	Measure   Measure  `json:"measure"` // the cheap measures now
+}
+
+// PlaneQ is q's density over the box, made at most every qInterval
+// when the family has one and is fitted in the shown coordinates, with
+// q's mean and covariance in the coordinates it is fitted in (for a
+// Gaussian family, its parameters: what the page exports as q's). It is
+// its own payload (EngineMethod.PlaneQ), sent to each viewer once.
+type PlaneQ struct {
+	Q        *PlaneGrid    `json:"q"`
+	QMoments *PlaneMoments `json:"q_moments"`
 }
 
 // PlaneMoments are a mean and a covariance.
@@ -160,7 +163,9 @@ type planeState struct {
 	drawn  []int64 // per chain: draws pushed when last sent
 	diverg int64
 	qAt    time.Time
-	view   View
+	q      []float64 // q's density on the plane's grid
+	// latestQ is the newest q payload (PlaneQ).
+	latestQ *PlaneQ
 }
 
 // Plane returns the plane now (a *Plane), the draws and divergences
@@ -206,6 +211,14 @@ func (m *EngineMethod) plane(now time.Time) *Plane {
 	return p
 }
 
+// PlaneQ returns q's latest density and moments (a *PlaneQ), or nil.
+func (m *EngineMethod) PlaneQ() any {
+	if m.pl.latestQ == nil {
+		return nil
+	}
+	return m.pl.latestQ
+}
+
 // transition copies the latest Record in the shown coordinates.
 func (m *EngineMethod) transition() *PlaneTransition {
 	r := m.run
@@ -231,16 +244,15 @@ func (m *EngineMethod) planeFamily(p *Plane, now time.Time) {
 			return
 		}
 		st.qAt = now.Add(qInterval)
-		r.View(&st.view)
-		g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.view.QDensity))}
-		for i, v := range st.view.QDensity {
+		st.q = r.qDensity(st.q[:0])
+		g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.q))}
+		for i, v := range st.q {
 			if !math.IsNaN(v) {
 				g.Values[i] = float32(v)
 			}
 		}
-		p.Q = g
 		mean, cov := r.fit.Moments()
-		p.QMoments = &PlaneMoments{Mean: mean, Cov: cov}
+		st.latestQ = &PlaneQ{Q: g, QMoments: &PlaneMoments{Mean: mean, Cov: cov}}
 		return
 	}
 	pts := r.qPoints()

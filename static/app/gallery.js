@@ -61,6 +61,11 @@ class Page {
     });
     addEventListener("pagehide", () => this.panels.forEach((p) => p.stop()));
     addEventListener("resize", () => this.fit());
+    // what sits above or under a plane can change height (a measures line
+    // that wraps, a control shown under another's choice, an error)
+    const ro = new ResizeObserver(() => this.fit());
+    ro.observe(root);
+    for (const p of this.panels) for (const el of [p.measure, p.controls, p.el.querySelector("header")]) ro.observe(el);
     this.renderControls(cfg.target_controls ?? {});
     this.scenarios = setupScenarios(this, root, cfg);
     this.setPresent(this.present);
@@ -157,15 +162,19 @@ class Page {
   fit() {
     cancelAnimationFrame(this.fitting);
     this.fitting = requestAnimationFrame(() => {
+      const tops = this.panels.map((p) => p.el.getBoundingClientRect().top);
+      const stacked = tops.some((t) => Math.abs(t - tops[0]) > 4);
       for (const p of this.panels) {
         const c = p.view.canvas;
-        c.style.width = c.style.height = "";
-        const width = c.clientWidth;
-        const below = p.measure.offsetHeight + p.history.offsetHeight + 28;
+        const width = c.parentElement.clientWidth - 2 * parseFloat(getComputedStyle(c.parentElement).paddingLeft || "0");
+        const below = p.measure.offsetHeight + p.history.offsetHeight + 24;
         const top = c.getBoundingClientRect().top + scrollY;
-        const side = Math.max(MIN_PLANE, Math.min(width, innerHeight - top - below));
-        if (side < width) c.style.width = c.style.height = `${Math.round(side)}px`;
-        p.view.invalidate();
+        const side = stacked ? width : Math.round(Math.max(MIN_PLANE, Math.min(width, innerHeight - top - below)));
+        const want = side < width ? `${side}px` : "";
+        if (c.style.width !== want) {
+          c.style.width = c.style.height = want;
+          p.view.invalidate();
+        }
       }
     });
   }

@@ -32,7 +32,7 @@ export function measureParts(m, logZ, k) {
     parts.push({ text: `ELBO ${fmt3(m.elbo)}`, title: "the evidence lower bound; its gap below log Z is KL(q‖p)" });
     parts.push({ text: `log Z ${fmt3(logZ)}`, title: "the exact log normaliser, by quadrature on the grid" });
     const v = paretoVerdict(k);
-    parts.push(v ? { text: `k̂ ${fmt3(k)} ${v.word}`, cls: v.cls, title: v.gloss } : { text: "k̂ –", title: "Pareto k̂: measured as the budget doubles" });
+    parts.push(v ? { text: `Pareto k ${fmt3(k)} ${v.word}`, cls: v.cls, title: v.gloss } : { text: "Pareto k –", title: "Pareto k̂ of the importance ratios p/q: measured each time the budget doubles" });
   }
   return parts;
 }

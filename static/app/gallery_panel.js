@@ -210,10 +210,18 @@ export class Panel {
   open() {
     const ws = new WebSocket(streamURL(this.run));
     this.ws = ws;
-    ws.onopen = () => this.page.playing && this.replayTo == null && this.send({ op: "play" });
+    ws.onopen = () => {
+      this.retries = 0;
+      if (this.page.playing && this.replayTo == null) this.send({ op: "play" });
+    };
     ws.onmessage = (ev) => this.receive(JSON.parse(ev.data));
+    // A socket the server closed (a viewer too slow for a busy machine, a
+    // restart of the connection) is opened again, a few times, on the
+    // same run: the next frame is a full one.
     ws.onclose = () => {
-      if (this.ws === ws) this.status.textContent = "disconnected";
+      if (this.ws !== ws) return;
+      this.status.textContent = "disconnected";
+      if ((this.retries = (this.retries ?? 0) + 1) <= 5) setTimeout(() => this.ws === ws && this.run && this.open(), 500 * this.retries);
     };
   }
 
@@ -247,6 +255,11 @@ export class Panel {
       this.historyPoints = drawHistory(this.history, f.plane_history);
       this.k = latestK(f.plane_history) ?? this.k;
     }
+    // q's density and moments: their own payload, sent once per new q
+    if (f.plane_q) {
+      this.q = f.plane_q.q;
+      this.qMoments = f.plane_q.q_moments;
+    }
     const p = f.plane;
     if (p) {
       this.chains = p.chains;
@@ -256,8 +269,6 @@ export class Panel {
         this.transition = p.transition;
         if (p.transition.kind === "nuts" && p.transition.doublings?.length) this.trees++;
       }
-      if (p.q) this.q = p.q;
-      if (p.q_moments) this.qMoments = p.q_moments;
       if (p.particles) this.particles = p.particles;
       if (p.measure) this.last = p.measure;
     }

@@ -97,7 +97,7 @@ test("measures: Pareto k̂ reads with Stan's thresholds", () => {
 
 test("measures: a fit's line has its ELBO, log Z and k̂; a sampler's its divergences and acceptance", () => {
   const fit = measureParts({ evals: 12345, mean_error: 0.01234, cov_error: 0.5, elbo: 2.1549, acceptance: null }, 2.94, 0.82).map((p) => p.text);
-  assert.deepEqual(fit, ["12,345 evals", "mean err 0.0123 sd", "cov err 0.5", "ELBO 2.15", "log Z 2.94", "k̂ 0.82 bad"]);
+  assert.deepEqual(fit, ["12,345 evals", "mean err 0.0123 sd", "cov err 0.5", "ELBO 2.15", "log Z 2.94", "Pareto k 0.82 bad"]);
   const s = measureParts({ evals: 10, mean_error: 1, cov_error: 2, divergences: 10962, acceptance: 0.7281, elbo: null }, 0, null).map((p) => p.text);
   assert.deepEqual(s, ["10 evals", "mean err 1 sd", "cov err 2", "10,962 divergent", "accept 0.728"]);
 });
