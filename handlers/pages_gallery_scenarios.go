@@ -14,9 +14,13 @@ import (
 // "target_controls"), so the page takes whatever fields a scenario
 // has (title, text, target, its controls, methods, claim) without this
 // file naming them; a scenario without a "target" is the play page's.
-func galleryScenarios() []map[string]any {
+func galleryScenarios() []map[string]any { return targetScenarios(scenario.All()) }
+
+// targetScenarios is galleryScenarios of a list of scenarios (any slice
+// of structs).
+func targetScenarios(list any) []map[string]any {
 	out := []map[string]any{}
-	b, err := json.Marshal(scenario.All())
+	b, err := json.Marshal(list)
 	if err != nil {
 		return out
 	}

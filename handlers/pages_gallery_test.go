@@ -72,3 +72,32 @@ func TestGalleryLinkState(t *testing.T) {
 		t.Errorf("a typed density: %+v, %v", c, err)
 	}
 }
+
+// The gallery lists the scenarios set on a target, whatever their other
+// fields, keyed in snake case; the play page's scenarios are not listed.
+func TestGalleryScenarios(t *testing.T) {
+	type claim struct {
+		Text string `json:"text"`
+		Step int64  `json:"step"`
+	}
+	type sc struct {
+		Slug, Name, Target string
+		TargetControls     map[string]string
+		Methods            []string
+		Claim              *claim
+	}
+	got := targetScenarios([]sc{
+		{Slug: "gap", Name: "On data", Methods: []string{"gip"}},
+		{Slug: "neck", Name: "The funnel's neck", Target: "funnel", TargetControls: map[string]string{"centred": "1"}, Methods: []string{"hmc", "nuts"}, Claim: &claim{"HMC diverges", 500}},
+	})
+	b, _ := json.Marshal(got)
+	want := `[{"claim":{"step":500,"text":"HMC diverges"},"methods":["hmc","nuts"],"name":"The funnel's neck","slug":"neck","target":"funnel","target_controls":{"centred":"1"}}]`
+	if string(b) != want {
+		t.Errorf("got %s\nwant %s", b, want)
+	}
+	for _, s := range galleryScenarios() {
+		if s["target"] == "" || s["slug"] == "" {
+			t.Errorf("a gallery scenario without a target or slug: %v", s)
+		}
+	}
+}

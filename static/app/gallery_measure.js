@@ -45,3 +45,15 @@ export function latestK(history) {
   }
   return null;
 }
+
+// latestMeasures is, for each measure of a history (oldest first), its
+// newest value that is not null: the costly measures (KL, R̂, ESS, the
+// energy distance, k̂) are taken as the budget doubles, the points
+// between carry none.
+export function latestMeasures(history) {
+  const out = {};
+  for (let i = (history?.length ?? 0) - 1; i >= 0; i--) {
+    for (const [k, v] of Object.entries(history[i] ?? {})) if (!(k in out) && v != null) out[k] = v;
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import { drawHistory } from "./gallery_history.js";
 import { readControls, renderControls, setControls } from "./gallery_controls.js";
 import { drawsCSV, qJSON, savePNG, saveText } from "./gallery_export.js";
 import { replayBody } from "./gallery_link.js";
-import { latestK, measureParts } from "./gallery_measure.js";
+import { latestK, latestMeasures, measureParts } from "./gallery_measure.js";
 import { PlaneView, describe } from "./plane.js";
 
 // Bounds of what a panel keeps: the engine's kept draws, and the
@@ -200,6 +200,7 @@ export class Panel {
     this.chains = 1;
     this.last = null; // the latest measure
     this.k = null;
+    this.costly = null;
     this.step = 0;
     this.marks = [];
     this.frame = null;
@@ -212,7 +213,8 @@ export class Panel {
     this.ws = ws;
     ws.onopen = () => {
       this.retries = 0;
-      if (this.page.playing && this.replayTo == null) this.send({ op: "play" });
+      // the page's play or pause: one sent while the socket was down was lost
+      if (this.page.playing || this.frames > 0) this.send({ op: this.page.playing ? "play" : "pause" });
     };
     ws.onmessage = (ev) => this.receive(JSON.parse(ev.data));
     // A socket the server closed (a viewer too slow for a busy machine, a
@@ -254,6 +256,7 @@ export class Panel {
     if (f.plane_history) {
       this.historyPoints = drawHistory(this.history, f.plane_history);
       this.k = latestK(f.plane_history) ?? this.k;
+      this.costly = latestMeasures(f.plane_history);
     }
     // q's density and moments: their own payload, sent once per new q
     if (f.plane_q) {
@@ -292,9 +295,15 @@ export class Panel {
     this.key.textContent = describe(frame, this.view);
   }
 
-  // diagnostics are the measures a scenario's claim reads (claim.js).
+  // diagnostics are the measures a scenario's claim reads (claim.js): the
+  // latest cheap ones over the history's latest costly ones (KL, R̂,
+  // ESS, the energy distance), with Pareto k̂.
   get diagnostics() {
-    return this.last ? { ...this.last, pareto_k: this.k } : null;
+    if (!this.last) return null;
+    const d = { ...(this.costly ?? {}) };
+    for (const [k, v] of Object.entries(this.last)) if (v != null) d[k] = v;
+    d.pareto_k = this.k;
+    return d;
   }
 
   showMeasure() {

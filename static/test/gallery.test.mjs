@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { isAuto, shownUnder, visibleControls } from "../app/gallery_controls.js";
 import { drawsCSV, legendFor, qJSON } from "../app/gallery_export.js";
 import { galleryQuery, replayParam } from "../app/gallery_link.js";
-import { latestK, measureParts, paretoVerdict } from "../app/gallery_measure.js";
+import { latestK, latestMeasures, measureParts, paretoVerdict } from "../app/gallery_measure.js";
 import { scenarioQuery } from "../app/gallery_scenario.js";
 
 // The family controls as sim/gallery's Methods gives them.
@@ -93,6 +93,12 @@ test("measures: Pareto k̂ reads with Stan's thresholds", () => {
   assert.equal(paretoVerdict(null), null);
   assert.equal(latestK([{ pareto_k: 0.3 }, { pareto_k: 0.9 }, { pareto_k: null }]), 0.9);
   assert.equal(latestK([]), null);
+});
+
+test("measures: a claim reads each measure's newest value the history has", () => {
+  const h = [{ evals: 1, kl: 0.5, rhat: null }, { evals: 2, kl: 0.2, rhat: 1.1 }, { evals: 3, kl: null, rhat: null }];
+  assert.deepEqual(latestMeasures(h), { evals: 3, kl: 0.2, rhat: 1.1 });
+  assert.deepEqual(latestMeasures(undefined), {});
 });
 
 test("measures: a fit's line has its ELBO, log Z and k̂; a sampler's its divergences and acceptance", () => {
