@@ -2,11 +2,15 @@ package web_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 )
 
@@ -37,6 +41,9 @@ func BenchmarkBrowserGallery(b *testing.B) {
 				b.Fatal(err)
 			}
 			time.Sleep(time.Second)
+			if os.Getenv("GALLERY_PROFILE") != "" { // where the main thread's time goes
+				profileGallery(b, br, 5*time.Second)
+			}
 			const window = 5 * time.Second
 			var fps, busy, cpu float64
 			for range b.N {
@@ -61,5 +68,49 @@ func BenchmarkBrowserGallery(b *testing.B) {
 			b.ReportMetric(cpu/k, "cpu-ms/frame")
 			b.ReportMetric(0, "ns/op")
 		})
+	}
+}
+
+// profileGallery samples the page's JavaScript for d and logs the
+// functions with the most self time: an experiment's tool
+// (GALLERY_PROFILE=1), not a measure.
+func profileGallery(b *testing.B, br *browser, d time.Duration) {
+	prof, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (*profiler.Profile, error) {
+		if _, err := cdp.Call(ctx, t, profiler.Enable, cdp.Empty{}); err != nil {
+			return nil, err
+		}
+		if _, err := cdp.Call(ctx, t, profiler.Start, cdp.Empty{}); err != nil {
+			return nil, err
+		}
+		time.Sleep(d)
+		res, err := cdp.Call(ctx, t, profiler.Stop, cdp.Empty{})
+		return res.Profile, err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	byID := map[int64]*profiler.ProfileNode{}
+	for _, n := range prof.Nodes {
+		byID[n.ID] = n
+	}
+	self := map[string]float64{}
+	var total float64
+	for i, id := range prof.Samples {
+		if i >= len(prof.TimeDeltas) {
+			break
+		}
+		n := byID[id]
+		ms := float64(prof.TimeDeltas[i]) / 1000
+		total += ms
+		key := fmt.Sprintf("%s %s:%d", n.CallFrame.FunctionName, n.CallFrame.URL, n.CallFrame.LineNumber+1)
+		self[key] += ms
+	}
+	keys := make([]string, 0, len(self))
+	for k := range self {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, c string) int { return int(self[c]*1000 - self[a]*1000) })
+	for _, k := range keys[:min(25, len(keys))] {
+		b.Logf("%6.0f ms %4.1f%% %s", self[k], 100*self[k]/total, k)
 	}
 }

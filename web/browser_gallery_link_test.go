@@ -1,7 +1,10 @@
 package web_test
 
 import (
+	"encoding/base64"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +64,13 @@ func TestBrowserGalleryLinks(t *testing.T) {
 		if !strings.Contains(png, want) {
 			t.Errorf("the PNG's %s lacks %s", png, want)
 		}
+	}
+	// the PNG itself, with a claim as a scenario's, saved to look at
+	shot := awaitString(b, `import("/static/app/gallery_export.js").then(m => new Promise(done => m.savePNG(galleryPage.panels[0].frame, {title: "HMC on a correlated Gaussian (rho = 0.5) · seed 1 · step 250", claim: "HMC's draws cover the exact density's 95% region.", size: 520, filename: "x.png", save: (blob) => { const r = new FileReader(); r.onload = () => done(r.result); r.readAsDataURL(blob); }})))`)
+	if data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(shot, "data:image/png;base64,")); err != nil || len(data) < 1000 {
+		t.Errorf("the PNG export: %d bytes, %v", len(data), err)
+	} else if err := os.WriteFile(filepath.Join(b.shots, "gallery-export.png"), data, 0o644); err != nil {
+		t.Error(err)
 	}
 	csv := awaitString(b, `import("/static/app/gallery_export.js").then(m => { const p = galleryPage.panels[0]; const t = m.drawsCSV(p.draws.view(), p.exact.params); return t.split("\n").length - 2 + " " + p.draws.count + " " + t.split("\n")[0]; })`)
 	if f := strings.Fields(csv); len(f) != 3 || f[0] != f[1] || f[0] == "0" || f[2] != "chain,x,y" {

@@ -45,8 +45,9 @@ export function legendFor(frame) {
 }
 
 // savePNG draws frame with a title, a claim and a legend on a canvas at
-// scale × the plot's CSS size and downloads it as filename.
-export function savePNG(frame, { title, claim, size, filename, scale = 2 }) {
+// scale × the plot's CSS size and hands it to save (by default, a
+// download as filename).
+export function savePNG(frame, { title, claim, size, filename, scale = 2, save = saveBlob }) {
   const W = Math.round(size);
   const font = 13;
   const wrap = (ctx, text, width) => {
@@ -69,7 +70,8 @@ export function savePNG(frame, { title, claim, size, filename, scale = 2 }) {
   const claimLines = claim ? wrap(probe, `Claim: ${claim}`, W - 16) : [];
   const keyLines = wrap(probe, describe(frame), W - 16);
   const legend = legendFor(frame);
-  const perRow = Math.max(1, Math.floor((W - 16) / 190));
+  const col = 28 + Math.max(...legend.map((it) => probe.measureText(it.label).width));
+  const perRow = Math.max(1, Math.floor((W - 16) / col));
   const lh = font + 5;
   const head = 8 + titleLines.length * (lh + 2) + claimLines.length * lh + 4;
   const foot = 6 + Math.ceil(legend.length / perRow) * lh + keyLines.length * lh + 8;
@@ -95,7 +97,7 @@ export function savePNG(frame, { title, claim, size, filename, scale = 2 }) {
   y = head + W + 6;
   ctx.font = `${font}px system-ui, sans-serif`;
   legend.forEach((it, i) => {
-    const x = 8 + (i % perRow) * 190;
+    const x = 8 + (i % perRow) * col;
     const yy = y + Math.floor(i / perRow) * lh;
     ctx.fillStyle = ctx.strokeStyle = it.color;
     ctx.lineWidth = 2;
@@ -111,7 +113,7 @@ export function savePNG(frame, { title, claim, size, filename, scale = 2 }) {
   for (const l of keyLines) (ctx.fillText(l, 8, y), (y += lh));
   return new Promise((resolve) =>
     c.toBlob((b) => {
-      if (b) saveBlob(b, filename);
+      if (b) save(b, filename);
       resolve({ width: c.width, height: c.height, legend: legend.map((it) => it.label) });
     }, "image/png"),
   );

@@ -19,6 +19,9 @@ import { PlaneView, describe } from "./plane.js";
 // divergences it marks.
 const MAX_DRAWS = 20000;
 const MAX_DIVERGENCES = 1000;
+// TEXT_EVERY is the least time, in ms, between two writes of a running
+// panel's text.
+const TEXT_EVERY = 250;
 
 // Points is a bounded buffer of points, newest last: when full, the
 // oldest are dropped. Every payload of draws goes through add, so a
@@ -33,6 +36,7 @@ export class Points {
   }
 
   add(p) {
+    const chain = chainsOf(p.chain);
     const n = Math.min(p.x.length, this.cap);
     const from = p.x.length - n;
     const drop = Math.max(0, this.count + n - this.cap);
@@ -45,7 +49,7 @@ export class Points {
     for (let i = 0; i < n; i++) {
       this.x[this.count + i] = p.x[from + i];
       this.y[this.count + i] = p.y[from + i];
-      if (this.chain) this.chain[this.count + i] = p.chain?.[from + i] ?? 0;
+      if (this.chain) this.chain[this.count + i] = chain?.[from + i] ?? 0;
     }
     this.count += n;
   }
@@ -57,6 +61,16 @@ export class Points {
     if (this.chain) v.chain = this.chain;
     return v;
   }
+}
+
+// chainsOf reads the draws' chains as sent: Go encodes a []uint8 as
+// base64 text, one byte a draw; an array of numbers is taken as it is.
+export function chainsOf(c) {
+  if (typeof c !== "string") return c ?? null;
+  const bin = atob(c);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
 export class Panel {
@@ -247,10 +261,14 @@ export class Panel {
     if (Array.isArray(f.marks)) this.marks = f.marks;
     if (f.controls && this.readOnly) setControls(this.controls, f.controls);
     if (this.replayTo != null && ((f.step >= this.replayTo && f.status === "paused") || f.status === "settled")) this.replayTo = null;
-    if (f.status) this.status.textContent = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${f.status} · step ${this.step.toLocaleString("en-US")}`;
+    if (f.status) this.statusText = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${f.status} · step ${this.step.toLocaleString("en-US")}`;
     this.status.title = f.message ?? "";
+    // drawn: something the plane shows changed, so it needs a new frame
+    // (a new frame object redraws the plane's base)
+    let drawn = !this.frame;
     if (f.plane_exact) {
       if (this.exact && this.exact.key !== f.plane_exact.key) this.reset();
+      drawn ||= this.exact !== f.plane_exact;
       this.exact = f.plane_exact;
     }
     if (f.plane_history) {
@@ -260,11 +278,13 @@ export class Panel {
     }
     // q's density and moments: their own payload, sent once per new q
     if (f.plane_q) {
+      drawn = true;
       this.q = f.plane_q.q;
       this.qMoments = f.plane_q.q_moments;
     }
     const p = f.plane;
     if (p) {
+      drawn ||= this.chains !== p.chains || !!(p.draws || p.divergences || p.transition || p.particles);
       this.chains = p.chains;
       if (p.draws) this.draws.add(p.draws);
       if (p.divergences) this.divergences.add(p.divergences);
@@ -275,8 +295,7 @@ export class Panel {
       if (p.particles) this.particles = p.particles;
       if (p.measure) this.last = p.measure;
     }
-    if (this.last) this.showMeasure();
-    if (!this.exact) return;
+    if (!this.exact || !drawn) return this.showText();
     const frame = {
       box: this.exact.box,
       params: this.exact.params,
@@ -292,7 +311,27 @@ export class Panel {
     };
     this.frame = frame;
     this.view.setFrame(frame);
-    this.key.textContent = describe(frame, this.view);
+    this.showText();
+  }
+
+  // showText writes the status, the measures and the key: at once when
+  // the run is not running (a paused state is read exactly), else at most
+  // TEXT_EVERY ms apart, since text changed 25 times a second costs the
+  // page a style and layout pass each time and no one reads it that fast.
+  showText() {
+    const now = performance.now();
+    const running = this.statusText?.startsWith("running");
+    if (running && now < (this.textAt ?? 0)) {
+      this.textLater ??= setTimeout(() => {
+        this.textLater = null;
+        this.showText();
+      }, this.textAt - now);
+      return;
+    }
+    this.textAt = now + TEXT_EVERY;
+    if (this.statusText && this.status.textContent !== this.statusText) this.status.textContent = this.statusText;
+    if (this.last) this.showMeasure();
+    if (this.frame) this.key.textContent = describe(this.frame, this.view);
   }
 
   // diagnostics are the measures a scenario's claim reads (claim.js): the

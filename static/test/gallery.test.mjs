@@ -10,6 +10,7 @@ import { drawsCSV, legendFor, qJSON } from "../app/gallery_export.js";
 import { galleryQuery, replayParam } from "../app/gallery_link.js";
 import { latestK, latestMeasures, measureParts, paretoVerdict } from "../app/gallery_measure.js";
 import { scenarioQuery } from "../app/gallery_scenario.js";
+import { Points, chainsOf } from "../app/gallery_panel.js";
 
 // The family controls as sim/gallery's Methods gives them.
 const div = { name: "divergence", options: ["reverse_kl", "forward_kl", "renyi"], default: "reverse_kl", help: "what the fit minimises" };
@@ -138,4 +139,16 @@ test("scenario: its link sets the target, the methods and each control where the
   // target controls under their own key
   const t = new URLSearchParams(scenarioQuery({ slug: "a", target: "gaussian", methods: ["mfvi"], target_controls: { rho: 0.9 } }, { controls: [rho] }));
   assert.equal(t.get("rho"), "0.9");
+});
+
+test("draws: chains sent as Go's base64 bytes or as numbers land in the buffer; the oldest drop when it is full", () => {
+  assert.deepEqual(Array.from(chainsOf(Buffer.from([0, 3, 1]).toString("base64"))), [0, 3, 1]);
+  assert.deepEqual(chainsOf([2, 1]), [2, 1]);
+  const p = new Points(3, true);
+  p.add({ x: [1, 2], y: [10, 20], chain: Buffer.from([0, 1]).toString("base64") });
+  p.add({ x: [3, 4], y: [30, 40], chain: [2, 3] });
+  assert.equal(p.count, 3);
+  assert.deepEqual(Array.from(p.x), [2, 3, 4]);
+  assert.deepEqual(Array.from(p.y), [20, 30, 40]);
+  assert.deepEqual(Array.from(p.chain), [1, 2, 3]);
 });
