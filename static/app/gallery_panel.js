@@ -22,6 +22,9 @@ const MAX_DIVERGENCES = 1000;
 // TEXT_EVERY is the least time, in ms, between two writes of a running
 // panel's text.
 const TEXT_EVERY = 250;
+// BASE_EVERY is the least time, in ms, between two redraws of a running
+// panel's base: 20,000 draws rastered and their histograms binned.
+const BASE_EVERY = 100;
 
 // Points is a bounded buffer of points, newest last: when full, the
 // oldest are dropped. Every payload of draws goes through add, so a
@@ -266,6 +269,7 @@ export class Panel {
     // drawn: something the plane shows changed, so it needs a new frame
     // (a new frame object redraws the plane's base)
     let drawn = !this.frame;
+    let moved = false; // the transition alone changed: drawn over the kept base
     if (f.plane_exact) {
       if (this.exact && this.exact.key !== f.plane_exact.key) this.reset();
       drawn ||= this.exact !== f.plane_exact;
@@ -284,7 +288,8 @@ export class Panel {
     }
     const p = f.plane;
     if (p) {
-      drawn ||= this.chains !== p.chains || !!(p.draws || p.divergences || p.transition || p.particles);
+      drawn ||= this.chains !== p.chains || !!(p.draws || p.divergences || p.particles);
+      moved = !!p.transition;
       this.chains = p.chains;
       if (p.draws) this.draws.add(p.draws);
       if (p.divergences) this.divergences.add(p.divergences);
@@ -295,7 +300,25 @@ export class Panel {
       if (p.particles) this.particles = p.particles;
       if (p.measure) this.last = p.measure;
     }
-    if (!this.exact || !drawn) return this.showText();
+    if (!this.exact || !(drawn || moved)) return this.showText();
+    // A running panel's base (the draws, q, the histograms) is redrawn at
+    // most every BASE_EVERY ms; a transition in between is drawn over the
+    // kept base (the same frame object), as a paused run's state is at once.
+    const now = performance.now();
+    if (this.frame && (!drawn || (this.statusText?.startsWith("running") && now < this.baseAt))) {
+      this.frame.transition = this.transition ?? undefined;
+      this.view.setFrame(this.frame);
+      if (drawn) this.baseLater ??= setTimeout(() => ((this.baseLater = null), this.rebuild()), this.baseAt - now);
+      return this.showText();
+    }
+    this.rebuild();
+  }
+
+  // rebuild makes a new frame of what the panel holds: the plane view
+  // redraws its base.
+  rebuild() {
+    if (!this.exact) return;
+    this.baseAt = performance.now() + BASE_EVERY;
     const frame = {
       box: this.exact.box,
       params: this.exact.params,
