@@ -4,7 +4,13 @@
 // thresholds. Pure, node-tested (static/test/gallery.test.mjs).
 
 // fmt3 is a number at three significant digits, "–" when there is none.
-export const fmt3 = (v) => (v == null || !Number.isFinite(Number(v)) ? "–" : Number(Number(v).toPrecision(3)).toString());
+// A number below 0.001 in size is written with its exponent (2.34e-5).
+export function fmt3(v) {
+  if (v == null || !Number.isFinite(Number(v))) return "–";
+  const x = Number(v);
+  if (x !== 0 && Math.abs(x) < 1e-3) return x.toExponential(2).replace(/\.?0+e/, "e");
+  return Number(x.toPrecision(3)).toString();
+}
 
 // paretoVerdict reads k̂ as Stan does (Vehtari et al., Pareto smoothed
 // importance sampling): ≤ 0.5 good, ≤ 0.7 ok, above it the importance
@@ -29,7 +35,8 @@ export function measureParts(m, logZ, k) {
   if (m.divergences) parts.push({ text: `${Number(m.divergences).toLocaleString("en-US")} divergent` });
   if (m.acceptance != null && Number.isFinite(m.acceptance)) parts.push({ text: `accept ${fmt3(m.acceptance)}` });
   if (m.elbo != null && Number.isFinite(m.elbo)) {
-    parts.push({ text: `ELBO ${fmt3(m.elbo)}`, title: "the evidence lower bound; its gap below log Z is KL(q‖p)" });
+    // before its first step a fit has no estimate yet
+    parts.push({ text: `ELBO ${m.evals ? fmt3(m.elbo) : "–"}`, title: "the evidence lower bound; its gap below log Z is KL(q‖p)" });
     parts.push({ text: `log Z ${fmt3(logZ)}`, title: "the exact log normaliser, by quadrature on the grid" });
     const v = paretoVerdict(k);
     parts.push(v ? { text: `Pareto k ${fmt3(k)} ${v.word}`, cls: v.cls, title: v.gloss } : { text: "Pareto k –", title: "Pareto k̂ of the importance ratios p/q: measured each time the budget doubles" });

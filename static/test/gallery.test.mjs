@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { isAuto, shownUnder, visibleControls } from "../app/gallery_controls.js";
 import { drawsCSV, legendFor, qJSON } from "../app/gallery_export.js";
 import { galleryQuery, replayParam } from "../app/gallery_link.js";
-import { latestK, latestMeasures, measureParts, paretoVerdict } from "../app/gallery_measure.js";
+import { fmt3, latestK, latestMeasures, measureParts, paretoVerdict } from "../app/gallery_measure.js";
 import { scenarioQuery } from "../app/gallery_scenario.js";
 import { Points, chainsOf } from "../app/gallery_panel.js";
 
@@ -100,6 +100,18 @@ test("measures: a claim reads each measure's newest value the history has", () =
   const h = [{ evals: 1, kl: 0.5, rhat: null }, { evals: 2, kl: 0.2, rhat: 1.1 }, { evals: 3, kl: null, rhat: null }];
   assert.deepEqual(latestMeasures(h), { evals: 3, kl: 0.2, rhat: 1.1 });
   assert.deepEqual(latestMeasures(undefined), {});
+});
+
+test("measures: numbers at three digits, the small ones with their exponent", () => {
+  assert.equal(fmt3(-0.0000234), "-2.34e-5");
+  assert.equal(fmt3(6.276e-7), "6.28e-7");
+  assert.equal(fmt3(0.00012), "1.2e-4");
+  assert.equal(fmt3(0.0123), "0.0123");
+  assert.equal(fmt3(2.9412), "2.94");
+  assert.equal(fmt3(1234567), "1230000");
+  assert.equal(fmt3(0), "0");
+  assert.equal(fmt3(null), "–");
+  assert.equal(measureParts({ evals: 0, elbo: 0 }, 1, null)[3].text, "ELBO –");
 });
 
 test("measures: a fit's line has its ELBO, log Z and k̂; a sampler's its divergences and acceptance", () => {
