@@ -86,7 +86,7 @@ export class Panel {
     this.status = this.$("status");
     this.key = this.$("key");
     this.measure = this.$("measure");
-    this.view = new PlaneView(this.$("plane"), { presentation: page.present });
+    this.view = new PlaneView(this.$("plane"), { presentation: page.present, overlay: true });
     this.history = this.$("history");
     this.controls = this.$("method-controls");
     this.historyPoints = 0; // drawn: for the browser test
