@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,15 +85,19 @@ func (p *Pages) gallery(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseGallery reads the gallery's link; see gallery.
-func parseGallery(q map[string][]string) (*galleryConfig, error) {
+func parseGallery(q url.Values) (*galleryConfig, error) {
 	get := func(k string) string {
 		if v := q[k]; len(v) > 0 {
 			return v[0]
 		}
 		return ""
 	}
+	present, err := parsePresent(q)
+	if err != nil {
+		return nil, err
+	}
 	c := &galleryConfig{Targets: target.Specs(), Methods: gallery.Methods(), Target: get("target"), Seed: 1,
-		TargetControls: sim.Controls{}, Present: get("present") == "1", Scenarios: galleryScenarios(),
+		TargetControls: sim.Controls{}, Present: present, Scenarios: galleryScenarios(),
 		Limits: galleryLimits{engine.MaxReplaySteps, engine.MaxReplayChanges, maxGalleryPanels}}
 	if c.Target == "" {
 		c.Target = "funnel"
@@ -156,7 +161,9 @@ func parseGallery(q map[string][]string) (*galleryConfig, error) {
 		pc, spec := &c.Panels[i-1], specs[i-1]
 		switch name {
 		case "watch":
-			pc.Watch = val
+			if pc.Watch = val; !runIDRE.MatchString(val) {
+				return nil, &sim.FieldError{Field: key, Message: strconv.Quote(val) + " is not a run id (16 hex digits, perhaps after an instance's name and a dash)"}
+			}
 		case "replay":
 			rp, err := parseReplay(key, val, sim.MethodSpec{Name: spec.Name, Controls: spec.Controls})
 			if err != nil {
@@ -170,6 +177,9 @@ func parseGallery(q map[string][]string) (*galleryConfig, error) {
 			}
 			pc.Controls[name] = v
 		}
+		if pc.Watch != "" && pc.Replay != nil {
+			return nil, &sim.FieldError{Field: panel + ".watch", Message: "watches a live run; it cannot also replay a link's state (give one of " + panel + ".watch and " + panel + ".replay)"}
+		}
 	}
 	return c, nil
 }
@@ -179,7 +189,11 @@ func parseGallery(q map[string][]string) (*galleryConfig, error) {
 func readControl(key string, specs []sim.ControlSpec, name, val string) (sim.Value, error) {
 	i := slices.IndexFunc(specs, func(c sim.ControlSpec) bool { return c.Name == name })
 	if i < 0 {
-		return sim.Value{}, &sim.FieldError{Field: key, Message: "no such control here"}
+		names := make([]string, len(specs))
+		for j, c := range specs {
+			names[j] = c.Name
+		}
+		return sim.Value{}, &sim.FieldError{Field: key, Message: "no such control here (allowed: " + strings.Join(names, ", ") + ")"}
 	}
 	v := sim.Choice(val)
 	if !specs[i].Textual() {

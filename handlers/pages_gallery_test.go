@@ -40,6 +40,9 @@ func TestGalleryPage(t *testing.T) {
 		"/gallery?methods=nuts,mfvi&p2.replay=5,9:lr:0.1": "p2.replay",
 		"/gallery?seed=-1":                                "seed",
 		"/gallery?scenario=nowhere":                       "scenario",
+		"/gallery?present=yes":                            "present",
+		"/gallery?p1.watch=x":                             "p1.watch",
+		"/gallery?p1.watch=0123456789abcdef&p1.replay=5":  "p1.watch",
 	} {
 		res, body := serve(t, p, url)
 		if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, field) {
@@ -54,14 +57,14 @@ func TestGalleryPage(t *testing.T) {
 func TestGalleryLinkState(t *testing.T) {
 	c, err := parseGallery(map[string][]string{
 		"target": {"funnel"}, "centred": {"0"}, "methods": {"nuts,mfvi"}, "seed": {"4"}, "present": {"1"},
-		"p1.step": {"0.25"}, "p1.watch": {"abc"}, "p2.divergence": {"renyi"}, "p2.replay": {"30,10:lr:0.01"},
+		"p1.step": {"0.25"}, "p1.watch": {"0123456789abcdef"}, "p2.divergence": {"renyi"}, "p2.replay": {"30,10:lr:0.01"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(c)
 	for _, want := range []string{`"target":"funnel"`, `"target_controls":{"centred":0}`, `"seed":4`, `"present":true`,
-		`{"method":"nuts","controls":{"step":0.25},"watch":"abc"}`,
+		`{"method":"nuts","controls":{"step":0.25},"watch":"0123456789abcdef"}`,
 		`{"method":"mfvi","controls":{"divergence":"renyi"},"replay":{"step":30,"changes":[{"step":10,"name":"lr","value":0.01}]}}`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("config lacks %s: %s", want, b)
