@@ -53,8 +53,8 @@ func TestBrowserGalleryLinks(t *testing.T) {
 	if !b.settle(fmt.Sprintf(`%s === %q`, measuresJS, before), 20*time.Second) {
 		t.Errorf("the replayed page shows\n%s\nthe original\n%s", b.eval(measuresJS), before)
 	}
-	if v := b.eval(`galleryPage.panels[1].controls.querySelector("[name=lr]").value`); v != "" {
-		t.Errorf("the replayed fit's learning rate box holds %q: the link's start is the default (auto), the change is replayed", v)
+	if v := b.eval(`galleryPage.panels[1].controls.querySelector("[name=lr]").value`); v != "0.02" {
+		t.Errorf("the replayed fit's learning rate box holds %q, want the replayed change's 0.02", v)
 	}
 	b.shot("gallery-replayed-1280x720")
 

@@ -263,7 +263,10 @@ export class Panel {
     if (f.step != null) this.step = f.step;
     if (Array.isArray(f.marks)) this.marks = f.marks;
     if (f.controls && this.readOnly) setControls(this.controls, f.controls);
-    if (this.replayTo != null && ((f.step >= this.replayTo && f.status === "paused") || f.status === "settled")) this.replayTo = null;
+    if (this.replayTo != null && ((f.step >= this.replayTo && f.status === "paused") || f.status === "settled")) {
+      this.replayTo = null;
+      if (f.controls) setControls(this.controls, f.controls); // the replayed changes' values
+    }
     if (f.status) this.statusText = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${f.status} · step ${this.step.toLocaleString("en-US")}`;
     this.status.title = f.message ?? "";
     // drawn: something the plane shows changed, so it needs a new frame
