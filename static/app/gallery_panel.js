@@ -13,6 +13,7 @@ import { readControls, renderControls, setControls } from "./gallery_controls.js
 import { drawsCSV, qJSON, savePNG, saveText } from "./gallery_export.js";
 import { replayBody } from "./gallery_link.js";
 import { latestK, latestMeasures, measureParts } from "./gallery_measure.js";
+import { Points } from "./gallery_points.js";
 import { PlaneView, describe } from "./plane.js";
 
 // Bounds of what a panel keeps: the engine's kept draws, and the
@@ -25,56 +26,6 @@ const TEXT_EVERY = 250;
 // BASE_EVERY is the least time, in ms, between two redraws of a running
 // panel's base: 20,000 draws rastered and their histograms binned.
 const BASE_EVERY = 100;
-
-// Points is a bounded buffer of points, newest last: when full, the
-// oldest are dropped. Every payload of draws goes through add, so a
-// change in how the stream sends them is met here alone.
-export class Points {
-  constructor(cap, chains) {
-    this.cap = cap;
-    this.x = new Float64Array(cap);
-    this.y = new Float64Array(cap);
-    this.chain = chains ? new Uint8Array(cap) : null;
-    this.count = 0;
-  }
-
-  add(p) {
-    const chain = chainsOf(p.chain);
-    const n = Math.min(p.x.length, this.cap);
-    const from = p.x.length - n;
-    const drop = Math.max(0, this.count + n - this.cap);
-    if (drop > 0) {
-      this.x.copyWithin(0, drop, this.count);
-      this.y.copyWithin(0, drop, this.count);
-      this.chain?.copyWithin(0, drop, this.count);
-      this.count -= drop;
-    }
-    for (let i = 0; i < n; i++) {
-      this.x[this.count + i] = p.x[from + i];
-      this.y[this.count + i] = p.y[from + i];
-      if (this.chain) this.chain[this.count + i] = chain?.[from + i] ?? 0;
-    }
-    this.count += n;
-  }
-
-  // view is the buffer as the plane view reads it: a new object, so that
-  // the view redraws its base.
-  view() {
-    const v = { x: this.x, y: this.y, count: this.count };
-    if (this.chain) v.chain = this.chain;
-    return v;
-  }
-}
-
-// chainsOf reads the draws' chains as sent: Go encodes a []uint8 as
-// base64 text, one byte a draw; an array of numbers is taken as it is.
-export function chainsOf(c) {
-  if (typeof c !== "string") return c ?? null;
-  const bin = atob(c);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
 
 export class Panel {
   constructor(el, page, index, pc) {

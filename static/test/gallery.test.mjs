@@ -10,7 +10,7 @@ import { drawsCSV, legendFor, qJSON } from "../app/gallery_export.js";
 import { galleryQuery, replayParam } from "../app/gallery_link.js";
 import { fmt3, latestK, latestMeasures, measureParts, paretoVerdict } from "../app/gallery_measure.js";
 import { scenarioQuery } from "../app/gallery_scenario.js";
-import { Points, chainsOf } from "../app/gallery_panel.js";
+import { Points, chainsOf } from "../app/gallery_points.js";
 
 // The family controls as sim/gallery's Methods gives them.
 const div = { name: "divergence", options: ["reverse_kl", "forward_kl", "renyi"], default: "reverse_kl", help: "what the fit minimises" };
