@@ -23,8 +23,8 @@ import (
 // its exact answer comes from the API's cache; every bad field is a 400
 // naming it, and nothing is created.
 func (a *API) createTargetRun(w http.ResponseWriter, r *http.Request, req wire.CreateRun) {
-	if req.Data != "" || req.Model != "" || req.Replay != nil {
-		writeErr(w, r, a.log, &sim.FieldError{Field: "target", Message: "a run is on a data set or on a target, not both: drop data, model and replay"})
+	if req.Data != "" || req.Model != "" {
+		writeErr(w, r, a.log, &sim.FieldError{Field: "target", Message: "a run is on a data set or on a target, not both: drop data and model"})
 		return
 	}
 	run, err := a.admitRun(r, func(owner string) (*engine.Run, error) {
@@ -36,7 +36,7 @@ func (a *API) createTargetRun(w http.ResponseWriter, r *http.Request, req wire.C
 		if err != nil {
 			return nil, err
 		}
-		cfg := engine.RunConfig{Target: ex.Target.Name(), Method: req.Method, Seed: 1}
+		cfg := engine.RunConfig{Target: ex.Target.Name(), Method: req.Method, Seed: 1, Replay: req.Replay}
 		if req.Seed != nil {
 			cfg.Seed = *req.Seed
 		}

@@ -75,6 +75,9 @@ func TestAPICreateTargetRunRejectsBadInput(t *testing.T) {
 		{`{"target":"gaussian","method":"nuts","chains":99}`, "chains"},
 		{`{"target":"gaussian","method":"nuts","data":"d"}`, "target"},
 		{mustJSON(t, map[string]any{"target": "a ~ normal(0, 1);\nb ~ wibble(3);", "method": "nuts"}), "target"},
+		{`{"target":"gaussian","method":"mfvi","replay":{"step":-1}}`, "replay.step"},
+		{`{"target":"gaussian","method":"mfvi","replay":{"step":10,"changes":[{"step":5,"name":"samples","value":3}]}}`, "samples"},
+		{`{"target":"gaussian","method":"mfvi","replay":{"step":10,"changes":[{"step":50,"name":"lr","value":0.1}]}}`, "replay.changes"},
 	} {
 		got := e.wantError("POST", "/api/runs", c.body, 400, c.field)
 		if strings.Contains(c.body, "wibble") && !startsWithPosition(got.Message) {

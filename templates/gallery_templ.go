@@ -9,14 +9,17 @@ import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
 // GalleryView is the two-dimensional gallery's page: the targets and the
-// methods with their controls (JSON, for static/app/gallery.js), the
-// target shown first and the panels' methods.
+// methods, the target shown first (a built-in one's name, or a typed
+// density's text) and the panels' methods, and the page's configuration
+// as JSON for static/app/gallery.js (the specs, the link's state, the
+// gallery's scenarios).
 type GalleryView struct {
 	Targets []Option
 	Methods []Option
 	Target  string
+	Typed   bool     // Target is a density's text
 	Panels  []string // each panel's method
-	Specs   string   // {"targets": [...], "methods": [...]}: target.Spec and gallery.MethodSpec as JSON
+	Config  string
 }
 
 // GalleryPage shows one method per panel on one target, side by side,
@@ -55,20 +58,20 @@ func GalleryPage(g GalleryView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"plane-head\" id=\"plane-gallery\" data-specs=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"plane-head\" id=\"plane-gallery\" data-config=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
-			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(g.Specs)
+			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(g.Config)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 19, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 22, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><h1>Posteriors you can see</h1><p class=\"about\">Samplers and variational fits on a two-dimensional target, drawn live over its exact density (shaded: its regions of highest density). Press play, or step one transition at a time.</p><form class=\"plane-form\" data-role=\"form\" autocomplete=\"off\"><label>Target <select name=\"target\" data-role=\"target\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><h1>Posteriors you can see</h1><p class=\"about\">Samplers and variational fits drawn live over a 2-D target's exact density (shaded: its highest-density regions). Play, or Step one transition.</p><p class=\"plane-scenario-bar\" data-role=\"scenario-bar\" hidden><label>Scenario <select data-role=\"scenario\"><option value=\"\">none: choose the target and methods below</option></select></label></p><div class=\"plane-scenario\" data-role=\"scenario-text\" hidden><h2 data-role=\"scenario-title\"></h2><p class=\"description\" data-role=\"scenario-desc\"></p><p class=\"claim\" hidden><strong>Claim:</strong> <span class=\"claim-verdict\"></span> <span data-role=\"claim-text\"></span> <span data-role=\"claim-status\" aria-live=\"polite\"></span></p></div><form class=\"plane-form\" data-role=\"form\" autocomplete=\"off\"><label>Target <select name=\"target\" data-role=\"target\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -80,7 +83,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var4 string
 				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(t.Value)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 30, Col: 30}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 40, Col: 30}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 				if templ_7745c5c3_Err != nil {
@@ -103,7 +106,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var5 string
 				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(t.Label)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 30, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 40, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 				if templ_7745c5c3_Err != nil {
@@ -114,89 +117,109 @@ func GalleryPage(g GalleryView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<option value=\"typed\">Your density (Stan's notation)</option></select></label> <label class=\"plane-typed\" data-role=\"typed-box\" hidden>Density <textarea name=\"density\" data-role=\"typed\" rows=\"3\" cols=\"36\" spellcheck=\"false\" aria-label=\"A log density over two parameters in Stan's notation\">a ~ normal(0, 1); b ~ normal(a * a, 0.5);</textarea> <button type=\"button\" data-role=\"typed-run\">Use it</button></label> <span class=\"plane-controls\" data-role=\"target-controls\"></span> <span class=\"buttons\"><button type=\"button\" class=\"primary\" data-role=\"play\">▶ Play</button> <button type=\"button\" data-role=\"pause\">❚❚ Pause</button> <button type=\"button\" data-role=\"step\" title=\"One transition, drawn point by point\">Step</button> <label class=\"slow\"><input type=\"checkbox\" data-role=\"slow\"> slow motion</label></span></form><p class=\"error\" data-role=\"error\" role=\"alert\"></p></section><section class=\"plane-panels\" aria-label=\"Methods\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<option value=\"typed\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			if g.Typed {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " selected")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, ">Your density (Stan's notation)</option></select></label> <label class=\"plane-typed\" data-role=\"typed-box\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			if !g.Typed {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, " hidden")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ">Density <textarea name=\"density\" data-role=\"typed\" rows=\"3\" cols=\"36\" spellcheck=\"false\" aria-label=\"A log density over two parameters in Stan's notation\">a ~ normal(0, 1); b ~ normal(a * a, 0.5);</textarea> <button type=\"button\" data-role=\"typed-run\">Use it</button></label> <span class=\"plane-controls\" data-role=\"target-controls\"></span> <span class=\"buttons\"><button type=\"button\" class=\"primary\" data-role=\"play\">▶ Play</button> <button type=\"button\" data-role=\"pause\">❚❚ Pause</button> <button type=\"button\" data-role=\"step\" title=\"One transition, drawn point by point\">Step</button> <label class=\"slow\"><input type=\"checkbox\" data-role=\"slow\"> slow motion</label></span> <span class=\"buttons plane-share\"><button type=\"button\" data-role=\"copy-state\" title=\"Copy a link that reopens every panel at its step, replayed from the seed\">Link to state</button> <button type=\"button\" data-role=\"share-live\" title=\"Copy a link whose openers watch these runs live, read-only, and may fork them\">Share live</button> <button type=\"button\" data-role=\"present\" aria-pressed=\"false\" title=\"Presentation mode: larger type, no prose (key P)\">Present</button></span></form><p class=\"plane-share-status\" data-role=\"share-status\" aria-live=\"polite\"></p><p class=\"error\" data-role=\"error\" role=\"alert\"></p></section><section class=\"plane-panels\" aria-label=\"Methods\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			for i, m := range g.Panels {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<article class=\"plane-panel\" data-panel=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<article class=\"plane-panel\" data-panel=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(i))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 53, Col: 53}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 69, Col: 53}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"><header><select data-role=\"method\" aria-label=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\"><header><select data-role=\"method\" aria-label=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs("Method of panel " + itoa(i+1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 55, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 71, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				for _, o := range g.Methods {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<option value=\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<option value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var8 string
 					templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(o.Value)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 57, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 73, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					if o.Value == m {
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, " selected")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " selected")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, ">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, ">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var9 string
 					templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(o.Label)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 57, Col: 70}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 73, Col: 70}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</option>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</option>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</select> <span class=\"status\" data-role=\"status\">starting</span></header><p class=\"plane-controls\" data-role=\"method-controls\"></p><canvas data-role=\"plane\" role=\"img\" aria-label=\"The plane: the exact density and the method's draws or fit\"></canvas><p class=\"plane-measure\" data-role=\"measure\"></p><canvas class=\"plane-history\" data-role=\"history\" role=\"img\" aria-label=\"Against the truth: the errors of the mean and covariance and the distance to the exact answer against evaluations, log-log\"></canvas><p class=\"plane-key\" data-role=\"key\"></p></article>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</select> <span class=\"status\" data-role=\"status\">starting</span></header><p class=\"watching\" data-role=\"watching\" hidden>Watching a shared live run, read-only. <button type=\"button\" class=\"primary\" data-role=\"fork\" title=\"Start your own copy of this run, replayed to the same step, to experiment with\">Fork</button></p><p class=\"plane-controls\" data-role=\"method-controls\"></p><canvas data-role=\"plane\" role=\"img\" aria-label=\"The plane: the exact density and the method's draws or fit\"></canvas><p class=\"plane-measure\" data-role=\"measure\"></p><canvas class=\"plane-history\" data-role=\"history\" role=\"img\" aria-label=\"Against the truth: the errors of the mean and covariance and the distance to the exact answer against evaluations, log-log\"></canvas><p class=\"plane-key\" data-role=\"key\"></p><p class=\"plane-exports\">Save: <button type=\"button\" data-export=\"png\" title=\"The plane as a PNG, with a title, the claim and a legend\">PNG</button> <button type=\"button\" data-export=\"csv\" title=\"The draws this page holds (at most 20,000, the newest) as CSV\">draws CSV</button> <button type=\"button\" data-export=\"json\" title=\"q's mean and covariance (or particles) and the measures, as JSON\">q JSON</button></p></article>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</section><link rel=\"stylesheet\" href=\"/static/app/gallery.css\"><script type=\"module\" src=\"/static/app/gallery.js\"></script>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</section><link rel=\"stylesheet\" href=\"/static/app/gallery.css\"><script type=\"module\" src=\"/static/app/gallery.js\"></script>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -138,8 +138,11 @@
 // the plane view: the exact answer under PlaneExactKey, one payload for
 // as long as the answer is the same, so a viewer is sent it once; under
 // PlaneKey the draws and divergences since the last frame (bounded), the
-// latest transition and q; under PlaneHistoryKey its history against
-// the truth, a new payload only when it grows.
+// latest transition and SVGD's particles; under PlaneQKey q's density,
+// one payload per new density, so a viewer that skipped its frame, or
+// joins a paused run, is still sent it; under PlaneHistoryKey its history
+// against the truth, a new payload only when it grows. A run on a target
+// replays a link's state as a run on data does.
 //
 // # The registry
 //

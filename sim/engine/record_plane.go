@@ -22,6 +22,10 @@ type PlaneMethod interface {
 	// PlaneHistory is the history against the truth, and how many points
 	// it has: a new payload only when it grows.
 	PlaneHistory() (v any, n int)
+	// PlaneQ is q's latest density over the box (nil for none): the same
+	// pointer until Plane makes a new one, so that a viewer that skipped
+	// the frame it was made in, or joins a paused run, is still sent it.
+	PlaneQ() any
 }
 
 // Keys of the plane's extras.
@@ -29,16 +33,19 @@ const (
 	PlaneExactKey   = "plane_exact"
 	PlaneKey        = "plane"
 	PlaneHistoryKey = "plane_history"
+	PlaneQKey       = "plane_q"
 )
 
 // planeRec adds a PlaneMethod's plane to the frames: the exact answer
-// once per exact answer, the plane once per new state (a step, a new
-// epoch or a change), the history once per new point.
+// once per exact answer, q's density once per new one, the plane once per
+// new state (a step, a new epoch or a change), the history once per new
+// point.
 type planeRec struct {
 	noSteps
 	r     *Run
 	m     PlaneMethod
 	exact payload[any]
+	q     payload[any]
 	plane *wire.Extra
 	step  int64 // the plane was asked at this step and epoch…
 	epoch uint64
@@ -71,6 +78,10 @@ func (p *planeRec) contribute(f *Frame, now time.Time) {
 		if err := r.safely("PlaneHistory", func() { h, n = p.m.PlaneHistory() }); err == nil && (p.hist == nil || n != p.histN) {
 			p.hist, p.histN = makeExtra(r.opt.Log, PlaneHistoryKey, h), n
 		}
+	}
+	var q any
+	if err := r.safely("PlaneQ", func() { q = p.m.PlaneQ() }); err == nil {
+		p.q.add(f, r.opt.Log, PlaneQKey, q)
 	}
 	for _, x := range []*wire.Extra{p.plane, p.hist} {
 		if x != nil {

@@ -172,11 +172,9 @@ func (g *Registry) Create(cfg RunConfig, client string) (*Run, error) {
 
 // CreateTarget is Create for method m fitted to the target density t
 // (cfg names them: cfg.Target, cfg.Method) with controls c, defaults
-// filled in for those not given: the same caps, the same life.
+// filled in for those not given: the same caps, the same life, and with
+// cfg.Replay the same replay of a link's state.
 func (g *Registry) CreateTarget(cfg RunConfig, client string, m target.Method, t target.Target, c sim.Controls) (*Run, error) {
-	if cfg.Replay != nil {
-		return nil, &sim.FieldError{Field: "replay", Message: "a run on a target density does not replay a link"}
-	}
 	return g.create(cfg, client, func() (*Run, error) { return g.buildTarget(cfg, m, t, c) })
 }
 
@@ -298,6 +296,11 @@ func (g *Registry) buildTarget(cfg RunConfig, m target.Method, t target.Target, 
 		return nil, err
 	}
 	run.publish(time.Now()) // preparing: the run goroutine initialises the method
+	if cfg.Replay != nil {
+		if err := CheckReplay(cfg.Replay, run.Spec()); err != nil {
+			return nil, err
+		}
+	}
 	cfg.Controls = cloneControls(c)
 	run.cfg = cfg
 	return run, nil

@@ -81,12 +81,19 @@
 //
 // EngineMethod is a method on one exact answer as the engine's problem
 // (a target.Method): Init builds a Run, Step takes one step of it, Set
-// sets a live control. Its plane payloads (PlaneExact, Plane, in the
-// browser plane view's frame format) are what the engine's plane
+// sets a live control. Its plane payloads (PlaneExact, Plane, PlaneQ,
+// in the browser plane view's frame format) are what the engine's plane
 // recorder sends: the exact grid averaged down to MaxPlaneGrid cells a
 // side, with its quantiles, once; each frame the latest draws and
 // divergences, numbered by each chain's total so that a reader that
 // missed frames loses nothing for PlaneTail − 1 of them and knows what
-// it missed past that (at most MaxPlaneDraws), the latest transition,
-// q's draws and, at most every 200 ms, q's density.
+// it missed past that (at most MaxPlaneDraws), the latest transition and
+// q's draws where its density is not drawn; and, made at most every
+// 200 ms, q's density with its mean and covariance, a payload of its own
+// that each viewer is sent once. Where q's density is drawn, making the
+// plane draws nothing from q: the plane is paced by the clock, and q's
+// draws feed the measures (k̂ among them), which a replay of the same
+// steps reproduces. A fit in other coordinates than the shown ones (the
+// non-centred funnel) is shown and measured by q's draws, so its
+// measures also depend on how often the plane was asked for.
 package gallery

@@ -157,10 +157,23 @@ type Plane struct {
 	// Particles are SVGD's particles, or QDraws of q's draws when its
 	// density is not drawn (in other coordinates than the shown ones).
 	Particles *PlaneXY `json:"particles,omitempty"`
-	// Q is q's density over the box, at most every qInterval, when the
-	// family has one and is fitted in the shown coordinates.
-	Q       *PlaneGrid `json:"q,omitempty"`
-	Measure Measure    `json:"measure"` // the cheap measures now
+	Measure Measure `json:"measure"` // the cheap measures now
+}
+
+// PlaneQ is q's density over the box, made at most every qInterval
+// when the family has one and is fitted in the shown coordinates, with
+// q's mean and covariance in the coordinates it is fitted in (for a
+// Gaussian family, its parameters: what the page exports as q's). It is
+// its own payload (EngineMethod.PlaneQ), sent to each viewer once.
+type PlaneQ struct {
+	Q        *PlaneGrid    `json:"q"`
+	QMoments *PlaneMoments `json:"q_moments"`
+}
+
+// PlaneMoments are a mean and a covariance.
+type PlaneMoments struct {
+	Mean target.Point  `json:"mean"`
+	Cov  [2][2]float64 `json:"cov"`
 }
 
 // MaxPlaneDraws bounds the draws one plane carries.
@@ -179,7 +192,9 @@ type planeState struct {
 	sent [PlaneTail][]int64
 	k    int
 	qAt  time.Time
-	view View
+	q    []float64 // q's density on the plane's grid
+	// latestQ is the newest q payload (PlaneQ).
+	latestQ *PlaneQ
 }
 
 // Plane returns the plane now (a *Plane); now paces q's density grid.
@@ -234,6 +249,14 @@ func (m *EngineMethod) plane(now time.Time) *Plane {
 	return p
 }
 
+// PlaneQ returns q's latest density and moments (a *PlaneQ), or nil.
+func (m *EngineMethod) PlaneQ() any {
+	if m.pl.latestQ == nil {
+		return nil
+	}
+	return m.pl.latestQ
+}
+
 // transition copies the latest Record in the shown coordinates.
 func (m *EngineMethod) transition() *PlaneTransition {
 	r := m.run
@@ -259,14 +282,15 @@ func (m *EngineMethod) planeFamily(p *Plane, now time.Time) {
 			return
 		}
 		st.qAt = now.Add(qInterval)
-		r.View(&st.view)
-		g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.view.QDensity))}
-		for i, v := range st.view.QDensity {
+		st.q = r.qDensity(st.q[:0])
+		g := &PlaneGrid{N: ContourSize, Values: make([]float32, len(st.q))}
+		for i, v := range st.q {
 			if !math.IsNaN(v) {
 				g.Values[i] = float32(v)
 			}
 		}
-		p.Q = g
+		mean, cov := r.fit.Moments()
+		st.latestQ = &PlaneQ{Q: g, QMoments: &PlaneMoments{Mean: mean, Cov: cov}}
 		return
 	}
 	pts := r.qPoints()

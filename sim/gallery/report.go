@@ -132,7 +132,7 @@ func (r *Run) Report() Report {
 	}
 	if r.dens != nil {
 		rep.KLExact, rep.ELBO = ptr(r.ex.Grid.KL(r.dens.LogDensity)), &m.ELBO
-		rep.ParetoK = ptr(paretoK(r.dens, r.ex.Target))
+		rep.ParetoK = &m.ParetoK
 		rep.ParetoKThreshold = ptr(numeric.ParetoKThreshold(paretoDraws))
 	}
 	return rep

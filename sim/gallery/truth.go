@@ -50,6 +50,10 @@ type Measure struct {
 	KLSE Float `json:"kl_se"`
 	// ELBO is the last step's estimate, beside the exact log Z.
 	ELBO Float `json:"elbo"`
+	// ParetoK is Pareto k̂ of the log-ratios log p̃ − log q of
+	// paretoDraws of q's draws, for a family with a density: whether
+	// importance sampling from q can be trusted (Stan: ≤ 0.7). Costly.
+	ParetoK Float `json:"pareto_k"`
 	// RHat is the largest of the parameters' rank-normalised split R̂,
 	// ESSBulk the smallest bulk ESS, over the kept draws. Costly.
 	RHat    Float `json:"rhat"`
@@ -156,7 +160,7 @@ func (r *Run) Measure() Measure {
 // moment draws (a family).
 func (r *Run) cheap(e int64) Measure {
 	nan := Float(math.NaN())
-	m := Measure{Evals: e, Steps: r.steps, Distance: nan, KL: nan, KLSE: nan, ELBO: nan, RHat: nan, ESSBulk: nan, ESSPerEval: nan,
+	m := Measure{Evals: e, Steps: r.steps, Distance: nan, KL: nan, KLSE: nan, ELBO: nan, ParetoK: nan, RHat: nan, ESSBulk: nan, ESSPerEval: nan,
 		Acceptance: nan, Q05: [2]Float{nan, nan}, Q95: [2]Float{nan, nan}}
 	mean, cov := r.moments()
 	m.MeanError, m.CovError = Float(meanError(mean, r.ex.Shown)), Float(covError(cov, r.ex.Shown))
@@ -213,6 +217,7 @@ func (r *Run) costly(m *Measure) {
 		kl, se := r.klMC()
 		m.KL, m.KLSE = Float(kl), Float(se)
 		m.Q05, m.Q95 = quantiles(r.qPoints())
+		m.ParetoK = Float(paretoK(r.dens, r.ex.Target))
 	case r.fit != nil:
 		pts := r.qPoints()
 		m.Distance = Float(r.distance(pts))

@@ -88,12 +88,21 @@ func (r *Run) viewFamily(v *View) {
 	if r.dens == nil {
 		return
 	}
-	b := v.QBox
+	v.QDensity = r.qDensity(v.QDensity)
+}
+
+// qDensity appends q's density on the ContourSize² grid over the
+// target's box to dst. It draws nothing from q, so a plane paced by the
+// clock leaves q's draws, and the measures taken from them, as the steps
+// alone make them (a replay's are the original's).
+func (r *Run) qDensity(dst []float64) []float64 {
+	b := r.ex.Target.Box()
 	hx, hy := (b.XMax-b.XMin)/ContourSize, (b.YMax-b.YMin)/ContourSize
 	for j := range ContourSize {
 		for i := range ContourSize {
 			p := target.Point{b.XMin + (float64(i)+0.5)*hx, b.YMin + (float64(j)+0.5)*hy}
-			v.QDensity = append(v.QDensity, math.Exp(r.dens.LogDensity(p)))
+			dst = append(dst, math.Exp(r.dens.LogDensity(p)))
 		}
 	}
+	return dst
 }

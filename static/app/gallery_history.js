@@ -49,13 +49,15 @@ export function drawHistory(canvas, points) {
   const Y = (v) => h - pad.b - ((Math.log10(v) - y0) / (y1 - y0)) * (h - pad.t - pad.b);
   ctx.strokeStyle = "#e5e7eb";
   ctx.textAlign = "right";
+  // every decade a grid line, every k-th a label, at least 13 px apart
+  const k = Math.max(1, Math.ceil(13 / ((h - pad.t - pad.b) / (y1 - y0))));
   for (let e = y0; e <= y1; e++) {
     const y = Y(10 ** e);
     ctx.beginPath();
     ctx.moveTo(pad.l, y);
     ctx.lineTo(w - pad.r, y);
     ctx.stroke();
-    ctx.fillText(`1e${e}`, pad.l - 3, y + 4);
+    if ((y1 - e) % k === 0) ctx.fillText(`1e${e}`, pad.l - 3, y + 4);
   }
   ctx.textAlign = "left";
   ctx.fillText(`evaluations, 1e${x0.toFixed(1)} to 1e${x1.toFixed(1)} (log)`, pad.l, h - 4);

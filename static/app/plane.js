@@ -285,6 +285,16 @@ function paintSquares(ctx, d, T, from, to, size, alpha) {
   ctx.globalAlpha = 1;
 }
 
+// makeOverlay lays a canvas over canvas, letting clicks through.
+function makeOverlay(canvas) {
+  const top = document.createElement("canvas");
+  top.setAttribute("aria-hidden", "true");
+  top.dataset.role = "plane-overlay";
+  Object.assign(top.style, { position: "absolute", pointerEvents: "none" });
+  canvas.after(top);
+  return top;
+}
+
 // PlaneView draws frames on a canvas that follows its element's size, and
 // animates transitions in slow motion on request.
 export class PlaneView {
@@ -307,6 +317,12 @@ export class PlaneView {
     this.baseDraws = 0;
     this.base = null; // {canvas, frame, key, L}: the base layer as an image
     this.described = null;
+    // With opts.overlay the transition is drawn on a canvas of its own
+    // laid over this one (its parent must be positioned): a reveal's
+    // animation frame then clears and redraws the transition alone, where
+    // otherwise it copies the whole base image first (in a software
+    // rasteriser, most of a frame's time).
+    this.overlay = opts.overlay && canvas?.parentElement ? makeOverlay(canvas) : null;
   }
 
   // setFrame shows frame; its transition is drawn whole, or, in slow
@@ -387,6 +403,24 @@ export class PlaneView {
     });
   }
 
+  // paintOverlay places the overlay over the canvas and draws the
+  // frame's transition on it alone.
+  paintOverlay(f, view, W, H, dpr) {
+    const c = this.canvas;
+    const top = this.overlay;
+    const place = { left: `${c.offsetLeft}px`, top: `${c.offsetTop}px`, width: `${c.clientWidth}px`, height: `${c.clientHeight}px` };
+    for (const [k, v] of Object.entries(place)) if (top.style[k] !== v) top.style[k] = v;
+    if (top.width !== W || top.height !== H) {
+      top.width = W;
+      top.height = H;
+    }
+    const ctx = top.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawTransitionLayer(ctx, f, view, this.base.L);
+  }
+
   // paint draws now, the canvas sized to its element at the device's
   // pixel ratio. The base is kept as an image while the frame, its draws'
   // count, the size and the type stay the same, so a reveal repaints only
@@ -407,7 +441,14 @@ export class PlaneView {
     const view = { revealed: this.revealed, presentation: this.presentation, highlight: this.highlight, layers: this.layers, dpr };
     const f = this.frame;
     const key = [W, H, dpr, this.presentation, this.highlight, f?.draws?.count ?? f?.draws?.x?.length ?? 0].join(" ");
-    if (!this.base || this.base.frame !== f || this.base.key !== key) {
+    if (this.overlay) {
+      if (!this.base || this.base.frame !== f || this.base.key !== key) {
+        const bctx = c.getContext("2d");
+        bctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        this.base = { frame: f, key, L: drawBase(bctx, f, view, w, h) };
+        this.baseDraws++;
+      }
+    } else if (!this.base || this.base.frame !== f || this.base.key !== key) {
       const canvas = this.base?.canvas ?? document.createElement("canvas");
       canvas.width = W;
       canvas.height = H;
@@ -417,11 +458,14 @@ export class PlaneView {
       this.base = { canvas, frame: f, key, L };
       this.baseDraws++;
     }
-    const ctx = c.getContext("2d");
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.drawImage(this.base.canvas, 0, 0);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawTransitionLayer(ctx, f, view, this.base.L);
+    if (this.overlay) this.paintOverlay(f, view, W, H, dpr);
+    else {
+      const ctx = c.getContext("2d");
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(this.base.canvas, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawTransitionLayer(ctx, f, view, this.base.L);
+    }
     this.draws++;
     c.dataset.revealed = String(this.revealed === Infinity ? "all" : this.revealed);
     if (this.described !== f) {
