@@ -11,20 +11,15 @@ import (
 )
 
 // What being watched costs the lecture's runs, measured in windows that
-// alternate, unwatched and watched (U W U with one round, U W U W U with
-// two): a run's speed drifts (the machine's other load, the method's own
-// course), and each watched window is compared with the mean of the two
-// around it, which cancels a steady drift; the two differ by the drift
-// that is left, logged beside the result.
+// alternate, unwatched and watched (U W U W U): a run's speed drifts (the
+// machine's other load, the method's own course: HMC's statistics over
+// its draws cost more as its window of draws fills), and each watched
+// window is compared with the mean of the two around it, which cancels a
+// steady drift; the two differ by the drift that is left, logged beside
+// the result.
 const (
-	// lectureRounds is how many watched windows the lecture measures: one.
-	// Each round dials 300 students again, and each dial sends every
-	// student the runs' whole histories at once; on a machine loaded many
-	// times over (the students' process then gets a twentieth of a core)
-	// the second round's students fell over ten seconds behind and the
-	// server dropped them as stalled, every time, so a second round costs
-	// more than the drift it cancels.
-	lectureRounds = 1
+	// lectureRounds is how many watched windows the lecture measures.
+	lectureRounds = 2
 	// Each window lasts PLAYGROUND_CLASSROOM/lectureRounds, and longer on
 	// a busy machine, until the server process has had lectureWindowCPU
 	// of CPU time (at most maxWindowStretch times as long): the runs'
