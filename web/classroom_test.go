@@ -393,8 +393,8 @@ func TestLecture(t *testing.T) {
 		t.Logf("lecture: run %d (%s): steps per CPU-second of its own goroutines watched/unwatched %.3f; unwatched neighbours differ by up to %.3f×",
 			i, id, cost.own[i], cost.drift[i])
 		if !(cost.own[i] >= lectureMinOwnShare) { // NaN too: a window without a sample of the run
-			t.Errorf("run %d: watched by %d students, it takes %.3f× the steps per CPU-second of its own goroutines it takes unwatched, want ≥ %.2f",
-				i, lectureViewers/len(ids), cost.own[i], lectureMinOwnShare)
+			t.Errorf("run %d: watched by %d students, it takes %.3f× the steps per CPU-second of its own goroutines it takes unwatched, want ≥ %.2f (its unwatched neighbours differ by up to %.3f×)",
+				i, lectureViewers/len(ids), cost.own[i], lectureMinOwnShare, cost.drift[i])
 		}
 	}
 	t.Logf("lecture: fewest samples of a run in a window %d; the band %.1f%% of the runs' CPU unwatched, %.1f%% watched",
