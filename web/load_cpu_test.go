@@ -21,9 +21,9 @@ import (
 // samples, not their times, and scales them to the CPU time the process
 // received (getrusage). A sample goes to the goroutine running at the
 // tick, so a run's share errs by at most one sample at each end of each
-// stretch it held a thread (a batch of steps, 2–26 ms, longer than a tick):
-// the count's error grows with the square root of the stretches, not of
-// the samples.
+// stretch it held a thread (a batch of steps, most of them 10 ms, longer
+// than a tick): the count's error grows with the square root of the
+// stretches, not of the samples.
 const cpuProfileHz = 1000
 
 // Functions the split charges a run's publishing to: publish builds a

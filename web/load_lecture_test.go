@@ -33,13 +33,19 @@ const (
 	// watched or not (a frame is encoded by the viewers' hub, once for
 	// them all); what watching adds shows here: a run loop that encoded or
 	// wrote for its viewers, or the GC's assists for the writers'
-	// garbage. Its error: a window has ≥ 8 CPU-seconds (≥ 2,000 samples at
-	// a 250 Hz tick, about 600 for each run), and a run's count errs by
-	// under one sample at each end of each stretch it held a thread
-	// (batches of 2–26 ms, most longer than a 4-ms tick), so by under
-	// 1/(2√600) ≈ 2% per window (1/√600 ≈ 4% were the samples
-	// independent); the ratio of a watched window to its two neighbours errs
-	// by under 2.5% (5%), and the bound is four (two) of those below 1.
+	// garbage. Its sampling error: a window has ≥ 8 CPU-seconds (≥ 2,000
+	// samples at a 250 Hz tick, 400–600 for each run), and a run's count
+	// errs by under one sample at each end of each stretch it held a
+	// thread (batches, most of them 10 ms, longer than a 4-ms tick), so by
+	// under 1/(2√400) = 2.5% per window (1/√400 = 5% were the samples
+	// independent); the ratio of a watched window to its two neighbours
+	// errs by under 3% (6%), and the bound is over three (one and a half)
+	// of those below 1. The machine's drift adds to it and is logged
+	// beside each ratio: on a machine loaded ten to twenty times over,
+	// unwatched neighbours differed by up to 1.4× and the ratio by about
+	// 0.09 (one standard deviation) from one run of the test to the next,
+	// so there the bound can fail on drift alone; an idle machine's
+	// windows differ far less.
 	lectureMinOwnShare = 0.9
 	// lectureMaxServePerFrame bounds the serving: the CPU of the server
 	// process outside the runs, watched less unwatched (hubs, writers,
