@@ -44,8 +44,7 @@ const (
 	// beside each ratio: on a machine loaded ten to twenty times over,
 	// unwatched neighbours differed by up to 1.4× and the ratio by about
 	// 0.09 (one standard deviation) from one run of the test to the next,
-	// so there the bound can fail on drift alone; an idle machine's
-	// windows differ far less.
+	// so there the bound can fail on drift alone.
 	lectureMinOwnShare = 0.9
 	// lectureMaxServePerFrame bounds the serving: the CPU of the server
 	// process outside the runs, watched less unwatched (hubs, writers,
