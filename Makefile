@@ -48,7 +48,11 @@ check: assets
 
 ## load: the load tests and the checks on frame rate and throughput (web's TestLoad and the
 ## classroom; a stalled viewer's effect on steps/s). Measured windows: LOAD (TestLoad's watched
-## window) and CLASSROOM (the classroom's). Run them on a machine with nothing else busy.
+## window) and CLASSROOM (the classroom's; the lecture alternates unwatched and watched windows,
+## U W U W U, each half of it and longer on a busy machine, until the server has had 8 CPU-seconds).
+## The lecture bounds what 300 students cost each run's own goroutines (steps per CPU-second,
+## from a CPU profile split by run) and what serving them costs per frame, so another process
+## on the machine does not fail it; the frame rates are scaled by the cores the server received.
 LOAD      ?= 30s
 CLASSROOM ?= 10s
 load: assets
