@@ -62,7 +62,7 @@ func TestBrowserClaimHeadline(t *testing.T) {
 	// The status line says the numbers the claim bounds; the verdict, that
 	// this is the first of its checks.
 	b.wait(fmt.Sprintf(`(() => { const e = document.querySelector("#claim-status"), v = document.querySelector("#claim-verdict");
-		return v.textContent.startsWith(%q) && e.textContent.startsWith("Global inducing points' in-between ratio ") && !e.textContent.includes("✗"); })()`, "checking: 1 of "), 5*time.Second)
+		return v.textContent.startsWith(%q) && e.textContent.startsWith("in-between ratio: GIP ") && !e.textContent.includes("✗"); })()`, "checking: 1 of "), 5*time.Second)
 	b.shot("claim-headline")
 	// Played on, the claim holds at k checks in a row: since the first.
 	b.do(chromedp.Click(chromedp.CSS(`[data-all="play"]`)))

@@ -75,6 +75,9 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+// The panel whose picture proves the claim (its first check's method): a
+// phone shows it first, under the claim (app.css).
+byId(`panel-${config.claim?.checks?.[0]?.method}`)?.classList.add("proof");
 // Points edited in the plots, shared by every panel (dataedit.js); edit= in the link.
 const dataEdit = setupDataEdit(config, panels, {
   onEdit: (enc) => {
