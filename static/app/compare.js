@@ -7,6 +7,7 @@
 // The pure parts (colours, history, columns, series) are exported for the
 // node tests (static/test/compare.test.mjs).
 
+import { exportAllPNG } from "./export.js";
 import { fmt, fmtRate } from "./format.js";
 import { addPNGButton, COLORS, compactTicks, NO_DRAG, plotFigure, predictiveRange, renderLegend, sized, useStyles } from "./plots.js";
 
@@ -278,6 +279,14 @@ export class Compare {
     };
     this.overlay = sized(host, opts, compareTable(this.drawn, this.config.points, this.config.truth));
     addPNGButton(cap, () => this.overlay, () => [`${this.methods.map((m) => m.label).join(" vs ")} — bands, seed ${this.config.seed}`, `compare-${this.stem()}.png`]);
+    // A slide of every panel side by side, under the title, claim and verdict.
+    const all = document.createElement("button");
+    all.type = "button";
+    all.className = "png-all";
+    all.textContent = "Export all panels";
+    all.title = "Save every panel's predictive plot on one PNG for slides, under the title, the claim and its verdict";
+    all.addEventListener("click", () => exportAllPNG(this.panels, `compare-${this.stem()}`));
+    cap.appendChild(all);
   }
 
   buildRatio() {
