@@ -216,6 +216,7 @@ export function watchClaim(claim, panels, config, el, edited = () => false) {
     verdict.dataset.holds = holds;
     verdict.textContent = short;
   };
+  el.dataset.noGloss = ""; // rewritten four times a second; its title says it in full
   let state = null;
   const tick = () => {
     if (edited()) {

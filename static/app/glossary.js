@@ -29,6 +29,7 @@ export const GLOSSARY = {
   MC: "Monte Carlo: an average over random samples",
   RMS: "root mean square",
   sd: "standard deviation",
+  "JᵀJ": "J is the Jacobian of LIVI's generator (weights against its noise input); det(JᵀJ) is how much it stretches volume",
   rbf: "radial basis function (exponentiated quadratic) kernel: smooth functions",
   "in-between ratio": "f's sd at the gap's centre over its mean sd on the data: above 1 when the fit is less sure where it has seen nothing",
   "pseudo-outputs": "learned targets at the inducing inputs that q over each layer's weights is conditioned on",
@@ -123,4 +124,29 @@ export function glossElement(el) {
     }
     n.replaceWith(frag);
   }
+}
+
+// LABELS are the page's labels: headings, control labels, folds, chips,
+// legends, captions and table heads. A gloss goes on every term in them.
+export const LABELS = "h1, h2, h3, label, summary, .chip, .plot-legend li, figcaption, dt, th, .claim";
+
+// glossPage glosses the labels under root, now and as they are written:
+// a legend or a table drawn later is glossed when it lands.
+export function glossPage(root) {
+  const all = (el) => {
+    if (el.matches(LABELS)) glossElement(el);
+    for (const e of el.querySelectorAll(LABELS)) glossElement(e);
+  };
+  all(root);
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        const el = n.nodeType === 1 ? n : n.parentElement;
+        if (!el || el.closest("abbr")) continue; // our own
+        const label = el.closest(LABELS);
+        if (label) glossElement(label);
+        else all(el);
+      }
+    }
+  }).observe(root, { childList: true, subtree: true });
 }
