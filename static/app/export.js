@@ -11,6 +11,7 @@
 
 import { fmt } from "./history.js";
 import { download, saveBlob } from "./download.js";
+import { yBand } from "./yband.js";
 
 // PNG_SCALE is how many times the screen's resolution the PNG has: its
 // width is PNG_SCALE × devicePixelRatio × the plot's CSS width.
@@ -35,6 +36,7 @@ const INK = {
   grid: "#e5e7eb",
   text: "#111827",
   inducing: "#059669", // plots.js COLORS.inducing
+  yband: "rgba(37, 99, 235, 0.07)", // yband.js
   held: "#15803d",
   broken: "#b91c1c",
   muted: "#4b5563",
@@ -377,7 +379,9 @@ export function renderPredictive(panel, scale, { head = [], name = false } = {})
   const task = panel.app.config.task;
   const inducing = plot?.inducing ? (panel.views?.get("inducing")?.x ?? []) : [];
   const series = { points: panelPoints(panel), truth: plot?.truth ?? panel.app.config.truth, band: panel.band, snapshot: plot?.snapshot ?? null, inducing };
+  const yb = panel.noiseBand?.shown() ? yBand(panel.band, panel.noiseBand.sigma) : null;
   const items = legendItems(series);
+  if (yb) items.splice(items.findIndex((i) => i.key === "band") + 1, 0, { key: "yband", label: "±2σ band of y" });
   const caption = captionText({
     label: panel.spec.label,
     model: panel.model,
@@ -428,6 +432,11 @@ export function renderPredictive(panel, scale, { head = [], name = false } = {})
   if (s) {
     fillBetween(ctx, s.x, s.lo, s.hi, px, py, INK.snapBand);
     line(ctx, s.x, s.mean, px, py, INK.snapMean, 1.5, [6, 4]);
+  }
+  if (yb) {
+    fillBetween(ctx, yb.x, yb.lo, yb.hi, px, py, INK.yband);
+    line(ctx, yb.x, yb.lo, px, py, INK.bandEdge, 1, [4, 3]);
+    line(ctx, yb.x, yb.hi, px, py, INK.bandEdge, 1, [4, 3]);
   }
   const b = series.band;
   if (b) {
@@ -546,6 +555,13 @@ function swatch(ctx, key, x, y) {
       break;
     case "inducing":
       triangle(ctx, x + 10, y + 5);
+      break;
+    case "yband":
+      ctx.fillStyle = INK.yband;
+      ctx.fillRect(x, y - 6, 20, 12);
+      ctx.strokeStyle = INK.bandEdge;
+      ctx.setLineDash([4, 3]);
+      ctx.strokeRect(x, y - 6, 20, 12);
       break;
     case "samples":
       segment(ctx, x, y - 3, INK.sample, 1);
