@@ -111,7 +111,9 @@ export function glossElement(el) {
   for (const n of nodes) {
     const spans = glossSpans(n.data);
     if (!spans.some((s) => s.gloss)) continue;
-    const frag = doc.createDocumentFragment();
+    // One span for what was one text node: in a flex container (a
+    // figure's caption) the text stays one item, not a row of pieces.
+    const frag = doc.createElement("span");
     for (const s of spans) {
       if (!s.gloss) {
         frag.append(s.text);
