@@ -127,6 +127,11 @@ func TestBrowserClaimsEveryScenario(t *testing.T) {
 		b.settled()
 		b.verdictInView(s.Slug + " at 390×844")
 		b.proofInView(s.Slug + " at 390×844")
+		// Nothing reaches past the phone's width (GIP's inducing inputs
+		// once stayed where the wider plot had put them).
+		if w := b.evalInt(`document.documentElement.scrollWidth`); w > 390 {
+			t.Errorf("%s at 390×844: the page is %d px wide: %s", s.Slug, w, b.eval(overflowJS))
+		}
 		b.viewShot("claim-" + s.Slug + "-390")
 		b.do(chromedp.EmulateViewport(1280, 720))
 

@@ -70,6 +70,9 @@ export class Panel {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
     this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
+    this.predictive.onResize = () => {
+      for (const v of this.views.values()) v.draw?.();
+    };
     // The band of y beside f's, shown first where the scenario speaks of noise.
     this.noiseBand = new NoiseBand(this, { on: speaksOfNoise(document.querySelector(".play-head")?.textContent) });
     // PNG for slides, band, data and draws CSV (export.js), in the bar under the plot

@@ -305,7 +305,9 @@ export class PredictivePlot {
       series,
       // What yband.js adds: the band of y under the series, the latest
       // control change over them.
-      hooks: { drawAxes: [(u) => this.underlay?.(u)], draw: [(u) => this.overlay?.(u)] },
+      // onResize: the views drawn over the plot (the inducing inputs) follow
+      // a new size, though no frame comes (a paused run).
+      hooks: { drawAxes: [(u) => this.underlay?.(u)], draw: [(u) => this.overlay?.(u)], setSize: [(u) => this.onResize?.(u)] },
       bands: [
         { series: [this.idx.snapHi, this.idx.snapLo], fill: COLORS.snapBand },
         { series: [this.idx.hi, this.idx.lo], fill: COLORS.band },
