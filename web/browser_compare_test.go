@@ -95,10 +95,11 @@ func TestBrowserCompare(t *testing.T) {
 		}
 	}
 
-	// Each predictive plot's legend lists what it draws; a snapshot adds
-	// its entry to that panel's legend only.
+	// Each predictive plot's legend lists what it draws (the band of y's
+	// toggle aside, tested in browser_yband_test.go); a snapshot adds its
+	// entry to that panel's legend only.
 	keys := func(method string) string {
-		return b.eval(`[...document.querySelectorAll("#panel-` + method + ` [data-plot=predictive] .plot-legend li")].map(li => li.dataset.key).join(",")`)
+		return b.eval(`[...document.querySelectorAll("#panel-` + method + ` [data-plot=predictive] .plot-legend li:not(.yband-toggle)")].map(li => li.dataset.key).join(",")`)
 	}
 	for m, want := range map[string]string{"mfvi": "data,truth,mean,band,samples", "gip": "data,truth,mean,band,samples,inducing"} {
 		if k := keys(m); k != want {

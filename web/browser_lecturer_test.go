@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,13 +26,20 @@ type headBox struct {
 	PlotTop  float64   `json:"plotTop"`  // the predictive canvas's top
 	NameCut  bool      `json:"nameCut"`  // the name is cut short (an ellipsis)
 	Name     string    `json:"name"`
+	NameBot  float64   `json:"nameBot"`   // the name's bottom
+	IsName   []bool    `json:"isName"`    // which shown child is the name
+	CutChip  bool      `json:"statusCut"` // the status chip is cut short
 }
 
 // headsJS measures every panel's header and predictive plot.
 const headsJS = `[...document.querySelectorAll("section.panels > .panel")].map(p => {
 	const h = p.querySelector(".panel-head");
-	const items = [...h.children].filter(c => c.getClientRects().length > 0).map(c => c.getBoundingClientRect());
+	const shown = [...h.children].filter(c => c.getClientRects().length > 0), items = shown.map(c => c.getBoundingClientRect());
+	const st = p.querySelector("[data-role=status]");
 	return {
+		isName: shown.map(c => c.tagName === "H2"),
+		nameBot: h.querySelector("h2").getBoundingClientRect().bottom,
+		statusCut: st.getClientRects().length > 0 && st.scrollWidth > st.clientWidth + 1,
 		panel: p.id,
 		status: p.querySelector("[data-role=status]").textContent,
 		headH: h.getBoundingClientRect().height,
@@ -44,9 +52,10 @@ const headsJS = `[...document.querySelectorAll("section.panels > .panel")].map(p
 })`
 
 // checkHeads fails the test when a panel's header takes more than one row
-// (two of its shown children do not overlap vertically) or cuts the
-// method's name short, or when the plots of side-by-side panels start more
-// than 2 px apart.
+// (two of its shown children do not overlap vertically) but for the name
+// on a row of its own above the rest (three or four panels side by side,
+// app.css), when it cuts the method's name or its status short, or when
+// the plots of side-by-side panels start more than 2 px apart.
 func checkHeads(t *testing.T, b *browser, what string) []headBox {
 	t.Helper()
 	var heads []headBox
@@ -55,13 +64,30 @@ func checkHeads(t *testing.T, b *browser, what string) []headBox {
 	}
 	for _, h := range heads {
 		// One row: every child overlaps every other vertically (the lowest
-		// top above the highest bottom).
-		maxTop, minBot := -1e9, 1e9
+		// top above the highest bottom); or two, the name alone in the first.
+		maxTop, minBot := math.Inf(-1), math.Inf(1)
+		nameRow := true // every child but the name lies below the name
 		for i := range h.ItemTops {
+			if i < len(h.IsName) && h.IsName[i] {
+				continue
+			}
 			maxTop, minBot = max(maxTop, h.ItemTops[i]), min(minBot, h.ItemBots[i])
+			nameRow = nameRow && h.ItemTops[i] >= h.NameBot-0.5
 		}
 		if maxTop >= minBot {
-			t.Errorf("%s: %s's header wraps into a second row (%.0f px high, status %q)", what, h.Panel, h.HeadH, h.Status)
+			t.Errorf("%s: %s's header wraps its buttons and status into more rows (%.0f px high, status %q)", what, h.Panel, h.HeadH, h.Status)
+		}
+		oneRow := true
+		for i := range h.ItemTops {
+			if i < len(h.IsName) && h.IsName[i] {
+				oneRow = h.ItemTops[i] < minBot && h.ItemBots[i] > maxTop
+			}
+		}
+		if !oneRow && !nameRow {
+			t.Errorf("%s: %s's header wraps into a second row that is not the name's alone (%.0f px high, status %q)", what, h.Panel, h.HeadH, h.Status)
+		}
+		if h.CutChip {
+			t.Errorf("%s: %s's header cuts its status %q short", what, h.Panel, h.Status)
 		}
 		if h.NameCut {
 			t.Errorf("%s: %s's header cuts its name %q short (status %q)", what, h.Panel, h.Name, h.Status)

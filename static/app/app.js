@@ -6,6 +6,7 @@
 import { getMethods } from "./api.js";
 import { Compare } from "./compare.js";
 import { watchClaim } from "./claim.js";
+import { glossPage } from "./glossary.js";
 import { sameValue, speedCap, stepCount } from "./controls.js";
 import { setupDataEdit } from "./dataedit.js";
 import { objectivesCompare, sharedObjectiveRange } from "./history.js";
@@ -76,6 +77,9 @@ const app = {
 };
 
 const panels = config.panels.map((pc) => new Panel(byId(`panel-${pc.method}`), pc, app));
+// The panel whose picture proves the claim (its first check's method): a
+// phone shows it first, under the claim (app.css).
+byId(`panel-${config.claim?.checks?.[0]?.method}`)?.classList.add("proof");
 // Points edited in the plots, shared by every panel (dataedit.js); edit= in the link.
 const dataEdit = setupDataEdit(config, panels, {
   onEdit: (enc) => {
@@ -247,6 +251,8 @@ addEventListener("pageshow", (ev) => {
 
 panels.forEach((p) => p.start());
 watchClaim(config.claim, panels, config, byId("claim-status"), () => url.searchParams.has("edit"));
+// A one-line gloss on hover for every term of art in the page's labels.
+glossPage(document.querySelector("main"));
 
 // ink counts a canvas's coloured pixels (not white, grey or black): what the
 // series drew, as opposed to the axes. For tests and the console.

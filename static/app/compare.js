@@ -7,8 +7,10 @@
 // The pure parts (colours, history, columns, series) are exported for the
 // node tests (static/test/compare.test.mjs).
 
+import { exportAllPNG } from "./export.js";
 import { fmt, fmtRate } from "./format.js";
-import { addPNGButton, COLORS, compactTicks, NO_DRAG, plotFigure, predictiveRange, renderLegend, sized, useStyles } from "./plots.js";
+import { shortName } from "./glossary.js";
+import { addPNGButton, COLORS, compactTicks, marksPlugin, NO_DRAG, plotFigure, predictiveRange, renderLegend, sized, useStyles } from "./plots.js";
 
 // RATIO_CAP bounds each method's in-between history, so an hour-long run
 // plots as many points as a minute's.
@@ -278,6 +280,14 @@ export class Compare {
     };
     this.overlay = sized(host, opts, compareTable(this.drawn, this.config.points, this.config.truth));
     addPNGButton(cap, () => this.overlay, () => [`${this.methods.map((m) => m.label).join(" vs ")} — bands, seed ${this.config.seed}`, `compare-${this.stem()}.png`]);
+    // A slide of every panel side by side, under the title, claim and verdict.
+    const all = document.createElement("button");
+    all.type = "button";
+    all.className = "png-all";
+    all.textContent = "Export all panels";
+    all.title = "Save every panel's predictive plot on one PNG for slides, under the title, the claim and its verdict";
+    all.addEventListener("click", () => exportAllPNG(this.panels, `compare-${this.stem()}`));
+    cap.appendChild(all);
   }
 
   buildRatio() {
@@ -297,10 +307,24 @@ export class Compare {
       scales: { x: { time: false, distr: 3 }, y: { range: (u, lo, hi) => ratioRange(hi) } },
       axes: [{ label: "step (log scale)", size: 34, labelSize: 16, space: 60, values: compactTicks }, { size: 40, values: compactTicks }],
       series,
-      plugins: [referencePlugin(1)],
+      // Every panel's control changes, marked as on its objective.
+      plugins: [referencePlugin(1), marksPlugin(() => this.allMarks(), (m) => m.labels)],
     };
     this.ratio = sized(host, opts, ratioTable(this.histories), 160);
     addPNGButton(cap, () => this.ratio, () => [`In-between ratio, seed ${this.config.seed}`, `inbetween-${this.stem()}.png`]);
+  }
+
+  // allMarks is every panel's control changes in step order, each labelled
+  // with its method's name where there are several panels.
+  allMarks() {
+    const several = this.panels.length > 1;
+    return this.panels
+      .flatMap((p) => p.marks.map((m) => {
+        const [long, short] = p.markLabels(m);
+        const who = shortName(p.method, p.spec?.label);
+        return { ...m, labels: several ? [`${who}: ${long}`, `${who}: ${short}`, short] : [long, short] };
+      }))
+      .sort((a, b) => a.step - b.step);
   }
 
   // layout shows the in-between chart while the data have a gap (or it has

@@ -11,6 +11,7 @@
 
 import { fmt } from "./history.js";
 import { download, saveBlob } from "./download.js";
+import { yBand } from "./yband.js";
 
 // PNG_SCALE is how many times the screen's resolution the PNG has: its
 // width is PNG_SCALE × devicePixelRatio × the plot's CSS width.
@@ -34,6 +35,11 @@ const INK = {
   axis: "#374151",
   grid: "#e5e7eb",
   text: "#111827",
+  inducing: "#059669", // plots.js COLORS.inducing
+  yband: "rgba(37, 99, 235, 0.07)", // yband.js
+  held: "#15803d",
+  broken: "#b91c1c",
+  muted: "#4b5563",
 };
 
 // ---- pure builders (node-tested in static/test/export.test.mjs) ----
@@ -67,26 +73,41 @@ export function dataCSV(points) {
 }
 
 // captionText is the line under an exported plot: method (and model),
-// data set, seed, step and every control's current value (name = value),
-// in the spec's order, then any the spec does not list, sorted.
-export function captionText({ label, model, data, seed, step, controls, specs = [] }) {
-  const parts = [model ? `${label} (model ${model})` : label, `data ${data}`, `seed ${seed}`, `step ${Number(step).toLocaleString("en-US")}`];
+// data set, seed, step and every control's current value, each under the
+// label the page gives it ("Prior scale = 0.232"), in the spec's order,
+// then any the spec does not list, sorted. dataLabel, when given, names the
+// data set as the page does ("Cubic with a gap", not its key).
+export function captionText({ label, model, data, dataLabel, seed, step, controls, specs = [] }) {
+  const parts = [model ? `${label} (model ${model})` : label, `data: ${dataLabel || data}`, `seed ${seed}`, `step ${Number(step).toLocaleString("en-US")}`];
+  const labels = new Map(specs.map((s) => [s.name, s.label || s.name]));
   const seen = new Set();
   const one = (name) => {
     if (!(name in controls) || seen.has(name)) return;
     seen.add(name);
     const v = controls[name];
-    parts.push(`${name} = ${typeof v === "number" ? fmt(v) : String(v)}`);
+    parts.push(`${labels.get(name) ?? name} = ${typeof v === "number" ? fmt(v) : String(v)}`);
   };
   for (const s of specs) one(s.name);
   for (const name of Object.keys(controls).sort()) one(name);
   return parts.join(" · ");
 }
 
+// slideHead is the head of an exported slide: the scenario's title, its
+// claim, and the verdict with the claim's live numbers, as the page shows
+// them; lines the page lacks are left out.
+export function slideHead({ title, claim, verdict, numbers }) {
+  const out = [];
+  if (title) out.push({ kind: "title", text: title });
+  if (claim) out.push({ kind: "claim", text: `Claim: ${claim}` });
+  const now = [verdict, numbers].filter(Boolean).join(" · ");
+  if (claim && now) out.push({ kind: "verdict", text: now });
+  return out;
+}
+
 // legendItems lists what an exported plot shows, in drawing order: data,
-// truth, mean, ±2σ band, sampled functions, snapshot, each only when
-// present.
-export function legendItems({ points, truth, band, snapshot }) {
+// truth, mean, ±2σ band, sampled functions, snapshot, inducing inputs,
+// each only when present.
+export function legendItems({ points, truth, band, snapshot, inducing }) {
   const items = [];
   if (points?.x?.length) items.push({ key: "data", label: "data" });
   if (truth?.x?.length) items.push({ key: "truth", label: "truth" });
@@ -96,6 +117,7 @@ export function legendItems({ points, truth, band, snapshot }) {
     if (band.samples?.length) items.push({ key: "samples", label: "sampled functions" });
   }
   if (snapshot?.x?.length) items.push({ key: "snapshot", label: "snapshot" });
+  if (inducing?.length) items.push({ key: "inducing", label: "inducing inputs" });
   return items;
 }
 
@@ -242,44 +264,147 @@ function panelPoints(panel) {
 }
 
 // exportPNG saves the predictive plot drawn afresh at PNG_SCALE times the
-// screen's resolution.
+// screen's resolution, under the scenario's title, claim and verdict.
 export function exportPNG(panel) {
-  const canvas = renderPredictive(panel, PNG_SCALE * (window.devicePixelRatio || 1));
+  const canvas = renderPredictive(panel, PNG_SCALE * (window.devicePixelRatio || 1), { head: pageHead() });
   download(canvas.toDataURL("image/png"), `${panel.fileStem()}-predictive.png`);
+}
+
+// exportAllPNG saves every panel's predictive plot on one slide, side by
+// side under the scenario's title, claim and verdict, each headed by its
+// method's name.
+export function exportAllPNG(panels, stem) {
+  const canvas = renderAll(panels, PNG_SCALE * (window.devicePixelRatio || 1), pageHead());
+  download(canvas.toDataURL("image/png"), `${stem}-all-panels.png`);
+}
+
+// pageHead reads the slide's head off the page as it reads now.
+function pageHead() {
+  const text = (sel) => document.querySelector(sel)?.textContent.trim() ?? "";
+  const claim = document.querySelector("#claim") ? playgroundClaim() : "";
+  return slideHead({ title: text(".play-head h1"), claim, verdict: text("#claim-verdict"), numbers: text("#claim-status") });
+}
+
+// playgroundClaim is the claim's own text: the claim line less its label,
+// verdict and numbers.
+function playgroundClaim() {
+  const line = document.querySelector("#claim").cloneNode(true);
+  line.querySelector("strong")?.remove();
+  line.querySelector(".claim-now")?.remove();
+  return line.textContent.trim();
+}
+
+const FONT = (px, weight = "") => `${weight}${px}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+
+// HEAD_STYLE is each head line's size, weight and colour.
+const HEAD_STYLE = { title: [17, "bold ", INK.text, 22], claim: [12.5, "", INK.text, 17], verdict: [12, "", INK.muted, 16], name: [14, "bold ", INK.text, 19] };
+
+// layoutHead wraps the head's lines to width: [{kind, text}] per line, and
+// their height.
+function layoutHead(meas, head, width) {
+  const lines = [];
+  let h = 0;
+  for (const l of head) {
+    const [px, weight, , lh] = HEAD_STYLE[l.kind];
+    meas.font = FONT(px, weight);
+    for (const t of wrap(meas, l.text, width)) {
+      lines.push({ kind: l.kind, text: t, y: h });
+      h += lh;
+    }
+  }
+  return { lines, height: head.length ? h + 8 : 0 };
+}
+
+function drawHead(ctx, layout, x, y, verdictColour) {
+  ctx.textBaseline = "top";
+  ctx.textAlign = "left";
+  for (const l of layout.lines) {
+    const [px, weight, colour] = HEAD_STYLE[l.kind];
+    ctx.font = FONT(px, weight);
+    ctx.fillStyle = l.kind === "verdict" ? verdictColour : colour;
+    ctx.fillText(l.text, x, y + l.y);
+  }
+}
+
+// verdictInk colours the verdict line as the page colours its chip.
+function verdictInk(head) {
+  const v = head.find((l) => l.kind === "verdict")?.text ?? "";
+  return v.startsWith("✓") ? INK.held : v.startsWith("✗") ? INK.broken : INK.muted;
+}
+
+// renderAll lays the panels' slides (renderPredictive, each headed by its
+// method's name) out in columns under one head.
+export function renderAll(panels, scale, head = []) {
+  const shown = panels.filter((p) => p.predictive);
+  const cols = shown.length <= 3 ? shown.length : 2;
+  const parts = shown.map((p) => renderPredictive(p, scale, { name: true }));
+  const gap = 12;
+  const colW = Math.max(...parts.map((c) => c.width / scale), 200);
+  const W = cols * colW + (cols + 1) * gap;
+  const meas = document.createElement("canvas").getContext("2d");
+  const hl = layoutHead(meas, head, W - 2 * gap);
+  const rows = [];
+  for (let i = 0; i < parts.length; i += cols) rows.push(parts.slice(i, i + cols));
+  const rowH = rows.map((r) => Math.max(...r.map((c) => c.height / scale)));
+  const H = gap + hl.height + rowH.reduce((a, b) => a + b + gap, 0);
+  const c = document.createElement("canvas");
+  c.width = Math.round(W * scale);
+  c.height = Math.round(H * scale);
+  const ctx = c.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.save();
+  ctx.scale(scale, scale);
+  drawHead(ctx, hl, gap, gap, verdictInk(head));
+  ctx.restore();
+  let y = gap + hl.height;
+  rows.forEach((r, i) => {
+    r.forEach((part, j) => ctx.drawImage(part, Math.round((gap + j * (colW + gap)) * scale), Math.round(y * scale)));
+    y += rowH[i] + gap;
+  });
+  return c;
 }
 
 // renderPredictive draws the panel's predictive plot, its legend and its
 // caption on a new canvas, laid out in the live plot's CSS size and drawn
-// at scale device pixels per CSS pixel. The axes' ranges are the live
-// plot's, so the picture matches the screen.
-export function renderPredictive(panel, scale) {
+// at scale device pixels per CSS pixel, under head (slideHead's lines) and
+// the method's name when name is set. The axes' ranges are the live plot's,
+// so the picture matches the screen; every marker the live plot shows is
+// drawn (the inducing inputs too).
+export function renderPredictive(panel, scale, { head = [], name = false } = {}) {
   const plot = panel.predictive;
   const u = plot?.u;
   const W = Math.max(200, Math.round(u?.width ?? 600));
   const H = Math.max(120, Math.round(u?.height ?? 260));
   const task = panel.app.config.task;
-  const series = { points: panelPoints(panel), truth: plot?.truth ?? panel.app.config.truth, band: panel.band, snapshot: plot?.snapshot ?? null };
+  const inducing = plot?.inducing ? (panel.views?.get("inducing")?.x ?? []) : [];
+  const series = { points: panelPoints(panel), truth: plot?.truth ?? panel.app.config.truth, band: panel.band, snapshot: plot?.snapshot ?? null, inducing };
+  const yb = panel.noiseBand?.shown() ? yBand(panel.band, panel.noiseBand.sigma) : null;
   const items = legendItems(series);
+  if (yb) items.splice(items.findIndex((i) => i.key === "band") + 1, 0, { key: "yband", label: "±2σ band of y" });
   const caption = captionText({
     label: panel.spec.label,
     model: panel.model,
     data: panel.app.config.data,
+    dataLabel: panel.app.config.data_label,
     seed: panel.app.config.seed,
     step: panel.step,
     controls: panel.confirmed,
     specs: panel.spec.controls ?? [],
   });
 
-  // Measure the legend and caption with a scratch context first.
-  const font = (px, weight = "") => `${weight}${px}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+  // Measure the head, legend and caption with a scratch context first.
+  const font = FONT;
   const meas = document.createElement("canvas").getContext("2d");
+  const hl = layoutHead(meas, name ? [...head, { kind: "name", text: panel.spec.label }] : head, W - 16);
   meas.font = font(12);
   const legendRows = layoutLegend(meas, items, W - 16);
   meas.font = font(11);
   const capLines = wrap(meas, caption, W - 16);
   const legendH = legendRows.length * 18 + (legendRows.length ? 6 : 0);
   const capH = capLines.length * 15 + 8;
-  const total = H + legendH + capH;
+  const top = hl.height ? hl.height + 8 : 0;
+  const total = top + H + legendH + capH;
 
   const c = document.createElement("canvas");
   c.width = Math.round(W * scale);
@@ -288,6 +413,8 @@ export function renderPredictive(panel, scale) {
   ctx.scale(scale, scale);
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, W, total);
+  drawHead(ctx, hl, 8, 8, verdictInk(head));
+  ctx.translate(0, top);
 
   const area = { left: 58, top: 10, right: W - 14, bottom: H - 42 };
   const [x0, x1] = range(u?.scales?.x, [series.band?.x, series.points?.x, series.truth?.x]);
@@ -305,6 +432,11 @@ export function renderPredictive(panel, scale) {
   if (s) {
     fillBetween(ctx, s.x, s.lo, s.hi, px, py, INK.snapBand);
     line(ctx, s.x, s.mean, px, py, INK.snapMean, 1.5, [6, 4]);
+  }
+  if (yb) {
+    fillBetween(ctx, yb.x, yb.lo, yb.hi, px, py, INK.yband);
+    line(ctx, yb.x, yb.lo, px, py, INK.bandEdge, 1, [4, 3]);
+    line(ctx, yb.x, yb.hi, px, py, INK.bandEdge, 1, [4, 3]);
   }
   const b = series.band;
   if (b) {
@@ -327,6 +459,8 @@ export function renderPredictive(panel, scale) {
       ctx.stroke();
     }
   }
+  // The inducing inputs as the live plot marks them: triangles on the x-axis.
+  for (const x of inducing) if (x >= x0 && x <= x1) triangle(ctx, px(x), area.bottom - 1);
   ctx.restore();
 
   // Legend: a swatch and a label per item, in rows.
@@ -346,6 +480,17 @@ export function renderPredictive(panel, scale) {
   ctx.textBaseline = "top";
   capLines.forEach((t, i) => ctx.fillText(t, 8, H + legendH + 4 + i * 15));
   return c;
+}
+
+// triangle draws an inducing input's marker, its base on y.
+function triangle(ctx, x, y) {
+  ctx.fillStyle = INK.inducing;
+  ctx.beginPath();
+  ctx.moveTo(x - 5, y);
+  ctx.lineTo(x + 5, y);
+  ctx.lineTo(x, y - 9);
+  ctx.closePath();
+  ctx.fill();
 }
 
 // layoutLegend places the items in rows no wider than width: each gets x.
@@ -407,6 +552,16 @@ function swatch(ctx, key, x, y) {
       break;
     case "truth":
       segment(ctx, x, y, INK.truth, 1.5, [3, 4]);
+      break;
+    case "inducing":
+      triangle(ctx, x + 10, y + 5);
+      break;
+    case "yband":
+      ctx.fillStyle = INK.yband;
+      ctx.fillRect(x, y - 6, 20, 12);
+      ctx.strokeStyle = INK.bandEdge;
+      ctx.setLineDash([4, 3]);
+      ctx.strokeRect(x, y - 6, 20, 12);
       break;
     case "samples":
       segment(ctx, x, y - 3, INK.sample, 1);

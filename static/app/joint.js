@@ -26,6 +26,7 @@ export class JointView {
     this.replayed = false;
     this.dirty = false;
     this.hooked = null; // the predictive uPlot carrying the exact band hook
+    this.height = HEIGHT; // CSS px; layout.js may make it shorter to keep it in view
     this.build();
   }
 
@@ -146,15 +147,25 @@ export class JointView {
     this.panel.el.dataset.exactBand = "drawn";
   }
 
+  // setHeight sets the plane's height in CSS px (layout.js keeps it in the
+  // first screen) and redraws it.
+  setHeight(h) {
+    if (h === this.height) return;
+    this.height = h;
+    this.canvas.style.height = `${h}px`;
+    this.drawJoint();
+  }
+
   drawJoint() {
+    const H = this.height;
     const c = this.canvas;
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(200, c.clientWidth || 400);
     c.width = Math.round(w * dpr);
-    c.height = Math.round(HEIGHT * dpr);
+    c.height = Math.round(H * dpr);
     const ctx = c.getContext("2d");
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, HEIGHT);
+    ctx.clearRect(0, 0, w, H);
     const j = this.j;
     if (!j) return;
     const rp = this.replay;
@@ -165,7 +176,7 @@ export class JointView {
     const L = 52;
     const B = 36;
     const pw = w - L - 10;
-    const ph = HEIGHT - B - 8;
+    const ph = H - B - 8;
     const px = (x) => L + ((x - x0) / (x1 - x0)) * pw;
     const py = (y) => 8 + ph - ((y - y0) / (y1 - y0)) * ph;
     this.axes(ctx, { x0, x1, y0, y1, L, B, pw, ph, px, py, w });
@@ -245,7 +256,7 @@ export class JointView {
     for (const v of ticks(y0, y1)) ctx.fillText(String(v), L - 4, py(v) + 4);
     ctx.textAlign = "center";
     ctx.font = "12px system-ui, sans-serif";
-    ctx.fillText("intercept b0", L + pw / 2, HEIGHT - 4);
+    ctx.fillText("intercept b0", L + pw / 2, this.height - 4);
     ctx.save();
     ctx.translate(12, 8 + ph / 2);
     ctx.rotate(-Math.PI / 2);

@@ -6,6 +6,12 @@
 // the link, or the key P) hides prose and chrome and enlarges the plots.
 
 const MIN_PLOT = 170; // px: below this a plot stops being readable
+// Above a joint plane that proves the claim the bands (alike in every
+// panel) may be shorter, and the plane gives way down to JOINT_MIN before
+// it leaves the first screen.
+const MIN_PLOT_OVER_PROOF = 110;
+const JOINT_MIN = 150;
+const JOINT_MAX = 260;
 const MARGIN = 10; // px kept under the lowest control in focus
 const FOLD_KEY = "pp:fold:";
 
@@ -71,6 +77,7 @@ function fitPlots(panels) {
   const tops = panels.map((p) => p.el.getBoundingClientRect().top);
   const stacked = tops.some((t) => Math.abs(t - tops[0]) > 4);
   let h = Infinity;
+  let shared = Infinity; // the least room a panel with a joint plane has for its band and the plane
   for (const p of panels) {
     const host = p.el.querySelector('[data-plot="predictive"] .plot-host');
     const canvas = host?.querySelector("canvas");
@@ -86,15 +93,24 @@ function fitPlots(panels) {
     const focus = p.el.querySelector(".focus-controls");
     // The joint (b0, b) plane, where a panel has one, is what its scenario
     // proves its claim on (VI vs MCMC): it is kept in view too, the bands
-    // above it (alike in every panel) made shorter.
+    // above it (alike in every panel) made shorter, then the plane itself.
     const proof = p.el.querySelector('[data-role="joint-canvas"]');
     const end = Math.max(fig.getBoundingClientRect().bottom, focus?.getBoundingClientRect().bottom ?? 0, proof?.getBoundingClientRect().bottom ?? 0);
     const top = r.top + scrollY; // where the plot starts on the page, scrolled to the top
     const below = end - r.bottom; // the legend, the bar and the controls in focus
-    h = Math.min(h, maxH, vh - top - below - MARGIN);
+    const room = vh - top - below - MARGIN;
+    h = Math.min(h, maxH);
+    if (proof) shared = Math.min(shared, room + proof.getBoundingClientRect().height);
+    else h = Math.min(h, room);
   }
+  if (Number.isFinite(shared)) {
+    // The plane takes what the band leaves above its floor, within bounds.
+    const joint = Math.round(Math.min(JOINT_MAX, Math.max(JOINT_MIN, shared - MIN_PLOT_OVER_PROOF)));
+    h = Math.max(MIN_PLOT_OVER_PROOF, Math.min(h, shared - joint));
+    for (const p of panels) p.views?.get("joint")?.setHeight?.(joint);
+  } else if (Number.isFinite(h)) h = Math.max(MIN_PLOT, h);
   if (!Number.isFinite(h)) return;
-  h = Math.round(Math.max(MIN_PLOT, h));
+  h = Math.round(h);
   for (const p of panels) p.predictive.setHeight(h);
 }
 

@@ -10,6 +10,7 @@ import { McmcView } from "./mcmc.js";
 import { statusLine } from "./status.js";
 import { fmtInput, fmtRate, readout } from "./format.js";
 import { VIEWS } from "./views.js";
+import { NoiseBand, speaksOfNoise } from "./yband.js";
 
 const MAX_MARKS = 200;
 export const DRAW_LOOP = new DrawLoop(); // the page's, for all panels
@@ -69,6 +70,11 @@ export class Panel {
     const cfg = this.app.config;
     const pred = this.el.querySelector('[data-plot="predictive"]');
     this.predictive = new PredictivePlot(pred.querySelector(".plot-host"), { points: cfg.points, truth: cfg.truth, task: cfg.task });
+    this.predictive.onResize = () => {
+      for (const v of this.views.values()) v.draw?.();
+    };
+    // The band of y beside f's, shown first where the scenario speaks of noise.
+    this.noiseBand = new NoiseBand(this, { on: speaksOfNoise(document.querySelector(".play-head")?.textContent) });
     // PNG for slides, band, data and draws CSV (export.js), in the bar under the plot
     addPredictiveExports(this, pred.querySelector("figcaption .actions") ?? pred.querySelector("figcaption"));
     const obj = this.el.querySelector('[data-plot="objective"]');
@@ -164,6 +170,7 @@ export class Panel {
 
   draw() {
     if (this.bandDirty) {
+      this.noiseBand.setNoise(this.diagnostics.noise_std);
       this.predictive.setBand(this.band);
       this.bandDirty = false;
     }

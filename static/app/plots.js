@@ -303,6 +303,11 @@ export class PredictivePlot {
       },
       axes: [{ label: "x", size: 40, labelSize: 18 }, { label: this.task === "classification" ? "p(y = 1 | x)" : "f(x)", size: 50, labelSize: 18 }],
       series,
+      // What yband.js adds: the band of y under the series, the latest
+      // control change over them.
+      // onResize: the views drawn over the plot (the inducing inputs) follow
+      // a new size, though no frame comes (a paused run).
+      hooks: { drawAxes: [(u) => this.underlay?.(u)], draw: [(u) => this.overlay?.(u)], setSize: [(u) => this.onResize?.(u)] },
       bands: [
         { series: [this.idx.snapHi, this.idx.snapLo], fill: COLORS.snapBand },
         { series: [this.idx.hi, this.idx.lo], fill: COLORS.band },
@@ -439,6 +444,7 @@ export function renderLegend(ul, entries) {
       li.append(swatch(e), label);
       return li;
     }),
+    ...(ul.keep ?? []), // items the legend always ends with (yband.js's toggle)
   );
 }
 

@@ -68,6 +68,44 @@ test("claim numbers: each check with its value, bound and verdict", async () => 
   assert.equal(s, "Global inducing points' in-between ratio 3.41 ≥ 3 ✓ · Mean-field VI's in-between ratio 1.25 ≤ 1 ✗");
 });
 
+test("claim numbers, compact: the measure once, a pair of bounds as a range, a relative bound with the other's value", async () => {
+  const { compactNumbers } = await import("../app/claim.js");
+  const short = { gip: "GIP", mfvi: "mean-field", hmc: "HMC", fbnn: "fBNN" };
+  const ratio = (method, v) => ({ method, diagnostics: { inbetween_ratio: v } });
+  const headline = { checks: [
+    { method: "gip", measure: "inbetween_ratio", op: ">=", value: 3 },
+    { method: "mfvi", measure: "inbetween_ratio", op: "<=", value: 1 },
+  ] };
+  assert.equal(compactNumbers(headline, [ratio("gip", 3.4123), ratio("mfvi", 1.25)], {}, short),
+    "in-between ratio: GIP 3.41 ≥ 3 ✓, mean-field 1.25 ≤ 1 ✗");
+  // No band yet: a dash, and the check fails.
+  assert.equal(compactNumbers(headline, [{ method: "gip" }, ratio("mfvi", 0.5)], {}, short),
+    "in-between ratio: GIP – ≥ 3 ✗, mean-field 0.5 ≤ 1 ✓");
+  const range = { checks: [
+    { method: "hmc", measure: "inbetween_ratio", op: ">=", value: 0.85 },
+    { method: "hmc", measure: "inbetween_ratio", op: "<=", value: 1.15 },
+  ] };
+  assert.equal(compactNumbers(range, [ratio("hmc", 1.2)], {}, short), "in-between ratio: HMC 1.2 in [0.85, 1.15] ✗");
+  assert.equal(compactNumbers(range, [ratio("hmc", 1)], {}, short), "in-between ratio: HMC 1 in [0.85, 1.15] ✓");
+  const two = { checks: [
+    { method: "gip", measure: "noise_std", op: ">=", value: 15 },
+    { method: "gip", measure: "objective", op: "<=", value: -100 },
+  ] };
+  assert.equal(compactNumbers(two, [{ method: "gip", diagnostics: { noise_std: 16.04, objective: -120.4 } }], {}, short),
+    "noise estimate: GIP 16 ≥ 15 ✓ · objective: GIP -120 ≤ -100 ✓");
+  // fBNN's error beyond the data [0, 1]: 0.5 at both ends; mean-field's 1.
+  const data = { points: { x: [0, 1] }, truth: { y: [0, 0, 0] } };
+  const band = (d) => ({ x: [-1, 0.5, 2], mean: [d, 9, d] });
+  const rel = { checks: [
+    { method: "fbnn", measure: "truth_rmse_outside", op: "<=", value: 0.8 },
+    { method: "fbnn", measure: "truth_rmse_outside", op: "<=", value: 0.7, than: "mfvi" },
+  ] };
+  assert.equal(compactNumbers(rel, [{ method: "fbnn", band: band(0.5) }, { method: "mfvi", band: band(1) }], data, short),
+    "RMS error to the truth beyond the data: fBNN 0.5 ≤ 0.8 and ≤ 0.7 × mean-field's 1 ✓");
+  assert.equal(compactNumbers(rel, [{ method: "fbnn", band: band(0.75) }, { method: "mfvi", band: band(1) }], data, short),
+    "RMS error to the truth beyond the data: fBNN 0.75 ≤ 0.8 and ≤ 0.7 × mean-field's 1 ✗");
+});
+
 // play feeds the verdict's state machine checks {holds, step} and returns
 // the state and text after each.
 async function play(checks, from, k) {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { bandCSV, captionText, dataCSV, historyCSV, legendItems, niceTicks } from "../app/export.js";
+import { bandCSV, captionText, dataCSV, historyCSV, legendItems, niceTicks, slideHead } from "../app/export.js";
 
 // A regression band as the engine sends it: mean ± 2 sd on a grid.
 function band(n) {
@@ -73,29 +73,39 @@ test("data CSV: x, y, one row per point", () => {
   assert.equal(dataCSV(null), "x,y\n");
 });
 
-test("caption: method, model, data, seed, step and the controls in the spec's order", () => {
+test("caption: method, model, data, seed, step and the controls by their labels, in the spec's order", () => {
   const text = captionText({
     label: "Mean-field VI",
     model: "bnn",
     data: "gap",
+    dataLabel: "Cubic with a gap",
     seed: 7,
     step: 12345,
-    controls: { lr: 0.01, prior_scale: 4, activation: "tanh", extra: true },
-    specs: [{ name: "prior_scale" }, { name: "lr" }, { name: "activation" }],
+    controls: { lr: 0.01, prior_scale: 0.23219, activation: "tanh", extra: true },
+    specs: [{ name: "prior_scale", label: "Prior scale" }, { name: "lr", label: "Learning rate" }, { name: "activation" }],
   });
-  assert.equal(text, "Mean-field VI (model bnn) · data gap · seed 7 · step 12,345 · prior_scale = 4 · lr = 0.01 · activation = tanh · extra = true");
-  assert.equal(captionText({ label: "HMC", data: "linreg", seed: 1, step: 0, controls: {} }), "HMC · data linreg · seed 1 · step 0");
+  assert.equal(text, "Mean-field VI (model bnn) · data: Cubic with a gap · seed 7 · step 12,345 · Prior scale = 0.232 · Learning rate = 0.01 · activation = tanh · extra = true");
+  assert.equal(captionText({ label: "HMC", data: "linreg", seed: 1, step: 0, controls: {} }), "HMC · data: linreg · seed 1 · step 0");
 });
 
-test("legend: only what is present, in drawing order", () => {
+test("slide head: title, claim, and the verdict with the numbers, each only when the page has it", () => {
+  assert.deepEqual(slideHead({ title: "In-between", claim: "GIP widens.", verdict: "✓ held since step 2,500", numbers: "in-between ratio: GIP 3.41 ≥ 3 ✓" }), [
+    { kind: "title", text: "In-between" },
+    { kind: "claim", text: "Claim: GIP widens." },
+    { kind: "verdict", text: "✓ held since step 2,500 · in-between ratio: GIP 3.41 ≥ 3 ✓" },
+  ]);
+  assert.deepEqual(slideHead({ title: "Mean-field VI vs HMC on linreg", claim: "", verdict: "", numbers: "" }), [{ kind: "title", text: "Mean-field VI vs HMC on linreg" }]);
+});
+
+test("legend: only what is present, in drawing order, the inducing inputs too", () => {
   const b = band(5);
-  const all = legendItems({ points: { x: [1], y: [1] }, truth: { x: [1], y: [1] }, band: b, snapshot: { x: [1] } });
+  const all = legendItems({ points: { x: [1], y: [1] }, truth: { x: [1], y: [1] }, band: b, snapshot: { x: [1] }, inducing: [0.5] });
   assert.deepEqual(
     all.map((i) => i.key),
-    ["data", "truth", "mean", "band", "samples", "snapshot"],
+    ["data", "truth", "mean", "band", "samples", "snapshot", "inducing"],
   );
   assert.deepEqual(
-    legendItems({ points: { x: [1], y: [1] }, truth: null, band: { ...b, samples: [] }, snapshot: null }).map((i) => i.key),
+    legendItems({ points: { x: [1], y: [1] }, truth: null, band: { ...b, samples: [] }, snapshot: null, inducing: [] }).map((i) => i.key),
     ["data", "mean", "band"],
   );
   assert.deepEqual(legendItems({ points: { x: [], y: [] } }), []);
