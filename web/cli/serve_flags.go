@@ -40,10 +40,24 @@ func limitFlags(fs *flag.FlagSet, cfg *web.Config) {
 type byteSize int64
 
 func (s *byteSize) String() string {
-	if s == nil || *s == 0 {
+	if s == nil {
 		return "0"
 	}
-	return strconv.FormatInt(int64(*s), 10)
+	return formatBytes(int64(*s))
+}
+
+// formatBytes writes n in the largest unit parseBytes reads back exactly
+// ("1GB", not 1073741824, in --help's defaults).
+func formatBytes(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}} {
+		if n != 0 && n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 func (s *byteSize) Set(v string) error {
@@ -62,7 +76,7 @@ func (s *intBytes) String() string {
 	if s == nil {
 		return "0"
 	}
-	return strconv.Itoa(int(*s))
+	return formatBytes(int64(*s))
 }
 
 func (s *intBytes) Set(v string) error {

@@ -43,3 +43,18 @@ func newFlagSetWith(t *testing.T) *flag.FlagSet {
 	limitFlags(fs, &cfg)
 	return fs
 }
+
+// TestByteSizesReadBack: a size flag's default is written in the largest
+// exact unit, and reads back as the same number of bytes.
+func TestByteSizesReadBack(t *testing.T) {
+	for _, n := range []int64{0, 1, 1023, 1 << 10, 1536, 128 << 10, 512 << 20, 3 << 29, 1 << 30, 8 << 30} {
+		s := formatBytes(n)
+		back, err := parseBytes(s)
+		if err != nil || back != n {
+			t.Errorf("%d written %q reads back %d, %v", n, s, back, err)
+		}
+	}
+	if got := formatBytes(1 << 30); got != "1GB" {
+		t.Errorf("1 GiB written %q, want 1GB", got)
+	}
+}
