@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/posterior-playground/playground/numeric"
@@ -39,6 +40,9 @@ func samplers() []struct {
 		{"nuts", func(t target.Target, r *rand.Rand, s Point) Sampler {
 			return must(NewNUTS(t, NUTSConfig{Warmup: 300}, r, s))
 		}},
+		{"nuts unit metric", func(t target.Target, r *rand.Rand, s Point) Sampler {
+			return must(NewNUTS(t, NUTSConfig{Warmup: 300, Metric: MetricUnit}, r, s))
+		}},
 	}
 }
 
@@ -49,7 +53,7 @@ func TestStationary(t *testing.T) {
 		g := mustGrid(t, tg)
 		for _, s := range samplers() {
 			n := 20000
-			if s.name == "nuts" || s.name == "hmc" {
+			if strings.HasPrefix(s.name, "nuts") || s.name == "hmc" {
 				n = 4000
 			}
 			d := run(t, g, 4, 300, n, func(r *rand.Rand, start Point) Sampler { return s.mk(tg, r, start) })
