@@ -4,6 +4,9 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/posterior-playground/playground/sim"
+	"github.com/posterior-playground/playground/sim/sampler"
 )
 
 // The races: methods paced to equal budgets of gradient evaluations
@@ -95,11 +98,22 @@ func TestRaceGaussian(t *testing.T) {
 // is a Monte Carlo one on a heavy-tailed x (Var x² / (E x²)² = 3e⁹ − 1),
 // large and seed-dependent: measured 0.03–0.59 at 256,000; 0.8 keeps a
 // margin of 0.2 over the worst seed, and 0.15 below the families' floor.
+// NUTS keeps the identity metric here, the one those numbers are of: with
+// the metric adapted to a window's variance of x (as heavy-tailed) its
+// chains reach further into the mouth and the same estimator overshoots
+// instead (measured 0.39–2.99 over the seeds; at 2.99 the draws' sd of x
+// is 19, the exact 9.5).
 func TestRaceFunnel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("races three methods to 256,000 gradient evaluations on five seeds")
 	}
-	funnel := func(m string, seed uint64) RunConfig { return RunConfig{Target: "funnel", Method: m, Seed: seed} }
+	funnel := func(m string, seed uint64) RunConfig {
+		c := RunConfig{Target: "funnel", Method: m, Seed: seed}
+		if m == "nuts" {
+			c.MethodControls = sim.Controls{"metric": sim.Choice(sampler.MetricUnit)}
+		}
+		return c
+	}
 	race(t, funnel, []string{"nuts", "mfvi", "fullrank"}, []int64{256_000}, func(seed uint64, b int64, runs map[string]*Run) {
 		for _, m := range []string{"mfvi", "fullrank"} {
 			for _, p := range runs[m].History(nil) {

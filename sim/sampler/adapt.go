@@ -49,10 +49,10 @@ func (c *chain) initStep(eps float64) float64 {
 	c.ensureGrad()
 	dir := 0.0
 	for range 60 { // 2^±60 covers any scale a 2-D box can have
-		p := normal2(c.r)
-		h0 := energy(c.lp, p)
+		p := c.m.momentum(c.r)
+		h0 := c.m.energy(c.lp, p)
 		_, p1, lp1, _ := c.leapfrog(c.x, p, c.grad, eps)
-		dh := h0 - energy(lp1, p1)
+		dh := h0 - c.m.energy(lp1, p1)
 		up := dh > math.Log(0.8)
 		if dir == 0 {
 			dir = -1

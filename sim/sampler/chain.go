@@ -46,8 +46,8 @@ type Counts struct {
 const MaxEnergyError = 1000
 
 // chain is the state every sampler shares: the target, the random stream,
-// the position with its log density (and gradient, when gradOK), and the
-// evaluation counts.
+// the position with its log density (and gradient, when gradOK), the
+// evaluation counts, and the metric of the Hamiltonian samplers.
 type chain struct {
 	t      target.Target
 	r      *rand.Rand
@@ -56,10 +56,11 @@ type chain struct {
 	grad   Point
 	gradOK bool
 	counts Counts
+	m      metric
 }
 
 func newChain(t target.Target, r *rand.Rand, start Point) (chain, error) {
-	c := chain{t: t, r: r, x: start}
+	c := chain{t: t, r: r, x: start, m: unitMetric()}
 	c.lp = c.logp(start)
 	if math.IsNaN(c.lp) || math.IsInf(c.lp, 0) {
 		return c, &sim.FieldError{Field: "start", Message: fmt.Sprintf("the log density at %v is %g, want a finite value", start, c.lp)}

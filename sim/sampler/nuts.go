@@ -1,21 +1,31 @@
 package sampler
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
+	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/target"
 )
 
 // NUTSConfig sets the no-U-turn sampler. The zero value is Stan's
 // defaults: ε₀ = 1, max depth 10, 1000 warm-up transitions adapting ε
-// towards acceptance 0.8.
+// towards acceptance 0.8 and a diagonal metric in Stan's windows.
 type NUTSConfig struct {
 	Step      float64 // ε₀, the step size warm-up starts from (or the fixed step), in [0.001, 5]; 0 means 1
 	MaxDepth  int     // doublings at most, in [1, MaxTreeDepth]; 0 means 10
 	Warmup    int     // warm-up transitions, in [1, 100000]; 0 means 1000
 	Delta     float64 // the acceptance statistic warm-up aims at, in [0.5, 0.99]; 0 means 0.8
-	FixedStep bool    // no warm-up: every transition uses Step
+	FixedStep bool    // no warm-up: every transition uses Step (and InvMetric)
+	// Metric is MetricDiag (a diagonal metric adapted in warm-up, Stan's
+	// diag_e) or MetricUnit (the identity, or InvMetric, throughout); ""
+	// means MetricDiag.
+	Metric string
+	// InvMetric is the inverse metric's diagonal the chain starts with
+	// (and keeps, with MetricUnit or FixedStep), each entry in
+	// [1e-8, 1e8]; the zero value means the identity.
+	InvMetric Point
 }
 
 // MaxTreeDepth bounds NUTS's max depth: a tree of 2^12 points.
@@ -29,6 +39,16 @@ func (c NUTSConfig) resolve() (NUTSConfig, error) {
 	}
 	if c.Warmup == 0 {
 		c.Warmup = 1000
+	}
+	if c.Metric == "" {
+		c.Metric = MetricDiag
+	}
+	if c.Metric != MetricDiag && c.Metric != MetricUnit {
+		return c, &sim.FieldError{Field: "metric", Message: fmt.Sprintf("%q is not one of [%s %s]", c.Metric, MetricUnit, MetricDiag)}
+	}
+	var err error
+	if c.InvMetric, err = checkInvMetric(c.InvMetric); err != nil {
+		return c, err
 	}
 	for _, e := range []error{
 		checkRange("step", c.Step, 0.001, 5),
@@ -50,15 +70,20 @@ func (c NUTSConfig) resolve() (NUTSConfig, error) {
 // leapfrog's energy error passes MaxEnergyError (a divergence) or the
 // depth reaches MaxDepth; the next state is drawn from the trajectory with
 // multinomial weights e^{−H}, biased towards the newest half at the top
-// level. The metric is the identity. During warm-up ε is adapted by dual
-// averaging towards acceptance statistic Delta, starting from Stan's
-// step-size heuristic; afterwards it is fixed at the averaged value.
+// level. During warm-up ε is adapted by dual averaging towards acceptance
+// statistic Delta, starting from Stan's step-size heuristic, and (with
+// MetricDiag) the diagonal metric is set to the regularised variances of
+// the draws of each of Stan's slow windows, after which the heuristic and
+// the dual averaging start again from the last ε; after warm-up ε is fixed
+// at the averaged value and the metric at the last window's.
 type NUTS struct {
 	chain
 	cfg  NUTSConfig
 	eps  float64
 	da   dualAvg
 	iter int // transitions made
+	win  windows
+	est  welford // the current slow window's draws
 
 	// One transition's scratch.
 	h0, sumMetro float64
@@ -80,7 +105,8 @@ func NewNUTS(t target.Target, c NUTSConfig, r *rand.Rand, start Point) (*NUTS, e
 	if err != nil {
 		return nil, err
 	}
-	n := &NUTS{chain: ch, cfg: c, eps: c.Step}
+	ch.m = newMetric(c.InvMetric)
+	n := &NUTS{chain: ch, cfg: c, eps: c.Step, win: newWindows(c.Warmup)}
 	if !c.FixedStep {
 		n.eps = n.initStep(n.eps)
 		n.da = newDualAvg(n.eps, c.Delta)
@@ -91,14 +117,27 @@ func NewNUTS(t target.Target, c NUTSConfig, r *rand.Rand, start Point) (*NUTS, e
 // StepSize is the step size the next transition uses.
 func (n *NUTS) StepSize() float64 { return n.eps }
 
+// InvMetric is the diagonal of the inverse metric M⁻¹ the next transition
+// uses: after warm-up with MetricDiag, estimates of the target's marginal
+// variances.
+func (n *NUTS) InvMetric() Point { return n.m.inv }
+
 // SetConfig changes the max depth between steps; a new step size (with
-// FixedStep) or a new warm-up takes effect from the next transition.
+// FixedStep) or a new warm-up takes effect from the next transition, the
+// latter with new metric windows counted from the chain's start (the
+// current window's draws are dropped). The metric and InvMetric are read
+// only by a new chain.
 func (n *NUTS) SetConfig(c NUTSConfig) error {
+	c.Metric, c.InvMetric = n.cfg.Metric, n.cfg.InvMetric
+	old := n.cfg.Warmup
 	if err := setConfig(&n.cfg, c); err != nil {
 		return err
 	}
 	if n.cfg.FixedStep {
 		n.eps = n.cfg.Step
+	}
+	if n.cfg.Warmup != old {
+		n.win, n.est = newWindows(n.cfg.Warmup), welford{}
 	}
 	return nil
 }
@@ -107,12 +146,12 @@ func (n *NUTS) Step(rec *Record) Transition {
 	n.ensureGrad()
 	warm := !n.cfg.FixedStep && n.iter < n.cfg.Warmup
 	n.iter++
-	z := nutsState{x: n.x, p: normal2(n.r), g: n.grad, lp: n.lp}
+	z := nutsState{x: n.x, p: n.m.momentum(n.r), g: n.grad, lp: n.lp}
 	if rec != nil {
 		rec.reset(n.x)
 		rec.Path = append(rec.Path, n.x)
 	}
-	n.h0 = energy(z.lp, z.p)
+	n.h0 = n.m.energy(z.lp, z.p)
 	n.nLeap, n.sumMetro, n.divergent = 0, 0, false
 	fwd, bck, sample := z, z, z
 	// The tree's outer ends' momenta, the inner ends' of its two halves
@@ -154,9 +193,9 @@ func (n *NUTS) Step(rec *Record) Transition {
 		}
 		lsw = logAddExp(lsw, lswSub)
 		rho = add(rhoBck, rhoFwd)
-		if !(noUTurn(pBckBck, pFwdFwd, rho) &&
-			noUTurn(pBckBck, pFwdBck, add(rhoBck, pFwdBck)) &&
-			noUTurn(pBckFwd, pFwdFwd, add(rhoFwd, pBckFwd))) {
+		if !(n.m.noUTurn(pBckBck, pFwdFwd, rho) &&
+			n.m.noUTurn(pBckBck, pFwdBck, add(rhoBck, pFwdBck)) &&
+			n.m.noUTurn(pBckFwd, pFwdFwd, add(rhoFwd, pBckFwd))) {
 			stop = StopUTurn
 			break
 		}
@@ -169,11 +208,34 @@ func (n *NUTS) Step(rec *Record) Transition {
 	}
 	if warm {
 		n.eps = n.da.learn(acc)
+		if n.cfg.Metric == MetricDiag && n.adaptMetric() {
+			n.eps = n.initStep(n.eps)
+			n.da = newDualAvg(n.eps, n.cfg.Delta)
+		}
 		if n.iter == n.cfg.Warmup {
 			n.eps = n.da.final()
 		}
 	}
 	return Transition{Accepted: moved, Accept: acc, Divergent: n.divergent, Leapfrogs: n.nLeap, Depth: depth, Warmup: warm}
+}
+
+// adaptMetric adds the chain's position to the current slow window's
+// estimate and, at the window's end, sets the metric to it and reports
+// true.
+func (n *NUTS) adaptMetric() bool {
+	gather, end := n.win.at(n.iter - 1)
+	if gather {
+		n.est.add(n.x)
+	}
+	if !end {
+		return false
+	}
+	inv, ok := n.est.inv()
+	n.est = welford{}
+	if ok {
+		n.m = newMetric(inv)
+	}
+	return ok
 }
 
 // build extends the trajectory from z by 2^depth leapfrog steps in
@@ -190,7 +252,7 @@ func (n *NUTS) build(depth int, sign float64, z, propose *nutsState, rec *Record
 			rec.Path = append(rec.Path, z.x)
 			z.idx = len(rec.Path) - 1
 		}
-		h := energy(z.lp, z.p)
+		h := n.m.energy(z.lp, z.p)
 		if h-n.h0 > MaxEnergyError {
 			n.divergent = true
 			if rec != nil && rec.DivergentAt < 0 {
@@ -223,19 +285,13 @@ func (n *NUTS) build(depth int, sign float64, z, propose *nutsState, rec *Record
 		*propose = final
 	}
 	rho = add(rhoInit, rhoFinal)
-	ok = noUTurn(pBeg, pEnd, rho) &&
-		noUTurn(pBeg, pFinalBeg, add(rhoInit, pFinalBeg)) &&
-		noUTurn(pInitEnd, pEnd, add(rhoFinal, pInitEnd))
+	ok = n.m.noUTurn(pBeg, pEnd, rho) &&
+		n.m.noUTurn(pBeg, pFinalBeg, add(rhoInit, pFinalBeg)) &&
+		n.m.noUTurn(pInitEnd, pEnd, add(rhoFinal, pInitEnd))
 	if rec != nil {
 		rec.Subtrees = append(rec.Subtrees, Subtree{Depth: depth, First: first, Last: len(rec.Path) - 1, UTurn: !ok})
 	}
 	return ok, lsw, rho, pBeg, pEnd
-}
-
-// noUTurn is the generalised criterion with the identity metric: the
-// summed momentum rho still points forward at both ends.
-func noUTurn(pMinus, pPlus, rho Point) bool {
-	return pPlus[0]*rho[0]+pPlus[1]*rho[1] > 0 && pMinus[0]*rho[0]+pMinus[1]*rho[1] > 0
 }
 
 func add(a, b Point) Point { return Point{a[0] + b[0], a[1] + b[1]} }
