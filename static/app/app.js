@@ -128,7 +128,7 @@ if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) 
 for (const b of document.querySelectorAll("[data-all]")) {
   b.addEventListener("click", () => panels.filter((p) => !p.readOnly).forEach((p) => p.op(b.dataset.all)));
 }
-app.race = mountRace(byId("toolbar"), panels, app); // "Play all at equal budget" and its chart
+app.race = mountRace(document.querySelector("section.panels"), panels, app); // "Play all at equal budget" and its chart, under the panels
 // A viewer of a shared live run has no run commands: the toolbar's and the
 // watched panels' are hidden (app.css), Fork is left.
 app.onReadOnly = () => document.body.classList.toggle("viewer", panels.some((p) => p.readOnly));

@@ -21,9 +21,12 @@ const UNITS = [
   { value: "cpu", label: "CPU-seconds", axis: "CPU seconds", field: "cpu_seconds" },
 ];
 
-// Race is the control and the chart. opts: runs() the page's run ids;
-// play() plays every panel; measures, [{key, label}], what a panel's
-// frame offers to chart (the first is shown); showError(e).
+// Race is the control and the chart, placed after anchor (under the
+// panels, so that the plots that prove a scenario's claim keep the first
+// screen); the chart shows once the race has started. opts: runs() the
+// page's run ids; play() plays every panel; measures, [{key, label}],
+// what a panel's frame offers to chart (the first is shown);
+// showError(e).
 export class Race {
   constructor(anchor, opts) {
     this.opts = opts;
@@ -46,6 +49,7 @@ export class Race {
     this.canvas.dataset.role = "race-chart";
     this.canvas.style.cssText = "width:100%;height:180px;display:block";
     this.canvas.setAttribute("aria-label", "Each panel's measure against the budget it has spent, log-log");
+    this.canvas.hidden = true;
     this.chart = new RaceChart(this.canvas);
     const row = document.createElement("div");
     row.style.cssText = "display:flex;gap:0.5rem;align-items:center;flex-wrap:wrap";
@@ -67,6 +71,8 @@ export class Race {
       await pace(runs, unit);
       this.paced = unit;
       this.status.textContent = `paced by ${UNITS.find((u) => u.value === unit).label}`;
+      this.canvas.hidden = false;
+      this.redraw();
       this.opts.play();
     } catch (e) {
       this.status.textContent = String(e);

@@ -25,10 +25,10 @@ export function exactErrors(j) {
   return { mean_error: Math.sqrt(z2), sd_error: sdErr };
 }
 
-export function mountRace(toolbar, panels, app) {
-  if (!toolbar) return null;
+export function mountRace(anchor, panels, app) {
+  if (!anchor) return null;
   const own = () => panels.filter((p) => !p.readOnly);
-  const race = new Race(toolbar, {
+  const race = new Race(anchor, {
     runs: () => own().map((p) => p.runId),
     play: () => own().forEach((p) => p.op("play")),
     measures: [
