@@ -47,8 +47,8 @@ type galleryPanel struct {
 	Controls       sim.Controls `json:"controls"`
 	TargetControls sim.Controls `json:"target_controls,omitempty"`
 	Chains         int          `json:"chains,omitempty"`
-	Replay   any          `json:"replay,omitempty"`
-	Watch    string       `json:"watch,omitempty"`
+	Replay         any          `json:"replay,omitempty"`
+	Watch          string       `json:"watch,omitempty"`
 }
 
 type galleryLimits struct {
