@@ -2,8 +2,11 @@
 // shows, evaluated on each panel's latest frame as the server's test
 // evaluates them on the engine's frames. The measures are the frame's
 // diagnostics, the band's mean against the data's noiseless truth, or a
-// method's sd of the slope over the exact posterior's (its joint view).
-import { fmt } from "./format.js";
+// method's sd of the slope over the exact posterior's (its joint view);
+// on the gallery's 2-D targets, the plane's measures (gallery_claim.js),
+// with the panels its checks name.
+import { fmt, fmtRhat } from "./format.js";
+import { PLANE_MEASURES } from "./gallery_claim.js";
 import { moments } from "./joint_data.js";
 
 // MEASURES names each measure as the page's reader knows it.
@@ -16,9 +19,15 @@ const MEASURES = {
   slope_sd_ratio: "slope sd ÷ exact sd",
 };
 
-// measure returns the named measure of a panel, NaN when the panel does not
-// show it (no band yet, no truth, a diagnostic its method lacks).
-export function measure(name, panel, data) {
+// measure returns the named measure of a panel, of coordinate param where
+// it is per coordinate, NaN when the panel does not show it (no band yet,
+// no truth, a diagnostic its method lacks). A gallery panel reads its own
+// (measureOf).
+export function measure(name, panel, data, param) {
+  if (typeof panel.measureOf === "function") {
+    const v = panel.measureOf(name, param);
+    return typeof v === "number" ? v : NaN;
+  }
   if (name === "truth_rmse" || name === "truth_rmse_outside") {
     return truthRMSE(panel.band, data, name === "truth_rmse_outside");
   }
@@ -58,10 +67,10 @@ export function sdRatio(j, i) {
 // iterate, does not hold it back), and the checks that fail.
 export function claimHolds(claim, panels, data) {
   const byMethod = new Map(panels.map((p) => [p.method, p]));
-  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
+  const value = (method, c) => (byMethod.has(method) ? measure(c.measure, byMethod.get(method), data, c.param) : NaN);
   const failed = claim.checks.filter((c) => {
-    const v = value(c.method, c.measure);
-    const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
+    const v = value(c.method, c);
+    const bound = c.than ? c.value * value(c.than, c) : c.value;
     return !(c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false);
   });
   const bound = new Set(claim.checks.map((c) => c.method));
@@ -78,15 +87,16 @@ export function claimNumbers(claim, panels, data, labels) {
     return l.endsWith("s") ? `${l}'` : `${l}'s`; // "Global inducing points'"
   };
   const byMethod = new Map(panels.map((p) => [p.method, p]));
-  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
+  const value = (method, c) => (byMethod.has(method) ? measure(c.measure, byMethod.get(method), data, c.param) : NaN);
   return claim.checks
     .map((c) => {
-      const v = value(c.method, c.measure);
-      const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
+      const v = value(c.method, c);
+      const bound = c.than ? c.value * value(c.than, c) : c.value;
       const ok = c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false;
-      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${fmt(bound)})` : fmt(bound);
-      const name = MEASURES[c.measure] ?? c.measure;
-      return `${whose(c.method)} ${name} ${Number.isFinite(v) ? fmt(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
+      const f = c.measure === "rhat" ? fmtRhat : fmt;
+      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${f(bound)})` : f(bound);
+      const name = MEASURES[c.measure] ?? PLANE_MEASURES[c.measure]?.(c.param) ?? c.measure;
+      return `${whose(c.method)} ${name} ${Number.isFinite(v) ? f(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
     })
     .join(" · ");
 }
