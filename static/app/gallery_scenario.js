@@ -63,7 +63,13 @@ export function setupScenarios(page, root, cfg) {
   const box = root.querySelector("[data-role=scenario-text]");
   box.hidden = false;
   box.querySelector("[data-role=scenario-title]").textContent = s.name ?? s.title ?? s.slug;
-  box.querySelector("[data-role=scenario-desc]").textContent = s.description ?? s.text ?? s.summary ?? "";
+  // the one-line summary, opening onto the paragraph of what to look at:
+  // the claim and the planes stay on a projector's first screen
+  box.querySelector("[data-role=scenario-summary]").textContent = s.summary ?? s.name ?? "";
+  box.querySelector("[data-role=scenario-desc]").textContent = s.description ?? s.text ?? "";
+  document.documentElement.classList.add("scenario-open");
+  // the race's chart, until a race starts
+  page.race?.button?.addEventListener("click", () => document.documentElement.classList.add("racing"));
   const line = box.querySelector(".claim");
   if (s.claim?.text) {
     line.hidden = false;
