@@ -92,7 +92,7 @@ func (b *browser) galleryClaim(s scenario.Scenario) {
 		b.t.Errorf("390×844: the claim is not on the first screen: %s", b.eval(`JSON.stringify(document.querySelector("#plane-gallery .claim").getBoundingClientRect())`))
 	}
 	if w := b.evalInt(`document.documentElement.scrollWidth`); w > 390 {
-		b.t.Errorf("390×844: the page is %d px wide: %s", w, b.eval(`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > innerWidth + 0.5).slice(0, 6).map(e => e.tagName + "." + e.className + "[" + (e.dataset.role ?? "") + "]").join(" ")`))
+		b.t.Errorf("390×844: the page is %d px wide: %s", w, b.eval(`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > 390.5).slice(0, 8).map(e => e.tagName + "." + e.className + "[" + (e.dataset.role ?? "") + "]").join(" ")`))
 	}
 	b.viewShot("gallery-claim-" + s.Slug + "-390x844")
 }

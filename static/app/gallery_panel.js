@@ -81,12 +81,13 @@ export class Panel {
     this.showName();
   }
 
-  // showName heads the panel with its scenario name and its own target
-  // controls, so panels of one method read apart ("centred · centred =
+  // showName heads the panel with its scenario name (where it is not its
+  // method's) and its own target controls, so panels of one method read apart ("centred · centred =
   // 1" beside "non-centred · centred = 0").
   showName() {
     const own = Object.entries(this.targetOwn).map(([k, v]) => `${k} = ${v}`);
-    const text = [this.name, ...own].filter(Boolean).join(" · ");
+    // a name that is its method's says nothing the menu does not
+    const text = [this.name === this.method.value ? "" : this.name, ...own].filter(Boolean).join(" · ");
     let chip = this.$("panel-name");
     if (!text) return void chip?.remove();
     if (!chip) {
