@@ -80,7 +80,9 @@ export function claimHolds(claim, panels, data) {
 
 // claimNumbers says each check with the number it bounds now, so the claim
 // line shows what it is about wherever those numbers sit on the page:
-// "GIP's in-between ratio 3.41 ≥ 3 ✓". labels maps a method to its name.
+// "GIP's in-between ratio 3.41 ≥ 3 ✓"; a measure bounded on both sides
+// is said once, with its range: "Mean-field VI's sd of x ÷ exact 0.433
+// in [0.38, 0.5] ✓". labels maps a method to its name.
 export function claimNumbers(claim, panels, data, labels) {
   const whose = (m) => {
     const l = labels[m] ?? m;
@@ -88,17 +90,29 @@ export function claimNumbers(claim, panels, data, labels) {
   };
   const byMethod = new Map(panels.map((p) => [p.method, p]));
   const value = (method, c) => (byMethod.has(method) ? measure(c.measure, byMethod.get(method), data, c.param) : NaN);
-  return claim.checks
-    .map((c) => {
-      const v = value(c.method, c);
-      const bound = c.than ? c.value * value(c.than, c) : c.value;
-      const ok = c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false;
-      const f = c.measure === "rhat" ? fmtRhat : fmt;
-      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${f(bound)})` : f(bound);
-      const name = MEASURES[c.measure] ?? PLANE_MEASURES[c.measure]?.(c.param) ?? c.measure;
-      return `${whose(c.method)} ${name} ${Number.isFinite(v) ? f(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
-    })
-    .join(" · ");
+  const holds = (c, v, bound) => (c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false);
+  const same = (a, b) => !a.than && !b.than && a.method === b.method && a.measure === b.measure && a.param === b.param;
+  const said = new Set();
+  const out = [];
+  for (const c of claim.checks) {
+    if (said.has(c)) continue;
+    const v = value(c.method, c);
+    const f = c.measure === "rhat" ? fmtRhat : fmt;
+    const name = MEASURES[c.measure] ?? PLANE_MEASURES[c.measure]?.(c.param) ?? c.measure;
+    const num = Number.isFinite(v) ? f(v) : "—";
+    const other = claim.checks.find((d) => d !== c && !said.has(d) && same(c, d) && d.op !== c.op && (d.op === ">=" || d.op === "<="));
+    if (other && (c.op === ">=" || c.op === "<=")) {
+      said.add(other);
+      const [lo, hi] = c.op === ">=" ? [c, other] : [other, c];
+      const ok = holds(lo, v, lo.value) && holds(hi, v, hi.value);
+      out.push(`${whose(c.method)} ${name} ${num} in [${f(lo.value)}, ${f(hi.value)}] ${ok ? "✓" : "✗"}`);
+      continue;
+    }
+    const bound = c.than ? c.value * value(c.than, c) : c.value;
+    const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${f(bound)})` : f(bound);
+    out.push(`${whose(c.method)} ${name} ${num} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${holds(c, v, bound) ? "✓" : "✗"}`);
+  }
+  return out.join(" · ");
 }
 
 // HOLD_CHECKS is k, the checks in a row a claim must hold at before the

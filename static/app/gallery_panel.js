@@ -88,6 +88,7 @@ export class Panel {
     const own = Object.entries(this.targetOwn).map(([k, v]) => `${k} = ${v}`);
     // a name that is its method's says nothing the menu does not
     const text = [this.name === this.method.value ? "" : this.name, ...own].filter(Boolean).join(" · ");
+    this.heading = text;
     let chip = this.$("panel-name");
     if (!text) return void chip?.remove();
     if (!chip) {
@@ -381,7 +382,7 @@ export class Panel {
     const stem = `gallery-${this.page.targetName()}-${this.method.value}-step${this.step}`;
     if (kind === "png" && this.frame) {
       const size = Math.max(480, this.view.canvas.clientWidth);
-      return savePNG(this.frame, { title: `${this.spec?.label ?? this.method.value} on ${this.page.targetTitle()} · seed ${this.page.seed} · step ${this.step.toLocaleString("en-US")}`, claim: this.page.claimText(), size, filename: `${stem}.png` });
+      return savePNG(this.frame, { title: `${this.spec?.label ?? this.method.value}${this.heading ? ` (${this.heading})` : ""} on ${this.page.targetTitle()} · seed ${this.page.seed} · step ${this.step.toLocaleString("en-US")}`, claim: this.page.claimText(), size, filename: `${stem}.png` });
     }
     if (kind === "csv") return saveText(drawsCSV(this.draws.view(), this.exact?.params ?? ["x", "y"]), `${stem}-draws.csv`, "text/csv");
     if (kind === "json") {

@@ -90,6 +90,22 @@ test("claim: a check with than bounds a multiple of the other panel's measure; R
   assert.equal(claimNumbers(c, at(0.0025, 0.001), undefined, { nuts: "NUTS", metropolis: "Metropolis" }), "NUTS's ESS per eval 0.0025 ≥ 1.5 × Metropolis' (0.0015) ✓ · NUTS's R̂ 1.004 ≤ 1.020 ✓");
 });
 
+test("claim numbers: a measure bounded on both sides is said once, with its range", () => {
+  const c = {
+    step: 1000,
+    checks: [
+      { method: "mfvi", measure: "sd_ratio", param: "v", op: "<=", value: 0.5 },
+      { method: "mfvi", measure: "sd_ratio", param: "v", op: ">=", value: 0.38 },
+      { method: "nuts", measure: "sd_ratio", param: "v", op: ">=", value: 0.9 },
+    ],
+  };
+  const ps = (mf) => [panel("mfvi", 1000, { exact, measure: { sd: [mf, 1] } }), panel("nuts", 1000, { exact, measure: { sd: [3, 1] } })];
+  const labels = { mfvi: "Mean-field VI", nuts: "NUTS" };
+  assert.equal(claimNumbers(c, ps(1.3), undefined, labels), "Mean-field VI's sd of v ÷ exact 0.433 in [0.38, 0.5] ✓ · NUTS's sd of v ÷ exact 1 ≥ 0.9 ✓");
+  assert.match(claimNumbers(c, ps(1.6), undefined, labels), /0\.533 in \[0\.38, 0\.5\] ✗/);
+  assert.match(claimNumbers(c, ps(1.0), undefined, labels), /0\.333 in \[0\.38, 0\.5\] ✗/);
+});
+
 test("verdict: waiting before the claim step or a sampler's warm-up, held only after k checks in a row from it", () => {
   const c = { step: 1000, checks: [{ method: "nuts", measure: "sd_ratio", param: "v", op: ">=", value: 0.9 }] };
   const good = { exact, measure: { sd: [3, 1] } };
