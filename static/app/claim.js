@@ -108,8 +108,11 @@ export function claimNumbers(claim, panels, data, labels) {
       out.push(`${whose(c.method)} ${name} ${num} in [${f(lo.value)}, ${f(hi.value)}] ${ok ? "✓" : "✗"}`);
       continue;
     }
-    const bound = c.than ? c.value * value(c.than, c) : c.value;
-    const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${f(bound)})` : f(bound);
+    const of = c.than ? value(c.than, c) : NaN;
+    const bound = c.than ? c.value * of : c.value;
+    // "0.25 × Full-rank's 0.317 = 0.0793": the other's number, then the bound
+    const ofText = Number.isFinite(of) ? f(of) : "—";
+    const rel = c.than ? (c.value === 1 ? `${whose(c.than)} ${ofText}` : `${fmt(c.value)} × ${whose(c.than)} ${ofText} = ${f(bound)}`) : f(bound);
     out.push(`${whose(c.method)} ${name} ${num} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${holds(c, v, bound) ? "✓" : "✗"}`);
   }
   return out.join(" · ");
