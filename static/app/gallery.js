@@ -219,10 +219,11 @@ class Page {
     return this.target.value;
   }
 
-  // targetTitle names the target and its controls for a PNG's title.
-  targetTitle() {
+  // targetTitle names the target and its controls, a panel's own over
+  // the page's, for a PNG's title.
+  targetTitle(own = {}) {
     if (this.target.value === "typed") return this.typed.value.replace(/\s+/g, " ").trim();
-    const c = Object.entries(this.targetControls()).map(([k, v]) => `${k} = ${v}`);
+    const c = Object.entries({ ...this.targetControls(), ...own }).map(([k, v]) => `${k} = ${v}`);
     const label = this.targets.get(this.target.value)?.label ?? this.target.value;
     return c.length ? `${label} (${c.join(", ")})` : label;
   }

@@ -81,13 +81,16 @@ export class Panel {
     this.showName();
   }
 
-  // showName heads the panel with its scenario name (where it is not its
-  // method's) and its own target controls, so panels of one method read apart ("centred · centred =
-  // 1" beside "non-centred · centred = 0").
+  // showName heads the panel with its scenario name where it is not its
+  // method's, else with its own target controls ("centred = 0"), the
+  // controls in the heading's title either way, so panels of one method
+  // read apart ("centred" beside "non-centred").
   showName() {
     const own = Object.entries(this.targetOwn).map(([k, v]) => `${k} = ${v}`);
-    // a name that is its method's says nothing the menu does not
-    const text = [this.name === this.method.value ? "" : this.name, ...own].filter(Boolean).join(" · ");
+    // a name that is its method's says nothing the menu does not; a name
+    // of its own says what the panel's target controls are for
+    const name = this.name === this.method.value ? "" : this.name;
+    const text = name || own.join(" · ");
     this.heading = text;
     let chip = this.$("panel-name");
     if (!text) return void chip?.remove();
@@ -382,7 +385,7 @@ export class Panel {
     const stem = `gallery-${this.page.targetName()}-${this.method.value}-step${this.step}`;
     if (kind === "png" && this.frame) {
       const size = Math.max(480, this.view.canvas.clientWidth);
-      return savePNG(this.frame, { title: `${this.spec?.label ?? this.method.value}${this.heading ? ` (${this.heading})` : ""} on ${this.page.targetTitle()} · seed ${this.page.seed} · step ${this.step.toLocaleString("en-US")}`, claim: this.page.claimText(), size, filename: `${stem}.png` });
+      return savePNG(this.frame, { title: `${this.spec?.label ?? this.method.value}${this.heading ? ` (${this.heading})` : ""} on ${this.page.targetTitle(this.targetOwn)} · seed ${this.page.seed} · step ${this.step.toLocaleString("en-US")}`, claim: this.page.claimText(), size, filename: `${stem}.png` });
     }
     if (kind === "csv") return saveText(drawsCSV(this.draws.view(), this.exact?.params ?? ["x", "y"]), `${stem}-draws.csv`, "text/csv");
     if (kind === "json") {
