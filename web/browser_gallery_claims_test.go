@@ -44,6 +44,18 @@ func (b *browser) galleryClaim(s scenario.Scenario) {
 		if got := b.eval(fmt.Sprintf(`galleryPage.panels[%d].name + " " + galleryPage.panels[%d].method.value`, i, i)); got != p.Name+" "+p.Method {
 			b.t.Fatalf("panel %d is %q, want %s %s", i, got, p.Name, p.Method)
 		}
+		// Two panels of one method are told apart in their headings, and
+		// each runs on its own target controls over the page's.
+		if p.Name != p.Method {
+			if got := b.eval(fmt.Sprintf(`galleryPage.panels[%d].el.querySelector("[data-role=panel-name]")?.textContent ?? ""`, i)); got != p.Name {
+				b.t.Errorf("panel %d is headed %q, want %q", i, got, p.Name)
+			}
+		}
+		for k, v := range p.TargetControls {
+			if got := b.eval(fmt.Sprintf(`String(galleryPage.panels[%d].targetControls()[%q])`, i, k)); got != v {
+				b.t.Errorf("panel %s runs on %s = %s, want %s", p.Name, k, got, v)
+			}
+		}
 	}
 	// Any moment the verdict reads held while a panel is before the claim
 	// step is recorded: the verdict's attribute is watched, not sampled.

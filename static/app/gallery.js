@@ -47,6 +47,9 @@ class Page {
       ],
       showError: (e) => this.showError(e),
     });
+    // its chart (gallery.css) shows once a race starts: until then it
+    // would push the planes below the fold
+    this.race.button.addEventListener("click", () => document.documentElement.classList.add("racing"));
     this.panels = [...document.querySelectorAll(".plane-panel")].map((el, i) => new Panel(el, this, i, cfg.panels[i]));
     this.target.addEventListener("change", () => {
       this.typedBox.hidden = this.target.value !== "typed";

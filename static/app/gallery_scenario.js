@@ -68,8 +68,6 @@ export function setupScenarios(page, root, cfg) {
   box.querySelector("[data-role=scenario-summary]").textContent = s.summary ?? s.name ?? "";
   box.querySelector("[data-role=scenario-desc]").textContent = s.description ?? s.text ?? "";
   document.documentElement.classList.add("scenario-open");
-  // the race's chart, until a race starts
-  page.race?.button?.addEventListener("click", () => document.documentElement.classList.add("racing"));
   const line = box.querySelector(".claim");
   if (s.claim?.text) {
     line.hidden = false;
