@@ -39,14 +39,9 @@ func applyScenario(c *galleryConfig, s scenario.Scenario) error {
 		}
 		pc.Name, pc.Controls, pc.Chains = sp.Name, mc, sp.Chains
 		for k, v := range sp.TargetControls {
-			x, err := readControl(sp.Name+".target."+k, targetSpecs(c), k, v)
-			if err != nil {
+			if err := panelTargetControl(c, pc, sp.Name+".target."+k, k, v); err != nil {
 				return err
 			}
-			if pc.TargetControls == nil {
-				pc.TargetControls = sim.Controls{}
-			}
-			pc.TargetControls[k] = x
 		}
 	}
 	return nil
@@ -71,8 +66,9 @@ func targetSpecs(c *galleryConfig) []sim.ControlSpec {
 	return nil
 }
 
-// panelTargetControl reads a link's pI.target.NAME into panel pc: its own
-// value of the page's target control NAME.
+// panelTargetControl reads a link's pI.target.NAME (name, with or without
+// "target.") into panel pc: its own value of the page's target control,
+// errors naming key.
 func panelTargetControl(c *galleryConfig, pc *galleryPanel, key, name, val string) error {
 	name = strings.TrimPrefix(name, "target.")
 	v, err := readControl(key, targetSpecs(c), name, val)
