@@ -11,6 +11,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/gallery"
+	"github.com/posterior-playground/playground/sim/scenario"
 	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/templates"
 )
@@ -32,18 +33,22 @@ type galleryConfig struct {
 	Panels         []galleryPanel       `json:"panels"`
 	Present        bool                 `json:"present"`
 	Scenario       string               `json:"scenario,omitempty"`
-	Scenarios      []map[string]any     `json:"scenarios"`
+	Scenarios      []scenarioBody       `json:"scenarios"`
 	Limits         galleryLimits        `json:"limits"`
 }
 
 // galleryPanel is one panel of the link: its method, the controls its run
-// starts with, and either the state to replay it to or a shared live run
-// to watch.
+// starts with, its own target controls over the page's, and either the
+// state to replay it to or a shared live run to watch; in an open
+// scenario, its name (what the claim's checks call it) and chains.
 type galleryPanel struct {
-	Method   string       `json:"method"`
-	Controls sim.Controls `json:"controls"`
-	Replay   any          `json:"replay,omitempty"`
-	Watch    string       `json:"watch,omitempty"`
+	Name           string       `json:"name,omitempty"`
+	Method         string       `json:"method"`
+	Controls       sim.Controls `json:"controls"`
+	TargetControls sim.Controls `json:"target_controls,omitempty"`
+	Chains         int          `json:"chains,omitempty"`
+	Replay         any          `json:"replay,omitempty"`
+	Watch          string       `json:"watch,omitempty"`
 }
 
 type galleryLimits struct {
@@ -55,7 +60,8 @@ type galleryLimits struct {
 // gallery serves GET /gallery: the target (target=NAME, or a density's
 // text in Stan's notation) and its controls (NAME=VALUE), the panels'
 // methods (methods=M1,M2, default NUTS beside mean-field VI), the seed,
-// and per panel i (from 1) its controls pI.NAME=VALUE, the state to
+// and per panel i (from 1) its controls pI.NAME=VALUE, its own value of
+// a target control pI.target.NAME=VALUE, the state to
 // replay it to pI.replay=STEP,STEP:NAME:VALUE… or a shared run to watch
 // pI.watch=ID; present=1 and scenario=SLUG. Every bad parameter is a 400
 // page naming it.
@@ -102,8 +108,9 @@ func parseGallery(q url.Values) (*galleryConfig, error) {
 	if c.Target == "" {
 		c.Target = "funnel"
 	}
+	sc, open := scenario.ByTargetSlug(get("scenario"))
 	if s := get("scenario"); s != "" {
-		if !slices.ContainsFunc(c.Scenarios, func(m map[string]any) bool { return m["slug"] == s }) {
+		if !open {
 			return nil, &sim.FieldError{Field: "scenario", Message: "no gallery scenario is called " + s}
 		}
 		c.Scenario = s
@@ -139,6 +146,11 @@ func parseGallery(q url.Values) (*galleryConfig, error) {
 		specs[i] = s
 		c.Panels = append(c.Panels, galleryPanel{Method: m, Controls: sim.Controls{}})
 	}
+	if open && sc.Target == c.Target {
+		if err := applyScenario(c, sc); err != nil {
+			return nil, err
+		}
+	}
 	for key, vals := range q {
 		switch key {
 		case "target", "methods", "seed", "present", "scenario":
@@ -171,6 +183,12 @@ func parseGallery(q url.Values) (*galleryConfig, error) {
 			}
 			pc.Replay = rp
 		default:
+			if strings.HasPrefix(name, "target.") {
+				if err := panelTargetControl(c, pc, key, name, val); err != nil {
+					return nil, err
+				}
+				break
+			}
 			v, err := readControl(key, spec.Controls, name, val)
 			if err != nil {
 				return nil, err

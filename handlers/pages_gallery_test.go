@@ -3,8 +3,11 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/posterior-playground/playground/sim/scenario"
 )
 
 // GET /gallery shows the target picker with the chosen target and one
@@ -76,31 +79,57 @@ func TestGalleryLinkState(t *testing.T) {
 	}
 }
 
-// The gallery lists the scenarios set on a target, whatever their other
-// fields, keyed in snake case; the play page's scenarios are not listed.
+// The gallery lists the scenarios set on a target, each with its panels,
+// claim and link; the play page's scenarios are not listed.
 func TestGalleryScenarios(t *testing.T) {
-	type claim struct {
-		Text string `json:"text"`
-		Step int64  `json:"step"`
+	got := galleryScenarios()
+	if len(got) != len(scenario.OnTargets()) {
+		t.Fatalf("%d gallery scenarios, want the %d on targets", len(got), len(scenario.OnTargets()))
 	}
-	type sc struct {
-		Slug, Name, Target string
-		TargetControls     map[string]string
-		Methods            []string
-		Claim              *claim
+	for _, s := range got {
+		if s.Target == "" || len(s.Panels) == 0 || s.Claim == nil || !strings.HasPrefix(s.URL, "/gallery?") {
+			t.Errorf("%s: target %q, %d panels, claim %v, link %q", s.Slug, s.Target, len(s.Panels), s.Claim, s.URL)
+		}
 	}
-	got := targetScenarios([]sc{
-		{Slug: "gap", Name: "On data", Methods: []string{"gip"}},
-		{Slug: "neck", Name: "The funnel's neck", Target: "funnel", TargetControls: map[string]string{"centred": "1"}, Methods: []string{"hmc", "nuts"}, Claim: &claim{"HMC diverges", 500}},
-	})
-	b, _ := json.Marshal(got)
-	want := `[{"claim":{"step":500,"text":"HMC diverges"},"methods":["hmc","nuts"],"name":"The funnel's neck","slug":"neck","target":"funnel","target_controls":{"centred":"1"}}]`
-	if string(b) != want {
-		t.Errorf("got %s\nwant %s", b, want)
+}
+
+// A scenario's link opens its panels: each one's name, its method's
+// controls and its own target controls over the page's (the funnel's
+// centred and non-centred panels); the link's pI.target.NAME and pI.NAME
+// override them, and a link whose methods are not the scenario's keeps
+// its own panels.
+func TestGalleryScenarioPanels(t *testing.T) {
+	neck, _ := scenario.ByTargetSlug("funnel-neck")
+	q, _ := url.ParseQuery(strings.TrimPrefix(neck.URL(), "/gallery?"))
+	c, err := parseGallery(q)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range galleryScenarios() {
-		if s["target"] == "" || s["slug"] == "" {
-			t.Errorf("a gallery scenario without a target or slug: %v", s)
+	b, _ := json.Marshal(c.Panels)
+	for i, want := range []string{`"name":"centred","method":"hmc"`, `"target_controls":{"centred":1}`, `"name":"non-centred","method":"hmc"`, `"target_controls":{"centred":0}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%d: the funnel-neck's panels lack %s: %s", i, want, b)
+		}
+	}
+	q.Set("p1.target.centred", "0")
+	if c, err = parseGallery(q); err != nil || c.Panels[0].TargetControls["centred"].Num != 0 {
+		t.Errorf("p1.target.centred=0: %+v, %v", c.Panels[0], err)
+	}
+	lang, _ := scenario.ByTargetSlug("langevin-bias")
+	q, _ = url.ParseQuery(strings.TrimPrefix(lang.URL(), "/gallery?"))
+	if c, err = parseGallery(q); err != nil || c.Panels[1].Name != "mala" || c.Panels[1].Controls["step"].Num != 1.2 {
+		t.Errorf("langevin-bias: %+v, %v", c.Panels, err)
+	}
+	q.Set("methods", "langevin,nuts")
+	if c, err = parseGallery(q); err != nil || c.Panels[1].Name != "" || c.Panels[0].Controls["step"].Num == 1.2 {
+		t.Errorf("langevin-bias with other methods: %+v, %v", c.Panels, err)
+	}
+	for _, bad := range []string{"p1.target.centred=2", "p1.target.rho=0.5"} {
+		k, v, _ := strings.Cut(bad, "=")
+		q, _ := url.ParseQuery(strings.TrimPrefix(neck.URL(), "/gallery?"))
+		q.Set(k, v)
+		if _, err := parseGallery(q); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s: %v, want an error naming %s", bad, err, k)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func GalleryPage(g GalleryView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><h1>Posteriors you can see</h1><p class=\"about\">Samplers and variational fits drawn live over a 2-D target's exact density (shaded: its highest-density regions). Play, or Step one transition.</p><p class=\"plane-scenario-bar\" data-role=\"scenario-bar\" hidden><label>Scenario <select data-role=\"scenario\"><option value=\"\">none: choose the target and methods below</option></select></label></p><div class=\"plane-scenario\" data-role=\"scenario-text\" hidden><h2 data-role=\"scenario-title\"></h2><p class=\"description\" data-role=\"scenario-desc\"></p><p class=\"claim\" hidden><strong>Claim:</strong> <span class=\"claim-verdict\"></span> <span data-role=\"claim-text\"></span> <span data-role=\"claim-status\" aria-live=\"polite\"></span></p></div><form class=\"plane-form\" data-role=\"form\" autocomplete=\"off\"><label>Target <select name=\"target\" data-role=\"target\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><div class=\"plane-title\"><h1>Posteriors you can see</h1><p class=\"plane-scenario-bar\" data-role=\"scenario-bar\" hidden><label>Scenario <select data-role=\"scenario\"><option value=\"\">none: choose the target and methods below</option></select></label></p></div><p class=\"about\">Samplers and variational fits drawn live over a 2-D target's exact density (shaded: its highest-density regions). Play, or Step one transition.</p><div class=\"plane-scenario\" data-role=\"scenario-text\" hidden><h2 data-role=\"scenario-title\"></h2><details class=\"description\"><summary data-role=\"scenario-summary\"></summary><p data-role=\"scenario-desc\"></p></details><p class=\"claim\" hidden><strong>Claim:</strong> <span class=\"claim-verdict\"></span> <span data-role=\"claim-text\"></span> <span class=\"claim-numbers\" data-role=\"claim-status\" aria-live=\"polite\"></span></p></div><form class=\"plane-form\" data-role=\"form\" autocomplete=\"off\"><label>Target <select name=\"target\" data-role=\"target\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -83,7 +83,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var4 string
 				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(t.Value)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 40, Col: 30}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 45, Col: 30}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 				if templ_7745c5c3_Err != nil {
@@ -106,7 +106,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var5 string
 				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(t.Label)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 40, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 45, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 				if templ_7745c5c3_Err != nil {
@@ -149,7 +149,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(i))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 69, Col: 53}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 74, Col: 53}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
@@ -162,7 +162,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs("Method of panel " + itoa(i+1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 71, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 76, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
@@ -180,7 +180,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					var templ_7745c5c3_Var8 string
 					templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(o.Value)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 73, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 78, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 					if templ_7745c5c3_Err != nil {
@@ -203,7 +203,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					var templ_7745c5c3_Var9 string
 					templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(o.Label)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 73, Col: 70}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 78, Col: 70}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 					if templ_7745c5c3_Err != nil {

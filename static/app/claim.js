@@ -2,8 +2,11 @@
 // shows, evaluated on each panel's latest frame as the server's test
 // evaluates them on the engine's frames. The measures are the frame's
 // diagnostics, the band's mean against the data's noiseless truth, or a
-// method's sd of the slope over the exact posterior's (its joint view).
-import { fmt } from "./format.js";
+// method's sd of the slope over the exact posterior's (its joint view);
+// on the gallery's 2-D targets, the plane's measures (gallery_claim.js),
+// with the panels its checks name.
+import { fmt, fmtRhat } from "./format.js";
+import { PLANE_MEASURES } from "./gallery_claim.js";
 import { shortName } from "./glossary.js";
 import { moments } from "./joint_data.js";
 
@@ -17,9 +20,15 @@ const MEASURES = {
   slope_sd_ratio: "slope sd ÷ exact sd",
 };
 
-// measure returns the named measure of a panel, NaN when the panel does not
-// show it (no band yet, no truth, a diagnostic its method lacks).
-export function measure(name, panel, data) {
+// measure returns the named measure of a panel, of coordinate param where
+// it is per coordinate, NaN when the panel does not show it (no band yet,
+// no truth, a diagnostic its method lacks). A gallery panel reads its own
+// (measureOf).
+export function measure(name, panel, data, param) {
+  if (typeof panel.measureOf === "function") {
+    const v = panel.measureOf(name, param);
+    return typeof v === "number" ? v : NaN;
+  }
   if (name === "truth_rmse" || name === "truth_rmse_outside") {
     return truthRMSE(panel.band, data, name === "truth_rmse_outside");
   }
@@ -59,10 +68,10 @@ export function sdRatio(j, i) {
 // iterate, does not hold it back), and the checks that fail.
 export function claimHolds(claim, panels, data) {
   const byMethod = new Map(panels.map((p) => [p.method, p]));
-  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
+  const value = (method, c) => (byMethod.has(method) ? measure(c.measure, byMethod.get(method), data, c.param) : NaN);
   const failed = claim.checks.filter((c) => {
-    const v = value(c.method, c.measure);
-    const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
+    const v = value(c.method, c);
+    const bound = c.than ? c.value * value(c.than, c) : c.value;
     return !(c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false);
   });
   const bound = new Set(claim.checks.map((c) => c.method));
@@ -72,24 +81,42 @@ export function claimHolds(claim, panels, data) {
 
 // claimNumbers says each check with the number it bounds now, so the claim
 // line shows what it is about wherever those numbers sit on the page:
-// "GIP's in-between ratio 3.41 ≥ 3 ✓". labels maps a method to its name.
+// "GIP's in-between ratio 3.41 ≥ 3 ✓"; a measure bounded on both sides
+// is said once, with its range: "Mean-field VI's sd of x ÷ exact 0.433
+// in [0.38, 0.5] ✓". labels maps a method to its name.
 export function claimNumbers(claim, panels, data, labels) {
   const whose = (m) => {
     const l = labels[m] ?? m;
     return l.endsWith("s") ? `${l}'` : `${l}'s`; // "Global inducing points'"
   };
   const byMethod = new Map(panels.map((p) => [p.method, p]));
-  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
-  return claim.checks
-    .map((c) => {
-      const v = value(c.method, c.measure);
-      const bound = c.than ? c.value * value(c.than, c.measure) : c.value;
-      const ok = c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false;
-      const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${whose(c.than)} (${fmt(bound)})` : fmt(bound);
-      const name = MEASURES[c.measure] ?? c.measure;
-      return `${whose(c.method)} ${name} ${Number.isFinite(v) ? fmt(v) : "—"} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${ok ? "✓" : "✗"}`;
-    })
-    .join(" · ");
+  const value = (method, c) => (byMethod.has(method) ? measure(c.measure, byMethod.get(method), data, c.param) : NaN);
+  const holds = (c, v, bound) => (c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false);
+  const same = (a, b) => !a.than && !b.than && a.method === b.method && a.measure === b.measure && a.param === b.param;
+  const said = new Set();
+  const out = [];
+  for (const c of claim.checks) {
+    if (said.has(c)) continue;
+    const v = value(c.method, c);
+    const f = c.measure === "rhat" ? fmtRhat : fmt;
+    const name = MEASURES[c.measure] ?? PLANE_MEASURES[c.measure]?.(c.param) ?? c.measure;
+    const num = Number.isFinite(v) ? f(v) : "—";
+    const other = claim.checks.find((d) => d !== c && !said.has(d) && same(c, d) && d.op !== c.op && (d.op === ">=" || d.op === "<="));
+    if (other && (c.op === ">=" || c.op === "<=")) {
+      said.add(other);
+      const [lo, hi] = c.op === ">=" ? [c, other] : [other, c];
+      const ok = holds(lo, v, lo.value) && holds(hi, v, hi.value);
+      out.push(`${whose(c.method)} ${name} ${num} in [${f(lo.value)}, ${f(hi.value)}] ${ok ? "✓" : "✗"}`);
+      continue;
+    }
+    const of = c.than ? value(c.than, c) : NaN;
+    const bound = c.than ? c.value * of : c.value;
+    // "0.25 × Full-rank's 0.317 = 0.0793": the other's number, then the bound
+    const ofText = Number.isFinite(of) ? f(of) : "—";
+    const rel = c.than ? (c.value === 1 ? `${whose(c.than)} ${ofText}` : `${fmt(c.value)} × ${whose(c.than)} ${ofText} = ${f(bound)}`) : f(bound);
+    out.push(`${whose(c.method)} ${name} ${num} ${c.op === ">=" ? "≥" : "≤"} ${rel} ${holds(c, v, bound) ? "✓" : "✗"}`);
+  }
+  return out.join(" · ");
 }
 
 // compactNumbers says the checks' numbers in the fewest words, so the
@@ -100,27 +127,31 @@ export function claimNumbers(claim, panels, data, labels) {
 // short name.
 export function compactNumbers(claim, panels, data, short) {
   const byMethod = new Map(panels.map((p) => [p.method, p]));
-  const value = (method, m) => (byMethod.has(method) ? measure(m, byMethod.get(method), data) : NaN);
+  const value = (method, c) => (byMethod.has(method) ? measure(c.measure, byMethod.get(method), data, c.param) : NaN);
   const name = (m) => short[m] ?? m;
-  // Groups by measure, then by method, in the order the checks name them.
+  // Groups by measure (and the parameter it reads, on a 2-D target), then
+  // by method, in the order the checks name them.
   const groups = new Map();
   for (const c of claim.checks) {
-    if (!groups.has(c.measure)) groups.set(c.measure, new Map());
-    const g = groups.get(c.measure);
+    const key = c.param ? `${c.measure}/${c.param}` : c.measure;
+    if (!groups.has(key)) groups.set(key, { c, methods: new Map() });
+    const g = groups.get(key).methods;
     if (!g.has(c.method)) g.set(c.method, []);
     g.get(c.method).push(c);
   }
   const parts = [];
-  for (const [m, g] of groups) {
+  for (const { c: first, methods: g } of groups.values()) {
+    const m = first.measure;
+    const f = m === "rhat" ? fmtRhat : fmt;
     const items = [];
     for (const [method, checks] of g) {
-      const v = value(method, m);
+      const v = value(method, checks[0]);
       let ok = true;
       const conds = checks.map((c) => {
-        const other = c.than ? value(c.than, m) : NaN;
+        const other = c.than ? value(c.than, c) : NaN;
         const bound = c.than ? c.value * other : c.value;
         ok &&= c.op === ">=" ? v >= bound : c.op === "<=" ? v <= bound : false;
-        const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${name(c.than)}'s ${fmt(other)}` : fmt(bound);
+        const rel = c.than ? `${c.value === 1 ? "" : `${fmt(c.value)} × `}${name(c.than)}'s ${f(other)}` : f(bound);
         return { op: c.op === ">=" ? "≥" : "≤", rel, c };
       });
       const lo = conds.find((d) => d.op === "≥" && !d.c.than);
@@ -129,9 +160,9 @@ export function compactNumbers(claim, panels, data, short) {
         lo && hi
           ? [`in [${lo.rel}, ${hi.rel}]`, ...conds.filter((d) => d !== lo && d !== hi).map((d) => `${d.op} ${d.rel}`)]
           : conds.map((d) => `${d.op} ${d.rel}`);
-      items.push(`${name(method)} ${Number.isFinite(v) ? fmt(v) : "–"} ${said.join(" and ")} ${ok ? "✓" : "✗"}`);
+      items.push(`${name(method)} ${Number.isFinite(v) ? f(v) : "–"} ${said.join(" and ")} ${ok ? "✓" : "✗"}`);
     }
-    parts.push(`${MEASURES[m] ?? m}: ${items.join(", ")}`);
+    parts.push(`${MEASURES[m] ?? PLANE_MEASURES[m]?.(first.param) ?? m}: ${items.join(", ")}`);
   }
   return parts.join(" · ");
 }

@@ -47,9 +47,14 @@ class Page {
       ],
       showError: (e) => this.showError(e),
     });
+    // its chart (gallery.css) shows once a race starts: until then it
+    // would push the planes below the fold
+    this.race.button.addEventListener("click", () => document.documentElement.classList.add("racing"));
     this.panels = [...document.querySelectorAll(".plane-panel")].map((el, i) => new Panel(el, this, i, cfg.panels[i]));
     this.target.addEventListener("change", () => {
       this.typedBox.hidden = this.target.value !== "typed";
+      for (const p of this.panels) p.setTargetOwn({}); // a scenario's, on its target
+
       this.renderControls({});
       this.restart();
     });
@@ -106,7 +111,7 @@ class Page {
       targetSpecs: this.targets.get(this.target.value)?.controls ?? [],
       seed: this.seed,
       present: this.present,
-      panels: this.panels.map((p, i) => ({ method: p.method.value, controls: p.values(), specs: p.spec?.controls ?? [], replay: replays[i], watch: watches[i] })),
+      panels: this.panels.map((p, i) => ({ method: p.method.value, controls: p.values(), specs: p.spec?.controls ?? [], targetControls: p.targetOwn, replay: replays[i], watch: watches[i] })),
     };
   }
 
@@ -195,8 +200,16 @@ class Page {
     this.error.textContent = String(e);
   }
 
+  // renderControls shows the target's controls holding values; one every
+  // panel sets for itself (a scenario's centred and non-centred funnel)
+  // is shown off, its values in the panels' headings.
   renderControls(values) {
     renderControls(this.controls, this.targets.get(this.target.value)?.controls ?? [], () => this.restart(), values);
+    for (const el of this.controls.querySelectorAll("[data-control]")) {
+      if (!this.panels.length || !this.panels.every((p) => el.name in p.targetOwn)) continue;
+      el.disabled = true;
+      el.closest("label").title = "Each panel sets its own: see its heading.";
+    }
   }
 
   // targetText is the target as the API takes it: a built-in target's
@@ -209,10 +222,11 @@ class Page {
     return this.target.value;
   }
 
-  // targetTitle names the target and its controls for a PNG's title.
-  targetTitle() {
+  // targetTitle names the target and its controls, a panel's own over
+  // the page's, for a PNG's title.
+  targetTitle(own = {}) {
     if (this.target.value === "typed") return this.typed.value.replace(/\s+/g, " ").trim();
-    const c = Object.entries(this.targetControls()).map(([k, v]) => `${k} = ${v}`);
+    const c = Object.entries({ ...this.targetControls(), ...own }).map(([k, v]) => `${k} = ${v}`);
     const label = this.targets.get(this.target.value)?.label ?? this.target.value;
     return c.length ? `${label} (${c.join(", ")})` : label;
   }

@@ -1,7 +1,7 @@
 // The gallery's links (handlers/pages_gallery.go reads them): the target
 // (a name, or a typed density's text) and its controls by name, the
 // panels' methods, the seed, and per panel i (from 1) its controls as
-// pI.NAME, the state to replay it to as pI.replay (the 1-D page's
+// pI.NAME, its own target controls as pI.target.NAME, the state to replay it to as pI.replay (the 1-D page's
 // METHOD.replay: STEP, then ,STEP:NAME:VALUE per change since its last
 // reset) or a shared live run to watch as pI.watch; present=1 and
 // scenario=SLUG. Pure, node-tested (static/test/gallery.test.mjs).
@@ -10,7 +10,7 @@ import { sameValue } from "./controls.js";
 
 // galleryQuery is the link's query for state: {target, targetControls,
 // targetSpecs, seed, present, scenario, panels: [{method, controls,
-// specs, replay, watch}]}. Controls at their defaults are left out; ","
+// specs, targetControls, replay, watch}]}. Controls at their defaults are left out; ","
 // and ":" stay readable.
 export function galleryQuery(state) {
   const q = new URLSearchParams();
@@ -21,6 +21,7 @@ export function galleryQuery(state) {
   if (state.seed != null && Number(state.seed) !== 1) q.set("seed", String(state.seed));
   state.panels.forEach((p, i) => {
     addControls(q, `p${i + 1}.`, p.controls, p.specs);
+    for (const [k, v] of Object.entries(p.targetControls ?? {})) q.set(`p${i + 1}.target.${k}`, String(v));
     if (p.watch) q.set(`p${i + 1}.watch`, p.watch);
     else if (p.replay) q.set(`p${i + 1}.replay`, p.replay);
   });

@@ -12,6 +12,7 @@ import { drawHistory } from "./gallery_history.js";
 import { readControls, renderControls, setControls } from "./gallery_controls.js";
 import { drawsCSV, qJSON, savePNG, saveText } from "./gallery_export.js";
 import { replayBody } from "./gallery_link.js";
+import { planeMeasure } from "./gallery_claim.js";
 import { latestK, latestMeasures, measureParts } from "./gallery_measure.js";
 import { Points } from "./gallery_points.js";
 import { PlaneView, describe } from "./plane.js";
@@ -51,6 +52,12 @@ export class Panel {
     this.replay = pc?.replay ?? null; // the link's state, for the first run only
     this.replayTo = null;
     this.watch = pc?.watch ?? null; // a live link's run, for the first start only
+    // An open scenario's panel: its name (what the claim's checks call
+    // it), its own target controls over the page's and its chains.
+    this.name = pc?.name ?? "";
+    this.targetOwn = pc?.target_controls ?? {};
+    this.chainsWanted = pc?.chains ?? 0;
+    this.showName();
     this.method.addEventListener("change", () => {
       this.renderControls({});
       this.page.remember();
@@ -59,6 +66,41 @@ export class Panel {
     this.renderControls(pc?.controls ?? {});
     for (const b of el.querySelectorAll("[data-export]")) b.addEventListener("click", () => this.export(b.dataset.export));
     this.$("fork")?.addEventListener("click", () => this.fork());
+  }
+
+  // targetControls are the page's target controls with the panel's own
+  // over them (none on a typed density).
+  targetControls() {
+    return this.page.target.value === "typed" ? {} : { ...this.page.targetControls(), ...this.targetOwn };
+  }
+
+  // setTargetOwn replaces the panel's own target controls (none: the
+  // page's alone).
+  setTargetOwn(values) {
+    this.targetOwn = values ?? {};
+    this.showName();
+  }
+
+  // showName heads the panel with its scenario name where it is not its
+  // method's, else with its own target controls ("centred = 0"), the
+  // controls in the heading's title either way, so panels of one method
+  // read apart ("centred" beside "non-centred").
+  showName() {
+    const own = Object.entries(this.targetOwn).map(([k, v]) => `${k} = ${v}`);
+    // a name that is its method's says nothing the menu does not; a name
+    // of its own says what the panel's target controls are for
+    const name = this.name === this.method.value ? "" : this.name;
+    const text = name || own.join(" · ");
+    this.heading = text;
+    let chip = this.$("panel-name");
+    if (!text) return void chip?.remove();
+    if (!chip) {
+      chip = Object.assign(document.createElement("span"), { className: "panel-name" });
+      chip.dataset.role = "panel-name";
+      this.method.after(chip);
+    }
+    chip.textContent = text;
+    chip.title = own.length ? `This panel's own target controls, over the page's: ${own.join(", ")}` : "";
   }
 
   get spec() {
@@ -90,9 +132,9 @@ export class Panel {
     if (this.watch) return this.startWatching(gen);
     const body = {
       target: this.page.targetText(),
-      target_controls: this.page.targetControls(),
+      target_controls: this.targetControls(),
       method: this.method.value,
-      chains: this.spec?.sampler ? 4 : 0,
+      chains: this.spec?.sampler ? this.chainsWanted || 4 : 0,
       seed: this.page.seed,
       controls: this.values(),
     };
@@ -171,6 +213,7 @@ export class Panel {
     this.last = null; // the latest measure
     this.k = null;
     this.costly = null;
+    this.planeHistory = null;
     this.step = 0;
     this.marks = [];
     this.frame = null;
@@ -235,6 +278,7 @@ export class Panel {
       this.historyPoints = drawHistory(this.history, f.plane_history);
       this.k = latestK(f.plane_history) ?? this.k;
       this.costly = latestMeasures(f.plane_history);
+      this.planeHistory = f.plane_history;
     }
     // q's density and moments: their own payload, sent once per new q
     if (f.plane_q) {
@@ -318,15 +362,10 @@ export class Panel {
     if (this.frame) this.key.textContent = describe(this.frame, this.view);
   }
 
-  // diagnostics are the measures a scenario's claim reads (claim.js): the
-  // latest cheap ones over the history's latest costly ones (KL, R̂,
-  // ESS, the energy distance), with Pareto k̂.
-  get diagnostics() {
-    if (!this.last) return null;
-    const d = { ...(this.costly ?? {}) };
-    for (const [k, v] of Object.entries(this.last)) if (v != null) d[k] = v;
-    d.pareto_k = this.k;
-    return d;
+  // measureOf is a plane measure a gallery scenario's claim checks, of
+  // coordinate param (gallery_claim.js).
+  measureOf(name, param) {
+    return planeMeasure(name, param, { exact: this.exact, measure: this.last, history: this.planeHistory });
   }
 
   showMeasure() {
@@ -346,11 +385,11 @@ export class Panel {
     const stem = `gallery-${this.page.targetName()}-${this.method.value}-step${this.step}`;
     if (kind === "png" && this.frame) {
       const size = Math.max(480, this.view.canvas.clientWidth);
-      return savePNG(this.frame, { title: `${this.spec?.label ?? this.method.value} on ${this.page.targetTitle()} · seed ${this.page.seed} · step ${this.step.toLocaleString("en-US")}`, claim: this.page.claimText(), size, filename: `${stem}.png` });
+      return savePNG(this.frame, { title: `${this.spec?.label ?? this.method.value}${this.heading ? ` (${this.heading})` : ""} on ${this.page.targetTitle(this.targetOwn)} · seed ${this.page.seed} · step ${this.step.toLocaleString("en-US")}`, claim: this.page.claimText(), size, filename: `${stem}.png` });
     }
     if (kind === "csv") return saveText(drawsCSV(this.draws.view(), this.exact?.params ?? ["x", "y"]), `${stem}-draws.csv`, "text/csv");
     if (kind === "json") {
-      const text = qJSON({ method: this.method.value, controls: this.values(), target: this.page.targetText(), targetControls: this.page.targetControls(), seed: this.page.seed, step: this.step, params: this.exact?.params, moments: this.qMoments, particles: this.q ? null : this.particles, measure: this.last, logZ: this.exact?.log_z, paretoK: this.k });
+      const text = qJSON({ method: this.method.value, controls: this.values(), target: this.page.targetText(), targetControls: this.targetControls(), seed: this.page.seed, step: this.step, params: this.exact?.params, moments: this.qMoments, particles: this.q ? null : this.particles, measure: this.last, logZ: this.exact?.log_z, paretoK: this.k });
       return saveText(text, `${stem}-q.json`, "application/json");
     }
   }

@@ -1,8 +1,9 @@
-// The gallery's scenarios (sim/scenario's entries set on a target, as
-// handlers/pages_gallery_scenarios.go passes them: each scenario's fields
-// in snake case): a menu that opens one as a link, and, once open, its
-// title, text and claim, whose verdict claim.js keeps on the panels' live
-// measures. scenarioQuery is pure and node-tested.
+// The gallery's scenarios (sim/scenario.OnTargets, as GET
+// /api/scenarios?on=target lists them, with their links): a menu that
+// opens one by its link, and, once open, its title, text and claim, whose
+// verdict claim.js keeps on the panels' live plane measures, each check
+// read off the panel it names (the server gave the panels their names).
+// scenarioQuery is pure and node-tested.
 
 import { watchClaim } from "./claim.js";
 
@@ -31,6 +32,12 @@ export function scenarioQuery(s, targetSpec) {
   return q.toString().replace(/%2C/gi, ",").replace(/%3A/gi, ":");
 }
 
+// scenarioLink is the page's link opening s: the server's, else one made
+// from its fields.
+function scenarioLink(s, page) {
+  return s.url ?? `/gallery?${scenarioQuery(s, page.targets.get(s.target))}`;
+}
+
 // setupScenarios fills the page's scenario menu and shows the open
 // scenario; it returns {open, claim}: the open scenario's slug and claim.
 export function setupScenarios(page, root, cfg) {
@@ -43,12 +50,12 @@ export function setupScenarios(page, root, cfg) {
   for (const s of list) menu.append(new Option(s.name ?? s.title ?? s.slug, s.slug, false, s.slug === cfg.scenario));
   menu.addEventListener("change", () => {
     const s = list.find((x) => x.slug === menu.value);
-    location.assign(s ? `/gallery?${scenarioQuery(s, page.targets.get(s.target))}` : `/gallery?target=${encodeURIComponent(page.targetText())}`);
+    location.assign(s ? scenarioLink(s, page) : `/gallery?target=${encodeURIComponent(page.targetText())}`);
   });
   const s = list.find((x) => x.slug === cfg.scenario);
   if (!s) return out;
   if (!new URLSearchParams(location.search).has("target")) {
-    location.replace(`/gallery?${scenarioQuery(s, page.targets.get(s.target))}`);
+    location.replace(scenarioLink(s, page));
     return out;
   }
   out.open = s.slug;
@@ -56,24 +63,28 @@ export function setupScenarios(page, root, cfg) {
   const box = root.querySelector("[data-role=scenario-text]");
   box.hidden = false;
   box.querySelector("[data-role=scenario-title]").textContent = s.name ?? s.title ?? s.slug;
-  box.querySelector("[data-role=scenario-desc]").textContent = s.description ?? s.text ?? s.summary ?? "";
+  // the one-line summary, opening onto the paragraph of what to look at:
+  // the claim and the planes stay on a projector's first screen
+  box.querySelector("[data-role=scenario-summary]").textContent = s.summary ?? s.name ?? "";
+  box.querySelector("[data-role=scenario-desc]").textContent = s.description ?? s.text ?? "";
+  document.documentElement.classList.add("scenario-open");
   const line = box.querySelector(".claim");
   if (s.claim?.text) {
     line.hidden = false;
     line.querySelector("[data-role=claim-text]").textContent = s.claim.text;
-    // claim.js reads panels by method, with their step and measures
+    // claim.js reads panels by "method": here each panel's name, which
+    // the checks use; labels are the names where two panels share a
+    // method (reverse and forward KL), else the methods' labels.
     const views = page.panels.map((p) => ({
       get method() {
-        return p.method.value;
+        return p.name || p.method.value;
       },
       get step() {
         return p.step;
       },
-      get diagnostics() {
-        return p.diagnostics;
-      },
+      measureOf: (name, param) => p.measureOf(name, param),
       get spec() {
-        return p.spec;
+        return { label: p.name && p.name !== p.method.value ? p.name : (p.spec?.label ?? p.method.value) };
       },
       get confirmed() {
         return p.values();
