@@ -157,7 +157,7 @@ type Plane struct {
 	// Particles are SVGD's particles, or QDraws of q's draws when its
 	// density is not drawn (in other coordinates than the shown ones).
 	Particles *PlaneXY `json:"particles,omitempty"`
-	Measure Measure `json:"measure"` // the cheap measures now
+	Measure   Measure  `json:"measure"` // the cheap measures now
 }
 
 // PlaneQ is q's density over the box, made at most every qInterval
