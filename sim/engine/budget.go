@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/cost"
@@ -80,23 +81,33 @@ func (r *Run) workload() cost.Workload {
 	return w
 }
 
+// admission is a run's standing with its registry's budget: admit checks
+// a workload against it (nil outside a registry), last is the workload
+// last admitted, changed under mu.
+type admission struct {
+	admit func(cost.Workload) error
+	mu    sync.Mutex
+	last  cost.Workload
+}
+
 // admitChange admits the run's workload changed by change, through the
 // registry's budget; the run then counts at the dearer of what it was
 // and what it becomes until the change is taken. A run outside a
 // registry admits everything.
 func (r *Run) admitChange(change func(w *cost.Workload)) error {
-	if r.admit == nil {
+	a := &r.cost
+	if a.admit == nil {
 		return nil
 	}
-	r.costMu.Lock()
-	defer r.costMu.Unlock()
-	w := r.costW
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	w := a.last
 	w.Controls = maps.Clone(w.Controls)
 	change(&w)
-	if err := r.admit(w); err != nil {
+	if err := a.admit(w); err != nil {
 		return err
 	}
-	r.costW = w
+	a.last = w
 	return nil
 }
 

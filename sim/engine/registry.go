@@ -208,8 +208,8 @@ func (g *Registry) create(cfg RunConfig, client string, build func() (*Run, erro
 	e := &entry{run: run, client: client, cancel: cancel, idleSince: time.Now(), bytes: c.Bytes}
 	g.runs[run.id] = e
 	g.spent += c.Bytes
-	run.costW = w
-	run.admit = func(w cost.Workload) error { return g.admitChange(e, w) }
+	run.cost.last = w
+	run.cost.admit = func(w cost.Workload) error { return g.admitChange(e, w) }
 	run.markStarted()
 	g.wg.Go(func() { run.labelled(ctx) })
 	if p := cfg.Replay; p != nil {

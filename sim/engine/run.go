@@ -10,7 +10,6 @@ import (
 
 	"github.com/posterior-playground/playground/numeric"
 	"github.com/posterior-playground/playground/sim"
-	"github.com/posterior-playground/playground/sim/cost"
 	"github.com/posterior-playground/playground/sim/target"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -36,12 +35,7 @@ type Run struct {
 	// applied). A method polls it as its sim.Env.Stop (interrupt.go).
 	halt *atomic.Int64
 
-	// admit checks a change to the run's workload against its registry's
-	// budget (budget.go), nil outside a registry; costW is the workload
-	// last admitted, changed under costMu.
-	admit  func(cost.Workload) error
-	costMu sync.Mutex
-	costW  cost.Workload
+	cost admission // the run's workload against its registry's budget (budget.go)
 
 	// Owned by the run goroutine (and NewRun before Start): the status
 	// machine.
