@@ -189,8 +189,12 @@
 // students, each its own session) and TestLab (30 sessions of two runs,
 // a viewer each) run the students in a child process; in full
 // (PLAYGROUND_CLASSROOM=30s) every student must average 10 frames a
-// second, a lecture's runs must keep 90% of their unwatched steps/s and a
-// lab's none fall below a quarter of the median, the heap in use must stay
+// second; a lecture's run must keep 90% of its unwatched steps per
+// CPU-second of its own goroutines (read from a CPU profile by the run's
+// pprof label, so what the machine's other load takes is not counted
+// against it), and sending costs at most 100 µs of the server's CPU per
+// frame a student receives; a lab's runs none fall below a quarter of the
+// median; the heap in use must stay
 // under 384 MiB, and no goroutine may be left. make load runs them in full
 // (its LOAD and CLASSROOM set the windows) on an otherwise idle machine.
 //
