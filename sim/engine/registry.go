@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime/debug"
 	"sync/atomic"
 
 	"github.com/posterior-playground/playground/sim"
@@ -393,9 +394,33 @@ func (g *Registry) remove(id string, e *entry) {
 	g.retired[e.run.Spec().Name] += e.run.StepsTaken()
 	delete(g.runs, id)
 	g.spent -= e.bytes
+	if e.bytes >= returnBytes {
+		g.returnMemory(e.run.Done())
+	}
 	e.bytes = 0
 	g.release(e.client)
 	e.cancel()
+}
+
+// returnBytes is the estimate from which a removed run's memory is given
+// back to the operating system as soon as the run has stopped: Go's
+// scavenger returns freed pages over minutes, so a server whose users
+// create and delete dear runs held the peak of them all (four cycles of a
+// 250 MB NUTS run left it at 740 MiB resident, the heap in use at 15).
+const returnBytes = 64 << 20
+
+// returnMemory waits for a run's goroutine to end (done) and returns the
+// freed heap to the operating system; a shutdown does not wait. The
+// goroutine holds the channel alone, not the run, so the run's memory is
+// unreachable by then.
+func (g *Registry) returnMemory(done <-chan struct{}) {
+	g.wg.Go(func() {
+		select {
+		case <-done:
+			debug.FreeOSMemory()
+		case <-g.ctx.Done():
+		}
+	})
 }
 
 // admitChange admits a live run's new workload w: within the bounds of a
