@@ -88,9 +88,12 @@ function tickScale(u, on) {
   const k = on ? PRESENT_FONT_PX / BASE_FONT_PX : 1;
   for (const ax of u.axes) {
     if (!ax.show || !Array.isArray(ax.font)) continue;
-    if (!ax._base) ax._base = { size: ax.size, labelSize: ax.labelSize, font: ax.font[2], labelFont: ax.labelFont[2] };
+    if (!ax._base) ax._base = { size: ax.size, space: ax.space, labelSize: ax.labelSize, font: ax.font[2], labelFont: ax.labelFont[2] };
     const b = ax._base;
     ax.size = (self, values, i, cycle) => Math.round(b.size(self, values, i, cycle) * k);
+    // A narrow plot (four panels on a projector) keeps at least three
+    // ticks on its x axis: the usual spacing left one ("0") under 18 px type.
+    ax.space = on && ax.side === 2 ? (self, i, lo, hi, dim) => Math.min(b.space(self, i, lo, hi, dim), Math.max(24, dim / 4)) : b.space;
     ax.labelSize = b.labelSize * k;
     for (const [f, css] of [[ax.font, b.font], [ax.labelFont, b.labelFont]]) {
       const px = Math.round(css * k * uPlot.pxRatio);
