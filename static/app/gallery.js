@@ -38,7 +38,7 @@ class Page {
     this.playing = false;
     // The equal-budget race (race.js): made before the panels, which
     // report their measures to it.
-    this.race = new Race(root.querySelector(".plane-panels"), {
+    this.race = new Race(document.querySelector(".plane-panels") ?? this.error, {
       runs: () => this.panels.map((p) => p.run),
       play: () => this.play(true),
       measures: [
