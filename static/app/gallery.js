@@ -192,6 +192,7 @@ class Page {
           c.style.width = c.style.height = want;
           p.view.invalidate();
         }
+        p.view.placeOverlay();
       }
     });
   }

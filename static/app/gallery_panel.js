@@ -204,6 +204,7 @@ export class Panel {
     this.exact = null;
     this.draws = new Points(MAX_DRAWS, true);
     this.missed = 0; // draws sent in frames this viewer never got (gallery_points.js)
+    this.lastControls = null;
     this.divergences = new Points(MAX_DIVERGENCES, false);
     this.transition = null;
     this.q = null;
@@ -259,9 +260,10 @@ export class Panel {
     if (f.step != null) this.step = f.step;
     if (Array.isArray(f.marks)) this.marks = f.marks;
     if (f.controls && this.readOnly) setControls(this.controls, f.controls);
+    if (f.controls) this.lastControls = f.controls; // a frame carries them when they change, and the hub may skip it
     if (this.replayTo != null && ((f.step >= this.replayTo && f.status === "paused") || f.status === "settled")) {
       this.replayTo = null;
-      if (f.controls) setControls(this.controls, f.controls); // the replayed changes' values
+      if (this.lastControls) setControls(this.controls, this.lastControls); // the replayed changes' values
     }
     if (f.status) this.statusText = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${f.status} · step ${this.step.toLocaleString("en-US")}`;
     this.status.title = f.message ?? "";

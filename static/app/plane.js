@@ -403,13 +403,22 @@ export class PlaneView {
     });
   }
 
+  // placeOverlay lays the overlay exactly over the canvas, wherever the
+  // layout has moved it since (a stacked phone layout after a wide one:
+  // left where it was, the overlay widened the page).
+  placeOverlay() {
+    const c = this.canvas;
+    const top = this.overlay;
+    if (!top) return;
+    const place = { left: `${c.offsetLeft}px`, top: `${c.offsetTop}px`, width: `${c.clientWidth}px`, height: `${c.clientHeight}px` };
+    for (const [k, v] of Object.entries(place)) if (top.style[k] !== v) top.style[k] = v;
+  }
+
   // paintOverlay places the overlay over the canvas and draws the
   // frame's transition on it alone.
   paintOverlay(f, view, W, H, dpr) {
-    const c = this.canvas;
     const top = this.overlay;
-    const place = { left: `${c.offsetLeft}px`, top: `${c.offsetTop}px`, width: `${c.clientWidth}px`, height: `${c.clientHeight}px` };
-    for (const [k, v] of Object.entries(place)) if (top.style[k] !== v) top.style[k] = v;
+    this.placeOverlay();
     if (top.width !== W || top.height !== H) {
       top.width = W;
       top.height = H;
