@@ -363,6 +363,11 @@ func TestLecture(t *testing.T) {
 	}
 	c.warm(ids)
 	half := total / lectureRounds
+	// One unwatched window first, not compared: HMC is in its warm-up
+	// then, its step size still adapting, and its steps and GIP's cost
+	// 1.2–1.4× less CPU in it than later (measured), which the first
+	// comparison would count as watching's cost.
+	c.measure(nil, ids, half, lectureWindowCPU, "settling")
 	alone := []window{c.measure(nil, ids, half, lectureWindowCPU, "alone0")}
 	var watched []window
 	peak := heapPeak()
@@ -376,6 +381,11 @@ func TestLecture(t *testing.T) {
 		c.everyFrame(cl)
 		watched = append(watched, c.measure(cl, ids, half, lectureWindowCPU, fmt.Sprintf("watched%d", k)))
 		c.studentErrors(cl.quit().Errors)
+		// The 300 closed connections' buffers are garbage now: collected
+		// during the next window, the runs' allocations would pay for it
+		// in mark assists (their steps per own CPU-second fell 1.2–1.3×
+		// in the window after the students left, measured).
+		runtime.GC()
 		alone = append(alone, c.measure(nil, ids, half, lectureWindowCPU, fmt.Sprintf("alone%d", k+1)))
 	}
 	heap := peak()
@@ -392,9 +402,9 @@ func TestLecture(t *testing.T) {
 	for i, id := range ids {
 		t.Logf("lecture: run %d (%s): steps per CPU-second of its own goroutines watched/unwatched %.3f; unwatched neighbours differ by up to %.3f×",
 			i, id, cost.own[i], cost.drift[i])
-		if !(cost.own[i] >= lectureMinOwnShare) { // NaN too: a window without a sample of the run
-			t.Errorf("run %d: watched by %d students, it takes %.3f× the steps per CPU-second of its own goroutines it takes unwatched, want ≥ %.2f (its unwatched neighbours differ by up to %.3f×)",
-				i, lectureViewers/len(ids), cost.own[i], lectureMinOwnShare, cost.drift[i])
+		if want := lectureMinOwnShare / max(1, cost.drift[i]); !(cost.own[i] >= want) { // NaN too: a window without a sample of the run
+			t.Errorf("run %d: watched by %d students, it takes %.3f× the steps per CPU-second of its own goroutines it takes unwatched, want ≥ %.3f (%.2f over the %.3f× its unwatched neighbours differ by)",
+				i, lectureViewers/len(ids), cost.own[i], want, lectureMinOwnShare, cost.drift[i])
 		}
 	}
 	t.Logf("lecture: fewest samples of a run in a window %d; the band %.1f%% of the runs' CPU unwatched, %.1f%% watched",
