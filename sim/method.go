@@ -36,6 +36,10 @@ type ControlSpec struct {
 	Integer bool     `json:"integer"` // only whole numbers
 	Live    bool     `json:"live"`    // Set acts on a running loop
 	Options []string `json:"options,omitempty"`
+	// OptionLabels, when set, names each of Options for a person, in the
+	// same order ("reverse KL (the ELBO)" for "reverse_kl"); links, flags
+	// and the API use Options.
+	OptionLabels []string `json:"option_labels,omitempty"`
 	// Bound says what sets Max when the data do ("the number of training
 	// points"); range errors quote it.
 	Bound string `json:"bound,omitempty"`

@@ -28,7 +28,8 @@ func Methods() []MethodSpec {
 		ms = append(ms, MethodSpec{Name: s.Name, Label: s.Label, Help: s.Help, Sampler: true, Gradient: s.Gradient, Controls: s.Controls})
 	}
 	div := sim.ControlSpec{Name: "divergence", Label: "divergence", Help: "what the fit minimises: reverse KL (the ELBO), forward KL (self-normalised weights of q's own draws) or the Rényi α bound",
-		Options: []string{"reverse_kl", "forward_kl", "renyi"}, Default: sim.Choice("reverse_kl")}
+		Options:      []string{"reverse_kl", "forward_kl", "renyi"},
+		OptionLabels: []string{"reverse KL (ELBO)", "forward KL", "Rényi α"}, Default: sim.Choice("reverse_kl")}
 	alpha := num("alpha", "Rényi α", "the Rényi bound's α, read under renyi: 0 the importance-weighted bound, 1 the ELBO", 0, 2, 0.5, false, false)
 	samples := num("samples", "draws per step K", "q's draws per step, each one target evaluation; 0: 32, or 256 under forward KL", 0, 4096, 0, false, true)
 	lr := num("lr", "learning rate", "Adam's learning rate in the target's standardised units, live between steps; 0, at the start only: the family's default", 0, 1, 0, true, false)

@@ -46,7 +46,7 @@ func Specs() []Spec {
 			Controls: []sim.ControlSpec{nutsStep, ctl("max_depth", "max tree depth", "the most doublings a tree may make", 1, MaxTreeDepth, 10, false, true),
 				ctl("warmup", "warm-up", "transitions adapting ε towards acceptance 0.8 (and the metric), whose draws are discarded", 1, 100000, 1000, true, true),
 				{Name: "metric", Label: "metric", Help: "diag: a diagonal metric adapted to the draws' variances in warm-up, as Stan's default; unit: the identity",
-					Options: []string{MetricDiag, MetricUnit}, Default: sim.Choice(MetricDiag)}}},
+					Options: []string{MetricDiag, MetricUnit}, OptionLabels: []string{"diagonal, adapted", "unit (identity)"}, Default: sim.Choice(MetricDiag)}}},
 		{Name: "langevin", Label: "Unadjusted Langevin", Gradient: true, Help: "the Langevin step without a correction: biased by O(ε²)",
 			Controls: []sim.ControlSpec{step(0.5)}},
 	}

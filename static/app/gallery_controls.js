@@ -56,7 +56,7 @@ export function renderControls(box, specs, changed, values = {}) {
     let input;
     if (kind === "select") {
       input = document.createElement("select");
-      for (const o of c.options) input.append(new Option(o.replaceAll("_", " "), o, false, o === v));
+      c.options.forEach((o, i) => input.append(new Option(c.option_labels?.[i] ?? o.replaceAll("_", " "), o, false, o === v)));
     } else if (kind === "toggle") {
       input = document.createElement("input");
       input.type = "checkbox";

@@ -29,7 +29,7 @@ export function paretoVerdict(k) {
 export function measureParts(m, logZ, k) {
   const parts = [
     { text: `${Number(m.evals ?? 0).toLocaleString("en-US")} evals` },
-    { text: `mean err ${fmt3(m.mean_error)} sd`, title: "the error of the mean in units of the exact sds" },
+    { text: `mean err ${m.mean_error == null ? "–" : `${fmt3(m.mean_error)} sd`}`, title: "the error of the mean in units of the exact sds" },
     { text: `cov err ${fmt3(m.cov_error)}`, title: "‖C − C*‖ / ‖C*‖, Frobenius" },
   ];
   if (m.divergences) parts.push({ text: `${Number(m.divergences).toLocaleString("en-US")} divergent` });

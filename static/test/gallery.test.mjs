@@ -112,6 +112,8 @@ test("measures: numbers at three digits, the small ones with their exponent", ()
   assert.equal(fmt3(0), "0");
   assert.equal(fmt3(null), "–");
   assert.equal(measureParts({ evals: 0, elbo: 0 }, 1, null)[3].text, "ELBO –");
+  // no estimate yet: a dash, without a unit hanging after it
+  assert.equal(measureParts({ evals: 4 }, 1, null)[1].text, "mean err –");
 });
 
 test("measures: a fit's line has its ELBO, log Z and k̂; a sampler's its divergences and acceptance", () => {
