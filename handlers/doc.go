@@ -16,13 +16,17 @@
 // error naming it and what is allowed.
 //
 // GET /gallery is the two-dimensional gallery: ?target=NAME (a built-in
-// target, the funnel by default) and ?methods=M1,M2 (gallery methods,
-// at most 4 panels; NUTS beside mean-field VI by default). Each panel is
-// a run created by POST /api/runs with a target instead of data: a
-// built-in target's name with target_controls, or a density's text in
-// Stan's notation (a mistake is a 400 naming target, its line and
-// column first), a gallery method with its controls, and chains for a
-// sampler. Its exact answer comes from the API's gallery.Cache.
+// target, the funnel by default, or a density's text) with its controls by
+// name, ?methods=M1,M2 (gallery methods, at most 4 panels; NUTS beside
+// mean-field VI by default), seed, scenario and present=1, and per panel i
+// (from 1) its controls as pI.NAME, its own values of target controls as
+// pI.target.NAME, and pI.replay or pI.watch as on the play page; the page
+// writes the same query for its links. Each panel is a run created by POST
+// /api/runs with a target instead of data: a built-in target's name with
+// target_controls, or a density's text in Stan's notation (a mistake is a
+// 400 naming target, its line and column first), a gallery method with its
+// controls, and chains for a sampler. Its exact answer comes from the
+// API's gallery.Cache.
 //
 // An edit is a delta against the page's data set, so that a few clicks
 // make a short link and the data set's own points stay exact: the

@@ -1,10 +1,3 @@
-// Package templates holds the HTML pages as templ components: the layout,
-// the home page's scenario gallery, the play page with one panel per method,
-// the controls, and the methods' explanation cards (formulas in MathML, so no
-// JavaScript is needed to show mathematics).
-//
-// The components take the plain view types below, filled in by package
-// handlers, so templates depends on nothing of ours.
 package templates
 
 // Option is one entry of a select or checkbox list.
