@@ -152,8 +152,8 @@ func TestTargetTypedExamples(t *testing.T) {
 	}{
 		{"v ~ normal(0, 3); x ~ normal(0, exp(v / 2));", [2]string{"v", "x"}, []string{"--target", "funnel"}},
 		{"x ~ normal(0, 1); y ~ normal(x^2 - 1, 1);", [2]string{"x", "y"}, []string{"--target", "banana", "--curvature", "1"}},
-		{"target += log_sum_exp(log(0.3) + normal_lpdf(x | -2, 1), log(0.7) + normal_lpdf(x | 2, 1)); y ~ normal(0, 1);",
-			[2]string{"x", "y"}, []string{"--target", "mixture", "--separation", "4", "--weight", "0.3"}},
+		{"target += log_sum_exp(normal_lpdf(x | -3, 1), normal_lpdf(x | 3, 1)) - log(2); y ~ normal(0, 1);",
+			[2]string{"x", "y"}, []string{"--target", "mixture", "--separation", "6", "--weight", "0.5"}},
 	} {
 		rep := targetReport(t, "--target", tc.expr, "--method", "nuts", "--warmup", "50", "--steps", "100")
 		if rep.Target != "typed" || len(rep.Params) != 2 {
