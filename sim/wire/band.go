@@ -20,6 +20,14 @@ type Band struct {
 	Lo      []float64   `json:"lo"`
 	Hi      []float64   `json:"hi"`
 	Samples [][]float64 `json:"samples"`
+	// FMean and FSD are f's mean and sd on the grid in closed form, user
+	// units, for a method that has them (sim.Extras.PredictMoments: the
+	// GP methods); nil otherwise. Mean, Lo and Hi are over the sampled
+	// functions and carry their Monte Carlo error; these do not, so a
+	// fit can be measured against an exact posterior from them
+	// (sim.MomentsError; the play page's race chart).
+	FMean []float64 `json:"f_mean,omitempty"`
+	FSD   []float64 `json:"f_sd,omitempty"`
 
 	enc []byte // the JSON, encoded once by Seal; viewers share it
 }
@@ -43,7 +51,7 @@ func (b *Band) MarshalJSON() ([]byte, error) {
 	if b.enc != nil {
 		return b.enc, nil
 	}
-	out := make([]byte, 0, 16*(4+len(b.Samples))*len(b.X)+64)
+	out := make([]byte, 0, 16*(6+len(b.Samples))*len(b.X)+64) // x, mean, lo, hi, f_mean, f_sd and the samples
 	out = append(out, `{"x":`...)
 	out = appendBandFloats(out, b.X)
 	out = append(out, `,"mean":`...)
@@ -64,6 +72,12 @@ func (b *Band) MarshalJSON() ([]byte, error) {
 			out = appendBandFloats(out, s)
 		}
 		out = append(out, ']')
+	}
+	if b.FMean != nil && b.FSD != nil {
+		out = append(out, `,"f_mean":`...)
+		out = appendBandFloats(out, b.FMean)
+		out = append(out, `,"f_sd":`...)
+		out = appendBandFloats(out, b.FSD)
 	}
 	return append(out, '}'), nil
 }
