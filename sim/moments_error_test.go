@@ -1,52 +1,58 @@
 package sim_test
 
 import (
+	"encoding/json"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/posterior-playground/playground/sim"
 )
 
-// TestMomentsError: the two maxima in closed form, their invariance under
-// an affine change of units (the page's user units against the test's
-// model units), and NaN where there is nothing to compare.
+// momentsErrorCase is one case of testdata/moments_error.json, the cases
+// the page's copy of MomentsError (static/app/race_page.js) is tested on
+// too, so the two compute the same numbers; nil errors stand for NaN.
+type momentsErrorCase struct {
+	Why       string
+	Mean, SD  []float64
+	ExactMean []float64 `json:"exact_mean"`
+	ExactSD   []float64 `json:"exact_sd"`
+	MeanError *float64  `json:"mean_error"`
+	SDError   *float64  `json:"sd_error"`
+}
+
+// TestMomentsError: the two maxima in closed form (each case says why),
+// unchanged by an affine change of units, and NaN where there is nothing
+// to compare.
 func TestMomentsError(t *testing.T) {
-	// Point 0: the mean 0.5 exact sds off, the sd 20% wide; point 1: the
-	// mean 1.5 exact sds off (3 − 0 over 2), the sd 25% narrow.
-	mean, sd := []float64{1.5, 3}, []float64{1.2, 1.5}
-	em, es := []float64{1, 0}, []float64{1, 2}
-	me, se := sim.MomentsError(mean, sd, em, es)
-	if math.Abs(me-1.5) > 1e-15 || math.Abs(se-0.25) > 1e-15 {
-		t.Errorf("MomentsError = %g, %g, want 1.5, 0.25", me, se)
+	b, err := os.ReadFile("testdata/moments_error.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	// y ↦ a + b·y moves means and scales sds by |b|: the errors stay.
-	a, b := 3.0, -2.5
-	user := func(m, s []float64) ([]float64, []float64) {
-		um, us := make([]float64, len(m)), make([]float64, len(s))
-		for i := range m {
-			um[i], us[i] = a+b*m[i], math.Abs(b)*s[i]
+	var f struct{ Cases []momentsErrorCase }
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Cases) == 0 {
+		t.Fatal("no cases")
+	}
+	near := func(got float64, want *float64) bool {
+		if want == nil {
+			return math.IsNaN(got)
 		}
-		return um, us
+		return math.Abs(got-*want) <= 1e-12
 	}
-	um, us := user(mean, sd)
-	uem, ues := user(em, es)
-	if me2, se2 := sim.MomentsError(um, us, uem, ues); math.Abs(me2-me) > 1e-14 || math.Abs(se2-se) > 1e-14 {
-		t.Errorf("in other units MomentsError = %g, %g, want %g, %g", me2, se2, me, se)
-	}
-	if me, se := sim.MomentsError(em, es, em, es); me != 0 || se != 0 {
-		t.Errorf("the exact against itself: %g, %g, want 0, 0", me, se)
-	}
-	for _, c := range []struct {
-		name         string
-		m, s, eM, eS []float64
-	}{
-		{"no inputs", nil, nil, nil, nil},
-		{"ragged", mean[:1], sd, em, es},
-		{"a zero exact sd", mean, sd, em, []float64{1, 0}},
-		{"a NaN exact sd", mean, sd, em, []float64{math.NaN(), 1}},
-	} {
-		if me, se := sim.MomentsError(c.m, c.s, c.eM, c.eS); !math.IsNaN(me) || !math.IsNaN(se) {
-			t.Errorf("%s: %g, %g, want NaN, NaN", c.name, me, se)
+	for _, c := range f.Cases {
+		me, se := sim.MomentsError(c.Mean, c.SD, c.ExactMean, c.ExactSD)
+		if !near(me, c.MeanError) || !near(se, c.SDError) {
+			t.Errorf("%s: MomentsError = %g, %g, want %v, %v", c.Why, me, se, show(c.MeanError), show(c.SDError))
 		}
 	}
+}
+
+func show(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }

@@ -16,6 +16,7 @@ export class RaceChart {
     this.lines = new Map(); // key → {label, pts: [[x, y]]}
     this.xLabel = "gradient evaluations";
     this.yLabel = "";
+    this.note = ""; // said after the legend: what the lines are measured against
   }
 
   // set replaces line key's points ([[budget, value]], budget ascending).
@@ -107,6 +108,10 @@ export class RaceChart {
       ctx.fillStyle = color;
       ctx.fillText(l.label, lx, pad.t + 10);
       lx += ctx.measureText(l.label).width + 12;
+    }
+    if (this.note) {
+      ctx.fillStyle = "#6b7280";
+      ctx.fillText(this.note, lx, pad.t + 10);
     }
   }
 }
