@@ -53,9 +53,8 @@ export function momentsError(mean, sd, exactMean, exactSD) {
 
 // bandErrors returns a band's errors against the exact band, both with
 // f's closed-form moments on the same grid (the frames' f_mean and
-// f_sd, sim/engine); {} when either lacks them or they do not compare.
-// The bands' numbers are sent to 6 significant digits, which floors the
-// mean error at about 1e-5 of f's range over its sd.
+// f_sd, sim/engine, sent in full); {} when either lacks them or they do
+// not compare.
 export function bandErrors(band, exact) {
   if (!band?.f_mean || !exact?.f_mean || band.x?.length !== exact.x?.length) return {};
   const [me, se] = momentsError(band.f_mean, band.f_sd, exact.f_mean, exact.f_sd);

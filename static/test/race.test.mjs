@@ -162,3 +162,21 @@ test("Race: a link's pace arms the race, and Play then paces the runs by it and 
     delete globalThis.fetch;
   }
 });
+
+test("RaceChart.draw labels at most five decades of an error and keeps the legend above the lines", () => {
+  const s = stubCanvas();
+  const c = new RaceChart(s.canvas);
+  c.note = "against the exact GP";
+  c.add("gpvi", "Variational GP", 3, 48);
+  c.add("gpvi", "Variational GP", 3000, 1.3e-12);
+  c.draw();
+  const texts = s.calls.filter(([k]) => k === "fillText");
+  // 1e-12 to 48: thirteen decades, labelled every third at the left edge (x = 2)
+  const yDecades = texts.filter(([, t, x]) => /^1e-?\d+$/.test(t) && x === 2).map(([, t]) => t);
+  assert.deepEqual(yDecades, ["1e-11", "1e-8", "1e-5", "1e-2", "1e1"]);
+  const legend = texts.filter(([, t]) => t === "Variational GP" || t === "against the exact GP");
+  assert.equal(legend.length, 2);
+  const moves = s.calls.filter(([k]) => k === "moveTo" || k === "lineTo").map(([, , y]) => y);
+  const top = Math.min(...moves);
+  for (const [, t, , y] of legend) assert.ok(y < top, `${t} at y ${y}, the plot from ${top}`);
+});
