@@ -30,7 +30,8 @@ type pageConfig struct {
 	Panels      []panelJSON  `json:"panels"`
 	Hide        []string     `json:"hide"`
 	Focus       []string     `json:"focus"`
-	Present     bool         `json:"present"` // presentation mode (present=1)
+	Present     bool         `json:"present"`        // presentation mode (present=1)
+	Pace        engine.Unit  `json:"pace,omitempty"` // the race's unit (pace=): Play races the panels by it
 	Limits      pageLimits   `json:"limits"`
 	// Edit is the link's edit of the points (edit=, dataedit.go), applied
 	// by the page to every panel's run; XRange and YRange are where points
@@ -87,7 +88,7 @@ type panelJSON struct {
 // config.
 func (p *Pages) pageConfig(c PlayConfig) (pageConfig, error) {
 	cfg := pageConfig{URL: c.URL(), Scenario: c.Scenario, Data: c.Data, DataLabel: dataLabel(c.Data), Seed: c.Seed,
-		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Limits: serverLimits(), Edit: c.Edit, ArchPresets: archPresets()}
+		Hide: nonNil(c.Hide), Focus: nonNil(c.Focus), Present: c.Present, Pace: c.Pace, Limits: serverLimits(), Edit: c.Edit, ArchPresets: archPresets()}
 	if s, ok := scenario.BySlug(c.Scenario); ok {
 		cfg.Claim = s.Claim
 	}

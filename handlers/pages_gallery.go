@@ -32,6 +32,7 @@ type galleryConfig struct {
 	Seed           uint64               `json:"seed"`
 	Panels         []galleryPanel       `json:"panels"`
 	Present        bool                 `json:"present"`
+	Pace           engine.Unit          `json:"pace,omitempty"` // the race's unit (pace=): Play races the panels by it
 	Scenario       string               `json:"scenario,omitempty"`
 	Scenarios      []scenarioBody       `json:"scenarios"`
 	Limits         galleryLimits        `json:"limits"`
@@ -63,8 +64,9 @@ type galleryLimits struct {
 // and per panel i (from 1) its controls pI.NAME=VALUE, its own value of
 // a target control pI.target.NAME=VALUE, the state to
 // replay it to pI.replay=STEP,STEP:NAME:VALUE… or a shared run to watch
-// pI.watch=ID; present=1 and scenario=SLUG. Every bad parameter is a 400
-// page naming it.
+// pI.watch=ID; present=1, pace=grads|cpu (a link made while the panels
+// raced at equal budget: Play races them again) and scenario=SLUG. Every
+// bad parameter is a 400 page naming it.
 func (p *Pages) gallery(w http.ResponseWriter, r *http.Request) {
 	c, err := parseGallery(r.URL.Query())
 	if err != nil {
@@ -102,8 +104,12 @@ func parseGallery(q url.Values) (*galleryConfig, error) {
 	if err != nil {
 		return nil, err
 	}
+	pace, err := parsePace(q)
+	if err != nil {
+		return nil, err
+	}
 	c := &galleryConfig{Targets: target.Specs(), Methods: gallery.Methods(), Target: get("target"), Seed: 1,
-		TargetControls: sim.Controls{}, Present: present, Scenarios: galleryScenarios(),
+		TargetControls: sim.Controls{}, Present: present, Pace: pace, Scenarios: galleryScenarios(),
 		Limits: galleryLimits{engine.MaxReplaySteps, engine.MaxReplayChanges, maxGalleryPanels}}
 	if c.Target == "" {
 		c.Target = "funnel"
@@ -153,7 +159,7 @@ func parseGallery(q url.Values) (*galleryConfig, error) {
 	}
 	for key, vals := range q {
 		switch key {
-		case "target", "methods", "seed", "present", "scenario":
+		case "target", "methods", "seed", "present", "pace", "scenario":
 			continue
 		}
 		val := vals[0]

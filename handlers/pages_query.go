@@ -12,6 +12,7 @@ import (
 
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/datasets"
+	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/scenario"
 	"github.com/posterior-playground/playground/sim/wire"
 )
@@ -48,6 +49,9 @@ type PlayConfig struct {
 	Hide     []string // controls hidden by a classroom link: "control" or "method.control"
 	Focus    []string // controls a scenario highlights, same form
 	Present  bool     // presentation mode (present=1): no prose, larger plots and type
+	// Pace is the equal-budget race's unit (pace=grads or cpu) of a link
+	// made while the panels raced: the page's Play races them again by it.
+	Pace engine.Unit
 	// Edit is the data edited in the plot (edit=, dataedit.go): encoded,
 	// checked against the data set when the page could load it.
 	Edit string
@@ -118,6 +122,9 @@ func parsePlay(q url.Values, src methodSource) (PlayConfig, error) {
 		return c, err
 	}
 	if c.Present, err = parsePresent(q); err != nil {
+		return c, err
+	}
+	if c.Pace, err = parsePace(q); err != nil {
 		return c, err
 	}
 	if c.Edit, err = parseEdit(q, d); err != nil {
@@ -292,10 +299,10 @@ func scoped(prefix string, err error) error {
 // link is an error rather than silently ignored.
 func checkKey(key string, methods []string, src methodSource) error {
 	switch key {
-	case "data", "methods", "seed", "scenario", "hide", "focus", "present", "edit":
+	case "data", "methods", "seed", "scenario", "hide", "focus", "present", "pace", "edit":
 		return nil
 	case "": // "?=1": there is no name to report
-		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, edit, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
+		return &sim.FieldError{Field: "query", Message: "a parameter without a name (allowed: data, methods, seed, scenario, hide, focus, present, pace, edit, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
 	}
 	if m, _, ok := strings.Cut(key, "."); ok {
 		if slices.Contains(methods, m) {
@@ -305,7 +312,7 @@ func checkKey(key string, methods []string, src methodSource) error {
 			return &sim.FieldError{Field: key, Message: fmt.Sprintf("sets a control of %s, which is not among methods=%s", m, strings.Join(methods, ","))}
 		}
 	}
-	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, edit, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
+	return &sim.FieldError{Field: key, Message: "unknown parameter (allowed: data, methods, seed, scenario, hide, focus, present, pace, edit, <method>.model, <method>.<control>, <method>.replay and <method>.watch)"}
 }
 
 // parsePresent reads present=: 1 opens the page in presentation mode, 0
@@ -322,6 +329,15 @@ func parsePresent(q url.Values) (bool, error) {
 	default:
 		return false, &sim.FieldError{Field: "present", Message: fmt.Sprintf("%q is not 0 or 1 (1: presentation mode)", v)}
 	}
+}
+
+// parsePace reads pace=: the unit an equal-budget race paces the panels
+// by (engine.ParseUnit: grads or cpu), or "" when the link has none.
+func parsePace(q url.Values) (engine.Unit, error) {
+	if _, given := q["pace"]; !given {
+		return "", nil
+	}
+	return engine.ParseUnit("pace", single(q, "pace"))
 }
 
 // parseControlList reads hide= or focus=: controls named "control" (in every
@@ -397,6 +413,9 @@ func (c PlayConfig) URL() string {
 	}
 	if c.Present {
 		q = append(q, "present=1")
+	}
+	if c.Pace != "" {
+		q = append(q, "pace="+string(c.Pace))
 	}
 	if c.Edit != "" {
 		q = append(q, "edit="+c.Edit) // base64url: nothing to escape

@@ -68,6 +68,10 @@ func (b *bandRec) draw() {
 		return
 	}
 	if band := makeBand(p, r.prob.d, r.opt.ShownSamples); band != nil {
+		if err := r.safely("PredictMoments", func() { addMoments(band, b.m, r.prob.d) }); err != nil {
+			r.diverge(err.Error())
+			return
+		}
 		band.Seal() // encoded once here, not once per viewer; immutable from now on
 		b.ratio = bandInbetween(p, r.prob.d)
 		b.band = band

@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -20,6 +23,16 @@ type Band struct {
 	Lo      []float64   `json:"lo"`
 	Hi      []float64   `json:"hi"`
 	Samples [][]float64 `json:"samples"`
+	// FMean and FSD are f's mean and sd on the grid in closed form, user
+	// units, for a method that has them (sim.Extras.PredictMoments: the
+	// GP methods); nil otherwise. Mean, Lo and Hi are over the sampled
+	// functions and carry their Monte Carlo error; these do not, so a
+	// fit can be measured against an exact posterior from them
+	// (sim.MomentsError; the play page's race chart). They are written in
+	// full: a fit that has converged is nearer the exact than 6 digits
+	// tell apart (its error would read 0, off a log axis).
+	FMean []float64 `json:"f_mean,omitempty"`
+	FSD   []float64 `json:"f_sd,omitempty"`
 
 	enc []byte // the JSON, encoded once by Seal; viewers share it
 }
@@ -43,7 +56,7 @@ func (b *Band) MarshalJSON() ([]byte, error) {
 	if b.enc != nil {
 		return b.enc, nil
 	}
-	out := make([]byte, 0, 16*(4+len(b.Samples))*len(b.X)+64)
+	out := make([]byte, 0, 16*(4+len(b.Samples))*len(b.X)+48*len(b.FMean)+64) // x, mean, lo, hi and the samples; f_mean and f_sd in full
 	out = append(out, `{"x":`...)
 	out = appendBandFloats(out, b.X)
 	out = append(out, `,"mean":`...)
@@ -65,6 +78,12 @@ func (b *Band) MarshalJSON() ([]byte, error) {
 		}
 		out = append(out, ']')
 	}
+	if b.FMean != nil && b.FSD != nil {
+		out = append(out, `,"f_mean":`...)
+		out = appendFullFloats(out, b.FMean)
+		out = append(out, `,"f_sd":`...)
+		out = appendFullFloats(out, b.FSD)
+	}
 	return append(out, '}'), nil
 }
 
@@ -78,6 +97,23 @@ func appendBandFloats(b []byte, v []float64) []byte {
 			b = append(b, ',')
 		}
 		b = appendFloat(b, x)
+	}
+	return append(b, ']')
+}
+
+// appendFullFloats writes v to the shortest decimals that read back as
+// the same float64s; non-finite values are null.
+func appendFullFloats(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendFloat(b, x, 'g', -1, 64)
+		}
 	}
 	return append(b, ']')
 }

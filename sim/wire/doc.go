@@ -17,7 +17,8 @@
 // first frame, or the first after a reset, which changes epoch).
 // predictive, a Band on the data set's grid in the user's units (x, mean,
 // lo, hi = mean ∓ 2 sd of f, and a few sampled functions, to 6 significant
-// digits), and each extra are sent only when they changed since this
+// digits; f_mean and f_sd, f's moments in closed form and in full, for the
+// GP methods), and each extra are sent only when they changed since this
 // viewer's last frame; data, the training points, with the first frame
 // and after an edit. marks are the live control changes since the last
 // reset, each {step, name, value}: the plots draw them, and a link

@@ -62,6 +62,9 @@ const app = {
   speed,
   stepN: () => stepCount(stepInput.value, config.limits.max_step_command),
   onControl: (method, name, value) => setParam(`${method}.${name}`, value),
+  // onPace puts the race's pacing in the link (pace=grads|cpu): the
+  // page's state and live links made while it races reopen armed to race.
+  onPace: (unit) => setParam("pace", unit),
   // onFork drops a panel's watch= from the link: the panel now runs its own.
   onFork: (method) => {
     url.searchParams.delete(`${method}.watch`);
@@ -125,10 +128,14 @@ if (panels.some((p) => panels.some((q) => q !== p && objectivesCompare(p, q)))) 
   });
 }
 
-for (const b of document.querySelectorAll("[data-all]")) {
-  b.addEventListener("click", () => panels.filter((p) => !p.readOnly).forEach((p) => p.op(b.dataset.all)));
-}
 app.race = mountRace(document.querySelector("section.panels"), panels, app); // "Play all at equal budget" and its chart, under the panels
+if (config.pace) app.race?.arm(config.pace); // a link made while racing: Play races
+for (const b of document.querySelectorAll("[data-all]")) {
+  b.addEventListener("click", () => {
+    if (b.dataset.all === "play" && app.race?.armed) return app.race.start();
+    panels.filter((p) => !p.readOnly).forEach((p) => p.op(b.dataset.all));
+  });
+}
 // A viewer of a shared live run has no run commands: the toolbar's and the
 // watched panels' are hidden (app.css), Fork is left.
 app.onReadOnly = () => document.body.classList.toggle("viewer", panels.some((p) => p.readOnly));

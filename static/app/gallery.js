@@ -46,10 +46,12 @@ class Page {
         { key: "cov_error", label: "covariance error" },
       ],
       showError: (e) => this.showError(e),
+      onPace: () => this.remember(), // the link says the panels race (pace=)
     });
     // its chart (gallery.css) shows once a race starts: until then it
     // would push the planes below the fold
     this.race.button.addEventListener("click", () => document.documentElement.classList.add("racing"));
+    if (cfg.pace) this.race.arm(cfg.pace); // a link made while racing: Play races
     this.panels = [...document.querySelectorAll(".plane-panel")].map((el, i) => new Panel(el, this, i, cfg.panels[i]));
     this.target.addEventListener("change", () => {
       this.typedBox.hidden = this.target.value !== "typed";
@@ -90,12 +92,17 @@ class Page {
   }
 
   play(on) {
+    if (on && this.race.armed) {
+      document.documentElement.classList.add("racing");
+      return this.race.start(); // which plays
+    }
     this.playing = on;
     for (const p of this.panels) p.send({ op: on ? "play" : "pause" });
   }
 
   restart() {
     this.error.textContent = "";
+    this.race.rearm(); // new runs, in no pacing group: Play races them again
     this.remember();
     for (const p of this.panels) p.start();
     this.fit();
@@ -111,6 +118,7 @@ class Page {
       targetSpecs: this.targets.get(this.target.value)?.controls ?? [],
       seed: this.seed,
       present: this.present,
+      pace: this.race?.paced ?? this.race?.armed,
       panels: this.panels.map((p, i) => ({ method: p.method.value, controls: p.values(), specs: p.spec?.controls ?? [], targetControls: p.targetOwn, replay: replays[i], watch: watches[i] })),
     };
   }

@@ -3,13 +3,14 @@
 // panels' methods, the seed, and per panel i (from 1) its controls as
 // pI.NAME, its own target controls as pI.target.NAME, the state to replay it to as pI.replay (the 1-D page's
 // METHOD.replay: STEP, then ,STEP:NAME:VALUE per change since its last
-// reset) or a shared live run to watch as pI.watch; present=1 and
-// scenario=SLUG. Pure, node-tested (static/test/gallery.test.mjs).
+// reset) or a shared live run to watch as pI.watch; present=1, pace=UNIT
+// (grads, cpu: made while the panels raced at equal budget, the page's
+// Play races them again) and scenario=SLUG. Pure, node-tested (static/test/gallery.test.mjs).
 
 import { sameValue } from "./controls.js";
 
 // galleryQuery is the link's query for state: {target, targetControls,
-// targetSpecs, seed, present, scenario, panels: [{method, controls,
+// targetSpecs, seed, present, pace, scenario, panels: [{method, controls,
 // specs, targetControls, replay, watch}]}. Controls at their defaults are left out; ","
 // and ":" stay readable.
 export function galleryQuery(state) {
@@ -26,6 +27,7 @@ export function galleryQuery(state) {
     else if (p.replay) q.set(`p${i + 1}.replay`, p.replay);
   });
   if (state.present) q.set("present", "1");
+  if (state.pace) q.set("pace", state.pace);
   return q.toString().replace(/%2C/gi, ",").replace(/%3A/gi, ":");
 }
 

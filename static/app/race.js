@@ -26,7 +26,8 @@ const UNITS = [
 // screen); the chart shows once the race has started. opts: runs() the
 // page's run ids; play() plays every panel; measures, [{key, label}],
 // what a panel's frame offers to chart (the first is shown);
-// showError(e).
+// onPace(unit), told when the runs are paced (the page puts pace=UNIT in
+// its links); showError(e).
 export class Race {
   constructor(anchor, opts) {
     this.opts = opts;
@@ -62,14 +63,37 @@ export class Race {
     this.redraw();
   }
 
+  // arm readies a race by unit ("grads", "cpu": a link's pace=) for the
+  // page's next Play, which then starts it (start) instead of playing
+  // the panels unpaced; an unknown unit arms nothing.
+  arm(unit) {
+    const u = UNITS.find((x) => x.value === unit);
+    if (!u) return;
+    this.unit.input.value = unit;
+    this.armed = unit;
+    this.status.textContent = `Play races the panels, paced by ${u.label}`;
+    this.redraw();
+  }
+
+  // rearm arms the race again by the unit it paced by, for runs started
+  // anew (not in its group); nothing when it was not racing.
+  rearm() {
+    if (!this.paced) return;
+    const unit = this.paced;
+    this.paced = null;
+    this.arm(unit);
+  }
+
   // start joins the runs into one group by the chosen unit and plays them.
   async start() {
     const runs = this.opts.runs().filter(Boolean);
     if (!runs.length) return;
     const unit = this.unit.input.value;
+    this.armed = null; // Play plays from here on
     try {
       await pace(runs, unit);
       this.paced = unit;
+      this.opts.onPace?.(unit);
       this.status.textContent = `paced by ${UNITS.find((u) => u.value === unit).label}`;
       this.canvas.hidden = false;
       this.redraw();

@@ -16,6 +16,7 @@ export class RaceChart {
     this.lines = new Map(); // key → {label, pts: [[x, y]]}
     this.xLabel = "gradient evaluations";
     this.yLabel = "";
+    this.note = ""; // said after the legend: what the lines are measured against
   }
 
   // set replaces line key's points ([[budget, value]], budget ascending).
@@ -77,9 +78,27 @@ export class RaceChart {
     }
     if (x1 - x0 < 1e-9) [x0, x1] = [x0 - 0.5, x1 + 0.5];
     if (y1 - y0 < 1e-12) [y0, y1] = [y0 - 0.5, y1 + 0.5];
-    const pad = { l: 46, r: 10, t: 10, b: 30 };
+    // The legend (and the note) in rows above the plot, so no line runs
+    // under a label however high it starts.
+    const items = [...this.lines.values()].map((l, i) => ({ text: l.label, color: COLORS[i % COLORS.length] }));
+    if (this.note) items.push({ text: this.note, color: "#6b7280" });
+    const rows = [[]];
+    let used = 0;
+    for (const it of items) {
+      const iw = ctx.measureText(it.text).width + 12;
+      if (used && used + iw > w - 52) rows.push([]), (used = 0);
+      rows.at(-1).push({ ...it, x: 46 + used });
+      used += iw;
+    }
+    const pad = { l: 46, r: 10, t: 8 + 14 * rows.length, b: 30 };
     const px = (x) => pad.l + ((Math.log10(x) - x0) / (x1 - x0)) * (w - pad.l - pad.r);
     const py = (y) => h - pad.b - ((fy(y) - y0) / (y1 - y0)) * (h - pad.t - pad.b);
+    rows.forEach((row, r) => {
+      for (const it of row) {
+        ctx.fillStyle = it.color;
+        ctx.fillText(it.text, it.x, 12 + 14 * r);
+      }
+    });
     ctx.strokeStyle = "#d1d5db";
     ctx.fillStyle = "#6b7280";
     ctx.beginPath();
@@ -92,21 +111,30 @@ export class RaceChart {
       ctx.fillText(`1e${e}`, x - 10, h - pad.b + 12);
     }
     ctx.fillText(this.xLabel + " (log)", w / 2 - 50, h - 4);
-    const fmt = (v) => (logY ? (10 ** v).toPrecision(2) : v.toPrecision(3));
-    ctx.fillText(fmt(y1), 2, pad.t + 8);
-    ctx.fillText(fmt(y0), 2, h - pad.b);
+    if (logY && Math.floor(y1) - Math.ceil(y0) >= 1) {
+      // decades, every k-th so that at most five are labelled
+      const k = Math.ceil((Math.floor(y1) - Math.ceil(y0) + 1) / 5);
+      ctx.strokeStyle = "#f3f4f6";
+      for (let e = Math.ceil(y0); e <= Math.floor(y1); e += k) {
+        const y = py(10 ** e);
+        ctx.beginPath();
+        ctx.moveTo(pad.l, y);
+        ctx.lineTo(w - pad.r, y);
+        ctx.stroke();
+        ctx.fillText(`1e${e}`, 2, y + 4);
+      }
+    } else {
+      const fmt = (v) => (logY ? (10 ** v).toPrecision(2) : v.toPrecision(3));
+      ctx.fillText(fmt(y1), 2, pad.t + 8);
+      ctx.fillText(fmt(y0), 2, h - pad.b);
+    }
     let i = 0;
-    let lx = pad.l + 6;
     for (const l of this.lines.values()) {
-      const color = COLORS[i++ % COLORS.length];
-      ctx.strokeStyle = color;
+      ctx.strokeStyle = COLORS[i++ % COLORS.length];
       ctx.lineWidth = 1.5;
       ctx.beginPath();
       l.pts.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
       ctx.stroke();
-      ctx.fillStyle = color;
-      ctx.fillText(l.label, lx, pad.t + 10);
-      lx += ctx.measureText(l.label).width + 12;
     }
   }
 }

@@ -186,3 +186,10 @@ test("draws: a plane's numbered draws are added once, and a reader that skipped 
   assert.equal(dv.addCounted(undefined, 3, 3), 0);
   assert.equal(dv.count, 3);
 });
+
+test("link: a race's pace is in the link while the panels race, and not otherwise", () => {
+  const base = { target: "funnel", panels: [{ method: "nuts" }, { method: "mfvi" }] };
+  assert.equal(new URLSearchParams(galleryQuery({ ...base, pace: "cpu" })).get("pace"), "cpu");
+  assert.equal(new URLSearchParams(galleryQuery({ ...base, pace: null })).has("pace"), false);
+  assert.equal(new URLSearchParams(galleryQuery(base)).has("pace"), false);
+});
