@@ -17,7 +17,7 @@ func transpose4(n int, src *float64, lds int, dst *float64, ldd int) {
 	panic("fastblas: transpose4 called without kernels")
 }
 
-func kernel12x4(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64) {
+func kernel12x4(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, cols int, alpha, beta float64) {
 	panic("fastblas: kernel12x4 called without kernels")
 }
 

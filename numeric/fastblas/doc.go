@@ -23,10 +23,10 @@
 //     column panel of at most four columns takes a 12×4 kernel instead of
 //     6×8 tiles padded from 2–4 columns (for op(A) = Aᵀ, the twelve rows
 //     are three YMM loads of a row of A against four broadcasts of B;
-//     otherwise twelve broadcasts against one YMM of B), and an edge tile
-//     of at most four rows a 4×8 kernel. Edge tiles narrower than eight
-//     columns are computed into a stack tile and copied, so no element
-//     outside C is touched. With β = 0, C is written without being read
+//     otherwise twelve broadcasts against one YMM of B, storing only the
+//     panel's columns), and an edge tile of at most four rows a 4×8
+//     kernel. Other edge tiles narrower than eight columns are computed
+//     into a stack tile and copied, so no element outside C is touched. With β = 0, C is written without being read
 //     (NaN or Inf already in C is ignored), as the BLAS specification asks.
 //     A product with one row or one column of C is a matrix–vector product
 //     and goes to gonum's Dgemv, which is several times faster there than

@@ -293,16 +293,10 @@ func gemmInPlace(buf *packBuffers, tA, tB bool, m, n, k int, alpha float64, a []
 }
 
 // narrowTile updates the 12×cols tile at c (cols ≤ 4) with kernel12x4,
-// through a stack tile when cols < 4.
+// which stores only the cols columns (checking the bounds it does not).
 func narrowTile(k int, ap *float64, ars, aps int, bp *float64, bps int, c []float64, ldc, cols int, alpha, beta float64) {
-	const rows, w = 2 * mr, nr / 2
-	if cols == w {
-		kernel12x4(k, ap, ars, aps, bp, bps, &c[0], ldc, alpha, beta)
-		return
-	}
-	var t [rows * w]float64
-	kernel12x4(k, ap, ars, aps, bp, bps, &t[0], w, alpha, 0)
-	mergeTile(c, ldc, t[:], w, rows, cols, beta)
+	_ = c[(2*mr-1)*ldc+cols-1]
+	kernel12x4(k, ap, ars, aps, bp, bps, &c[0], ldc, cols, alpha, beta)
 }
 
 // narrowTileT updates the 12×cols tile at c (cols ≤ 4) with kernel4x12t,

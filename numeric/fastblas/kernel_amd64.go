@@ -35,14 +35,15 @@ func trsm6x8(k int, a *float64, ars int, aps int, b *float64, x *float64, ldx in
 //go:noescape
 func transpose4(n int, src *float64, lds int, dst *float64, ldd int)
 
-// kernel12x4 sets the 12×4 tile at c (row stride ldc elements) to
-// alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the
-// 12×k matrix Ã is at
-// a[i·ars + p·aps]; row p of the k×4 matrix B̃ is the 4 values at
-// b[p·bps]. When beta is zero, c is written without being read.
+// kernel12x4 sets the first cols (1 to 4) columns of the 12×4 tile at c
+// (row stride ldc elements) to alpha·Ã·B̃ + beta·c over k steps (k may
+// be zero); columns past them are neither read nor written. Element
+// (i, p) of the 12×k matrix Ã is at a[i·ars + p·aps]; row p of the k×4
+// matrix B̃ is the 4 values at b[p·bps]. When beta is zero, c is
+// written without being read.
 //
 //go:noescape
-func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, cols int, alpha float64, beta float64)
 
 // rowScale4 sets y[i·ys + j] = x[i·xs + j]·z[i·zs] for i < m, j < c (c a
 // multiple of 4).

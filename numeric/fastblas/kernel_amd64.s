@@ -594,9 +594,9 @@ transpose_done:
 	VZEROUPPER
 	RET
 
-// func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, alpha float64, beta float64)
+// func kernel12x4(k int, a *float64, ars int, aps int, b *float64, bps int, c *float64, ldc int, cols int, alpha float64, beta float64)
 // Requires: AVX, AVX2, FMA3
-TEXT ·kernel12x4(SB), NOSPLIT, $0-80
+TEXT ·kernel12x4(SB), NOSPLIT, $0-88
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   ars+16(FP), DX
@@ -789,11 +789,11 @@ n12_tailloop:
 	JNZ          n12_tailloop
 
 n12_done:
-	MOVQ         alpha+64(FP), AX
+	MOVQ         alpha+72(FP), AX
 	MOVQ         $0x3ff0000000000000, CX
 	CMPQ         AX, CX
 	JEQ          n12_scaled
-	VBROADCASTSD alpha+64(FP), Y13
+	VBROADCASTSD alpha+72(FP), Y13
 	VMULPD       Y13, Y0, Y0
 	VMULPD       Y13, Y1, Y1
 	VMULPD       Y13, Y2, Y2
@@ -810,14 +810,23 @@ n12_done:
 n12_scaled:
 	MOVQ     c+48(FP), AX
 	MOVQ     ldc+56(FP), CX
+	MOVQ     cols+64(FP), DX
 	SHLQ     $0x03, CX
-	VMOVSD   beta+72(FP), X15
+	VMOVSD   beta+80(FP), X15
 	VXORPD   X14, X14, X14
 	VUCOMISD X14, X15
 	JNE      n12_accumulate
 	JP       n12_accumulate
 
 	// beta == 0: overwrite c without reading it.
+	CMPQ DX, $0x03
+	JEQ  n12_set3
+	JGT  n12_set4
+	CMPQ DX, $0x01
+	JEQ  n12_set1
+	JMP  n12_set2
+
+n12_set4:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD Y1, (AX)
@@ -844,43 +853,357 @@ n12_scaled:
 	VZEROUPPER
 	RET
 
+n12_set3:
+	VMOVUPD      X0, (AX)
+	VEXTRACTF128 $0x01, Y0, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X1, (AX)
+	VEXTRACTF128 $0x01, Y1, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X2, (AX)
+	VEXTRACTF128 $0x01, Y2, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X3, (AX)
+	VEXTRACTF128 $0x01, Y3, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X4, (AX)
+	VEXTRACTF128 $0x01, Y4, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X5, (AX)
+	VEXTRACTF128 $0x01, Y5, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X6, (AX)
+	VEXTRACTF128 $0x01, Y6, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X7, (AX)
+	VEXTRACTF128 $0x01, Y7, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X8, (AX)
+	VEXTRACTF128 $0x01, Y8, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X9, (AX)
+	VEXTRACTF128 $0x01, Y9, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X10, (AX)
+	VEXTRACTF128 $0x01, Y10, X13
+	VMOVSD       X13, 16(AX)
+	ADDQ         CX, AX
+	VMOVUPD      X11, (AX)
+	VEXTRACTF128 $0x01, Y11, X13
+	VMOVSD       X13, 16(AX)
+	VZEROUPPER
+	RET
+
+n12_set2:
+	VMOVUPD X0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X3, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X4, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X5, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X6, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X7, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X8, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X9, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X10, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X11, (AX)
+	VZEROUPPER
+	RET
+
+n12_set1:
+	VMOVSD X0, (AX)
+	ADDQ   CX, AX
+	VMOVSD X1, (AX)
+	ADDQ   CX, AX
+	VMOVSD X2, (AX)
+	ADDQ   CX, AX
+	VMOVSD X3, (AX)
+	ADDQ   CX, AX
+	VMOVSD X4, (AX)
+	ADDQ   CX, AX
+	VMOVSD X5, (AX)
+	ADDQ   CX, AX
+	VMOVSD X6, (AX)
+	ADDQ   CX, AX
+	VMOVSD X7, (AX)
+	ADDQ   CX, AX
+	VMOVSD X8, (AX)
+	ADDQ   CX, AX
+	VMOVSD X9, (AX)
+	ADDQ   CX, AX
+	VMOVSD X10, (AX)
+	ADDQ   CX, AX
+	VMOVSD X11, (AX)
+	VZEROUPPER
+	RET
+
 n12_accumulate:
 	VBROADCASTSD X15, Y15
-	VFMADD231PD  (AX), Y15, Y0
-	VMOVUPD      Y0, (AX)
+	CMPQ         DX, $0x03
+	JEQ          n12_add3
+	JGT          n12_add4
+	CMPQ         DX, $0x01
+	JEQ          n12_add1
+	JMP          n12_add2
+
+n12_add4:
+	VFMADD231PD (AX), Y15, Y0
+	VMOVUPD     Y0, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y1
+	VMOVUPD     Y1, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y2
+	VMOVUPD     Y2, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y3
+	VMOVUPD     Y3, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y4
+	VMOVUPD     Y4, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y5
+	VMOVUPD     Y5, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y6
+	VMOVUPD     Y6, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y7
+	VMOVUPD     Y7, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y8
+	VMOVUPD     Y8, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y9
+	VMOVUPD     Y9, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y10
+	VMOVUPD     Y10, (AX)
+	ADDQ        CX, AX
+	VFMADD231PD (AX), Y15, Y11
+	VMOVUPD     Y11, (AX)
+	VZEROUPPER
+	RET
+
+n12_add3:
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y0
+	VMOVUPD      X0, (AX)
+	VEXTRACTF128 $0x01, Y0, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y1
-	VMOVUPD      Y1, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y1
+	VMOVUPD      X1, (AX)
+	VEXTRACTF128 $0x01, Y1, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y2
-	VMOVUPD      Y2, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y2
+	VMOVUPD      X2, (AX)
+	VEXTRACTF128 $0x01, Y2, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y3
-	VMOVUPD      Y3, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y3
+	VMOVUPD      X3, (AX)
+	VEXTRACTF128 $0x01, Y3, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y4
-	VMOVUPD      Y4, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y4
+	VMOVUPD      X4, (AX)
+	VEXTRACTF128 $0x01, Y4, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y5
-	VMOVUPD      Y5, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y5
+	VMOVUPD      X5, (AX)
+	VEXTRACTF128 $0x01, Y5, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y6
-	VMOVUPD      Y6, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y6
+	VMOVUPD      X6, (AX)
+	VEXTRACTF128 $0x01, Y6, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y7
-	VMOVUPD      Y7, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y7
+	VMOVUPD      X7, (AX)
+	VEXTRACTF128 $0x01, Y7, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y8
-	VMOVUPD      Y8, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y8
+	VMOVUPD      X8, (AX)
+	VEXTRACTF128 $0x01, Y8, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y9
-	VMOVUPD      Y9, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y9
+	VMOVUPD      X9, (AX)
+	VEXTRACTF128 $0x01, Y9, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y10
-	VMOVUPD      Y10, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y10
+	VMOVUPD      X10, (AX)
+	VEXTRACTF128 $0x01, Y10, X13
+	VMOVSD       X13, 16(AX)
 	ADDQ         CX, AX
-	VFMADD231PD  (AX), Y15, Y11
-	VMOVUPD      Y11, (AX)
+	VMOVUPD      (AX), X13
+	VMOVSD       16(AX), X12
+	VINSERTF128  $0x01, X12, Y13, Y13
+	VFMADD231PD  Y13, Y15, Y11
+	VMOVUPD      X11, (AX)
+	VEXTRACTF128 $0x01, Y11, X13
+	VMOVSD       X13, 16(AX)
+	VZEROUPPER
+	RET
+
+n12_add2:
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y0
+	VMOVUPD     X0, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y1
+	VMOVUPD     X1, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y2
+	VMOVUPD     X2, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y3
+	VMOVUPD     X3, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y4
+	VMOVUPD     X4, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y5
+	VMOVUPD     X5, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y6
+	VMOVUPD     X6, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y7
+	VMOVUPD     X7, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y8
+	VMOVUPD     X8, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y9
+	VMOVUPD     X9, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y10
+	VMOVUPD     X10, (AX)
+	ADDQ        CX, AX
+	VMOVUPD     (AX), X13
+	VFMADD231PD Y13, Y15, Y11
+	VMOVUPD     X11, (AX)
+	VZEROUPPER
+	RET
+
+n12_add1:
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y0
+	VMOVSD      X0, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y1
+	VMOVSD      X1, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y2
+	VMOVSD      X2, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y3
+	VMOVSD      X3, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y4
+	VMOVSD      X4, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y5
+	VMOVSD      X5, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y6
+	VMOVSD      X6, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y7
+	VMOVSD      X7, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y8
+	VMOVSD      X8, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y9
+	VMOVSD      X9, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y10
+	VMOVSD      X10, (AX)
+	ADDQ        CX, AX
+	VMOVSD      (AX), X13
+	VFMADD231PD Y13, Y15, Y11
+	VMOVSD      X11, (AX)
 	VZEROUPPER
 	RET
 

@@ -122,12 +122,49 @@ func packB(dst []float64, trans bool, b []float64, ldb, p0, j0, kb, nb int) {
 			}
 			continue
 		}
-		for j := range cols {
-			r := b[(j0+jr+j)*ldb+p0:]
-			r = r[:kb]
-			for p, v := range r {
-				d[p*nr+j] = v
-			}
+		packEdgeT(d, b[(j0+jr)*ldb+p0:], ldb, kb, cols)
+	}
+}
+
+// packEdgeT fills the first w < nr lanes of kb steps of the edge panel d
+// from the rows of src (ld elements apart) as columns: lane j of step p is
+// src[j·ld + p]. Four rows go by block transposes when there are four,
+// and the rest step by step, a step's lanes in one statement: a loop over
+// steps inside one over lanes, its stores scattered, took twice as long on
+// the 3×50 edge of GIP's dU·Wᵀ (about 190 ns against 85).
+func packEdgeT(d, src []float64, ld, kb, w int) {
+	j := 0
+	if w >= 4 {
+		if k4 := kb / 4 * 4; k4 > 0 {
+			transpose4(k4/4, &src[0], ld, &d[0], nr)
+		}
+		for p := kb / 4 * 4; p < kb; p++ {
+			dp := d[p*nr : p*nr+4 : p*nr+4]
+			dp[0], dp[1], dp[2], dp[3] = src[p], src[ld+p], src[2*ld+p], src[3*ld+p]
+		}
+		j = 4
+	}
+	if j == w {
+		return
+	}
+	r0 := src[j*ld : j*ld+kb]
+	switch w - j {
+	case 1:
+		for p, v := range r0 {
+			d[p*nr+j] = v
+		}
+	case 2:
+		r1 := src[(j+1)*ld : (j+1)*ld+kb]
+		for p := range r0 {
+			dp := d[p*nr+j : p*nr+j+2 : p*nr+j+2]
+			dp[0], dp[1] = r0[p], r1[p]
+		}
+	case 3:
+		r1 := src[(j+1)*ld : (j+1)*ld+kb]
+		r2 := src[(j+2)*ld : (j+2)*ld+kb]
+		for p := range r0 {
+			dp := d[p*nr+j : p*nr+j+3 : p*nr+j+3]
+			dp[0], dp[1], dp[2] = r0[p], r1[p], r2[p]
 		}
 	}
 }

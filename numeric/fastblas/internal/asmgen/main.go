@@ -799,14 +799,15 @@ func reluDotKernel() {
 // A panel narrower than four columns goes through a stack tile: AMD's
 // masked stores (VMASKMOVPD) cost more than the copy.
 func narrowKernel() {
-	TEXT("kernel12x4", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc int, alpha, beta float64)")
+	TEXT("kernel12x4", NOSPLIT, "func(k int, a *float64, ars, aps int, b *float64, bps int, c *float64, ldc, cols int, alpha, beta float64)")
 	Pragma("noescape")
 	Doc(
-		"kernel12x4 sets the 12×4 tile at c (row stride ldc elements) to",
-		"alpha·Ã·B̃ + beta·c over k steps (k may be zero). Element (i, p) of the",
-		"12×k matrix Ã is at",
-		"a[i·ars + p·aps]; row p of the k×4 matrix B̃ is the 4 values at",
-		"b[p·bps]. When beta is zero, c is written without being read.",
+		"kernel12x4 sets the first cols (1 to 4) columns of the 12×4 tile at c",
+		"(row stride ldc elements) to alpha·Ã·B̃ + beta·c over k steps (k may",
+		"be zero); columns past them are neither read nor written. Element",
+		"(i, p) of the 12×k matrix Ã is at a[i·ars + p·aps]; row p of the k×4",
+		"matrix B̃ is the 4 values at b[p·bps]. When beta is zero, c is",
+		"written without being read.",
 	)
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
@@ -853,6 +854,7 @@ func narrowKernel() {
 	scaleByAlpha(acc, Y13, "n12_scaled")
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
+	cols := Load(Param("cols"), GP64())
 	SHLQ(U8(3), ldc)
 	VMOVSD(argAddr(Param("beta")), X15)
 	VXORPD(X14, X14, X14)
@@ -860,27 +862,84 @@ func narrowKernel() {
 	JNE(LabelRef("n12_accumulate"))
 	JP(LabelRef("n12_accumulate")) // beta is NaN
 
+	// A last panel of fewer than four columns (n = 51 leaves three) stores
+	// only those, lane by lane, where a stack tile and a copy in Go cost a
+	// 50-step call a fifth more.
 	Comment("beta == 0: overwrite c without reading it.")
-	for i, r := range acc {
-		VMOVUPD(r, Mem{Base: c})
-		if i < len(acc)-1 {
-			ADDQ(ldc, c)
+	narrowColumns(cols, "n12_set")
+	for w := 4; w >= 1; w-- {
+		Label(fmt.Sprintf("n12_set%d", w))
+		for i, r := range acc {
+			storeLanes(r, Mem{Base: c}, w)
+			if i < len(acc)-1 {
+				ADDQ(ldc, c)
+			}
 		}
+		VZEROUPPER()
+		RET()
 	}
-	VZEROUPPER()
-	RET()
 
 	Label("n12_accumulate")
 	VBROADCASTSD(X15, Y15)
-	for i, r := range acc {
-		VFMADD231PD(Mem{Base: c}, Y15, r)
-		VMOVUPD(r, Mem{Base: c})
-		if i < len(acc)-1 {
-			ADDQ(ldc, c)
+	narrowColumns(cols, "n12_add")
+	for w := 4; w >= 1; w-- {
+		Label(fmt.Sprintf("n12_add%d", w))
+		for i, r := range acc {
+			if w == 4 {
+				VFMADD231PD(Mem{Base: c}, Y15, r)
+			} else {
+				loadLanes(Mem{Base: c}, Y13, X12, w)
+				VFMADD231PD(Y13, Y15, r)
+			}
+			storeLanes(r, Mem{Base: c}, w)
+			if i < len(acc)-1 {
+				ADDQ(ldc, c)
+			}
 		}
+		VZEROUPPER()
+		RET()
 	}
-	VZEROUPPER()
-	RET()
+}
+
+// narrowColumns jumps to label+"1" to label+"4" by cols (1 to 4).
+func narrowColumns(cols Register, label string) {
+	CMPQ(cols, U8(3))
+	JEQ(LabelRef(label + "3"))
+	JGT(LabelRef(label + "4"))
+	CMPQ(cols, U8(1))
+	JEQ(LabelRef(label + "1"))
+	JMP(LabelRef(label + "2"))
+}
+
+// storeLanes stores the first w (1 to 4) lanes of r at m.
+func storeLanes(r VecPhysical, m Mem, w int) {
+	switch w {
+	case 4:
+		VMOVUPD(r, m)
+	case 3:
+		VMOVUPD(r.AsX(), m)
+		VEXTRACTF128(U8(1), r, X13)
+		VMOVSD(X13, m.Offset(16))
+	case 2:
+		VMOVUPD(r.AsX(), m)
+	case 1:
+		VMOVSD(r.AsX(), m)
+	}
+}
+
+// loadLanes loads the first w (1 to 3) values at m into the low lanes of
+// r (tmp's X register a scratch); the other lanes are zero.
+func loadLanes(m Mem, r VecPhysical, tmp VecPhysical, w int) {
+	switch w {
+	case 3:
+		VMOVUPD(m, r.AsX())
+		VMOVSD(m.Offset(16), tmp)
+		VINSERTF128(U8(1), tmp, r, r)
+	case 2:
+		VMOVUPD(m, r.AsX())
+	case 1:
+		VMOVSD(m, r.AsX())
+	}
 }
 
 // What sumDotsKernel does with r = a + b besides its two dot products.
