@@ -6,9 +6,10 @@
 # NAME=VALUE is a data item. Prints one line: the CPU seconds (user +
 # system, this process) of sampling, warm-up included, compilation
 # excluded; then Stan's own warm-up plus sampling seconds summed over the
-# chains. The compiled model is cached in CACHE_DIR. STAN_METRIC (in the
-# environment) is Stan's metric: diag_e, its default, or unit_e, the
-# identity metric the playground's NUTS keeps.
+# chains; then the divergent transitions after warm-up. The compiled
+# model is cached in CACHE_DIR. STAN_METRIC (in the environment) is
+# Stan's metric: diag_e, its default and the playground's (--metric
+# diag), or unit_e, the identity (--metric unit).
 suppressPackageStartupMessages(library(rstan))
 args <- commandArgs(trailingOnly = TRUE)
 model_file <- args[1]; draws_csv <- args[2]
@@ -44,4 +45,5 @@ out <- do.call(rbind, lapply(seq_len(dim(a)[2]), function(c) {
   d
 }))
 write.csv(out, draws_csv, row.names = FALSE)
-cat(sprintf("%.3f %.3f\n", secs, sum(get_elapsed_time(fit))))
+divergent <- sum(sapply(get_sampler_params(fit, inc_warmup = FALSE), function(s) sum(s[, "divergent__"])))
+cat(sprintf("%.3f %.3f %d\n", secs, sum(get_elapsed_time(fit)), divergent))
