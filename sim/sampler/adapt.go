@@ -42,7 +42,8 @@ func (d *dualAvg) final() float64 { return math.Exp(d.xbar) }
 
 // initStep is Stan's heuristic for a first step size: from eps, double
 // (or halve) it while one leapfrog step from x keeps (or fails to keep)
-// an acceptance above 0.8, and return the last before it crossed. It
+// an acceptance above 0.8, and return the first that crosses, as Stan
+// does (base_hmc's init_stepsize). It
 // draws momenta from the chain's stream and counts its gradient
 // evaluations, which are part of the budget.
 func (c *chain) initStep(eps float64) float64 {
