@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -95,20 +96,48 @@ func browserCPU(tb testing.TB, br *browser) float64 {
 // on every Linux architecture Go runs on.
 const clockTicks = 100
 
-// mainThreadCost is the page's main thread's CPU time over a trace, split
-// into the tasks that ran an animation frame and the rest, in ms.
+// mainThreadCost is the page's main thread's CPU time over a trace: each
+// task that ran an animation frame, with the marks it made (the page's
+// performance.mark of a name: the costly work done in some frames only,
+// on a schedule of its own), and the rest, in ms.
 type mainThreadCost struct {
-	frames            int
-	frameCPU, restCPU float64
-	wall              float64
+	frameCPU, frameMarks []float64
+	restCPU              float64
+	wall                 float64 // s
+	// inFrames is the thread time of each kind of event inside the frames'
+	// tasks (nested events count in each of theirs)
+	inFrames map[string]float64
 }
 
 // at is the main thread's CPU time for one frame at fps frames a second:
-// a frame's own tasks, and the share of the rest (the stream's messages,
-// timers) that falls in it.
+// a frame's own work, the marked work's share (it comes so many times a
+// second, however many frames it falls in: a frame rate the load keeps
+// low packs more of it in each) and the share of the other tasks (the
+// stream's frames read, timers). The marked work is told from a frame's
+// own by fitting cpu = own + each·marks over the frames by least squares.
 func (c mainThreadCost) at(fps float64) float64 {
-	return c.frameCPU/float64(max(c.frames, 1)) + c.restCPU/c.wall/fps
+	n := float64(len(c.frameCPU))
+	if n == 0 {
+		return c.restCPU / c.wall / fps
+	}
+	var sc, sm, smm, scm float64
+	for i, v := range c.frameCPU {
+		m := c.frameMarks[i]
+		sc += v
+		sm += m
+		smm += m * m
+		scm += v * m
+	}
+	own, each := sc/n, 0.0
+	if vm := smm/n - (sm/n)*(sm/n); vm > 1e-9 {
+		each = max(0, (scm/n-(sc/n)*(sm/n))/vm)
+		own = max(0, sc/n-each*sm/n)
+	}
+	return own + (each*sm+c.restCPU)/c.wall/fps
 }
+
+// frames is how many frames the trace held.
+func (c mainThreadCost) frames() int { return len(c.frameCPU) }
 
 // traceEvent is the part of a Chromium trace event read here.
 type traceEvent struct {
@@ -125,8 +154,9 @@ type traceEvent struct {
 
 // traceMainThread traces the browser for d and returns the renderer's
 // main thread's CPU time (each top-level task's thread duration), split
-// into the tasks that fired an animation frame and the rest.
-func (b *browser) traceMainThread(tb testing.TB, d time.Duration) mainThreadCost {
+// into the tasks that fired an animation frame, with the page's marks
+// named mark in each, and the rest.
+func (b *browser) traceMainThread(tb testing.TB, d time.Duration, mark string) mainThreadCost {
 	var mu sync.Mutex
 	var raw []jsonv2.Value
 	done := make(chan struct{})
@@ -153,7 +183,7 @@ func (b *browser) traceMainThread(tb testing.TB, d time.Duration) mainThreadCost
 	call(func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
 		return cdp.Call(ctx, t, tracing.Start, tracing.StartParams{
 			TransferMode: tracing.StartTransferModeReportEvents,
-			TraceConfig:  &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "devtools.timeline"}},
+			TraceConfig:  &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "devtools.timeline", "blink.user_timing"}},
 		})
 	})
 	time.Sleep(d)
@@ -167,14 +197,14 @@ func (b *browser) traceMainThread(tb testing.TB, d time.Duration) mainThreadCost
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	return mainThreadCostOf(tb, raw)
+	return mainThreadCostOf(tb, raw, mark)
 }
 
 // mainThreadCostOf reads a trace's events: the renderer's main thread
 // (CrRendererMain; of several, the one that fired the most animation
-// frames), its outermost top-level tasks, and whether each held a fired
-// animation frame.
-func mainThreadCostOf(tb testing.TB, raw []jsonv2.Value) mainThreadCost {
+// frames), its outermost top-level tasks, whether each held a fired
+// animation frame, and how many marks named mark.
+func mainThreadCostOf(tb testing.TB, raw []jsonv2.Value, mark string) mainThreadCost {
 	type thread struct{ pid, tid int64 }
 	main := map[thread]bool{}
 	var evs []traceEvent
@@ -200,20 +230,33 @@ func mainThreadCostOf(tb testing.TB, raw []jsonv2.Value) mainThreadCost {
 			th = t
 		}
 	}
-	var tasks, frames []traceEvent
+	var tasks, frames, inner []traceEvent
+	var marks []float64
 	for _, e := range evs {
-		if (thread{e.Pid, e.Tid}) != th || e.Ph != "X" {
+		if (thread{e.Pid, e.Tid}) != th {
 			continue
 		}
-		if strings.Contains(e.Cat, "toplevel") {
+		if e.Name == mark {
+			marks = append(marks, e.Ts)
+		}
+		if e.Ph != "X" {
+			continue
+		}
+		switch {
+		case strings.Contains(e.Cat, "toplevel"):
 			tasks = append(tasks, e)
-		} else if e.Name == "FireAnimationFrame" {
+		case e.Name == "FireAnimationFrame":
 			frames = append(frames, e)
+			inner = append(inner, e)
+		default:
+			inner = append(inner, e)
 		}
 	}
+	slices.SortFunc(inner, func(a, c traceEvent) int { return cmp.Compare(a.Ts, c.Ts) })
 	slices.SortFunc(tasks, func(a, c traceEvent) int { return cmp.Compare(a.Ts, c.Ts) })
 	slices.SortFunc(frames, func(a, c traceEvent) int { return cmp.Compare(a.Ts, c.Ts) })
-	var c mainThreadCost
+	slices.Sort(marks)
+	c := mainThreadCost{inFrames: map[string]float64{}}
 	if len(tasks) == 0 {
 		tb.Fatal("no top-level tasks on the renderer's main thread in the trace")
 	}
@@ -228,12 +271,28 @@ func mainThreadCostOf(tb testing.TB, raw []jsonv2.Value) mainThreadCost {
 			f++
 		}
 		if f < len(frames) && frames[f].Ts < end {
-			c.frames++
-			c.frameCPU += t.Tdur / 1000
+			lo, _ := slices.BinarySearch(marks, t.Ts)
+			hi, _ := slices.BinarySearch(marks, end)
+			c.frameCPU = append(c.frameCPU, t.Tdur/1000)
+			c.frameMarks = append(c.frameMarks, float64(hi-lo))
+			i, _ := slices.BinarySearchFunc(inner, t.Ts, func(e traceEvent, ts float64) int { return cmp.Compare(e.Ts, ts) })
+			for ; i < len(inner) && inner[i].Ts < end; i++ {
+				c.inFrames[inner[i].Name] += inner[i].Tdur / 1000
+			}
 		} else {
 			c.restCPU += t.Tdur / 1000
 		}
 	}
 	c.wall = (end - tasks[0].Ts) / 1e6
 	return c
+}
+
+// logInFrames logs what the frames' tasks spent their thread time on, the
+// costliest kinds of event first: an experiment's tool, not a measure.
+func logInFrames(tb testing.TB, c mainThreadCost) {
+	names := slices.Collect(maps.Keys(c.inFrames))
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(c.inFrames[b], c.inFrames[a]) })
+	for _, n := range names[:min(15, len(names))] {
+		tb.Logf("%8.1f ms a frame  %s", c.inFrames[n]/float64(max(c.frames(), 1)), n)
+	}
 }

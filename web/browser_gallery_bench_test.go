@@ -54,7 +54,7 @@ func BenchmarkBrowserGallery(b *testing.B) {
 			br.wait(`galleryPage.panels[0].draws.count >= 20000`, 300*time.Second)
 			br.do(chromedp.Click(chromedp.CSS(`[data-role=slow]`)))
 			br.eval(`window.benchTicks = 0; (function tick() { benchTicks++; requestAnimationFrame(tick); })(), true`)
-			br.eval(timeGalleryDrawing)
+			br.eval(timeGalleryDrawing())
 			if _, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
 				return cdp.Call(ctx, t, performance.Enable, performance.EnableParams{})
 			}); err != nil {
@@ -68,7 +68,7 @@ func BenchmarkBrowserGallery(b *testing.B) {
 			for range b.N {
 				reveals0, draw0 := br.evalFloat(`galleryPage.panels[0].view.draws`), br.evalFloat(`benchDrawMs`)
 				c0 := br.readClocks(b, `benchTicks`)
-				tr := br.traceMainThread(b, 5*time.Second)
+				tr := br.traceMainThread(b, 5*time.Second, "bench-base")
 				c1 := br.readClocks(b, `benchTicks`)
 				paints := br.evalFloat(`galleryPage.panels[0].view.draws`) - reveals0
 				drawMs := br.evalFloat(`benchDrawMs`) - draw0
@@ -77,9 +77,12 @@ func BenchmarkBrowserGallery(b *testing.B) {
 				main += tr.at(50)
 				all += 100 * (c1.all - c0.all) / wall
 				busy += 100 * (c1.task - c0.task) / wall
-				b.Logf("%s: %.1f frames/s; main thread's CPU %.1f ms a frame at 50/s (%d frames at %.1f ms, %.0f ms a second besides), %.1f ms a tick as measured; all the browser's CPU %.0f%% of a core; the panels' drawing %.1f ms (wall) a tick; NUTS's plane painted %.0f times, %d draws held",
-					s.name, ticks/wall, tr.at(50), tr.frames, tr.frameCPU/float64(max(tr.frames, 1)), tr.restCPU/tr.wall,
+				b.Logf("%s: %.1f frames/s; main thread's CPU %.1f ms a frame at 50/s (%d frames traced, %.0f ms a second besides), %.1f ms a tick as measured; all the browser's CPU %.0f%% of a core; the panels' drawing %.1f ms (wall) a tick; NUTS's plane painted %.0f times, %d draws held",
+					s.name, ticks/wall, tr.at(50), tr.frames(), tr.restCPU/tr.wall,
 					1000*(c1.thread-c0.thread)/ticks, 100*(c1.all-c0.all)/wall, drawMs/ticks, paints, br.evalInt(`galleryPage.panels[0].draws.count`))
+				if os.Getenv("GALLERY_PROFILE") != "" {
+					logInFrames(b, tr)
+				}
 			}
 			br.do(chromedp.Click(chromedp.CSS(`[data-role=pause]`)))
 			k := float64(b.N)
@@ -93,8 +96,10 @@ func BenchmarkBrowserGallery(b *testing.B) {
 }
 
 // timeGalleryDrawing wraps each panel's plane paint and socket handler
-// (the frame's JSON parsed and read) in a clock, summed in benchDrawMs.
-const timeGalleryDrawing = `window.benchDrawMs = 0;
+// (the frame's JSON parsed and read) in a clock, summed in benchDrawMs,
+// and marks each base drawn (markBases).
+func timeGalleryDrawing() string {
+	return `window.benchDrawMs = 0;
 for (const p of galleryPage.panels) {
 	const timed = (f) => function (...args) {
 		const t0 = performance.now();
@@ -103,7 +108,23 @@ for (const p of galleryPage.panels) {
 	p.view.paint = timed(p.view.paint);
 	if (p.ws) p.ws.onmessage = timed(p.ws.onmessage);
 }
+` + markBases(`galleryPage.panels.map((p) => p.view)`)
+}
+
+// markBases is JavaScript that marks, as the user timing mark
+// "bench-base", each paint of the plane views (an expression for an
+// array of them) that drew its base afresh: the work that comes with the
+// stream's frames, not with the animation frames, for traceMainThread.
+func markBases(views string) string {
+	return `for (const v of ` + views + `) {
+	const paint = v.paint;
+	v.paint = function (...args) {
+		const n = v.baseDraws;
+		try { return paint.apply(this, args); } finally { if (v.baseDraws !== n) performance.mark("bench-base"); }
+	};
+}
 true`
+}
 
 // profileGallery samples the page's JavaScript for d and logs the
 // functions with the most self time: an experiment's tool

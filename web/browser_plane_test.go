@@ -113,13 +113,14 @@ func BenchmarkBrowserPlane(b *testing.B) {
 				}); err != nil {
 					b.Fatal(err)
 				}
+				br.eval(markBases(`[planeBench.view]`))
 				time.Sleep(time.Second) // past the first paint's contour tracing
 				var fps, busy, cpu, all, paint float64
 				for range b.N {
 					ms0, n0 := br.evalFloat(`planeBench.paintMs`), br.evalFloat(`planeBench.paints`)
 					bases0 := br.evalFloat(`planeBench.bases()`)
 					c0 := br.readClocks(b, `planeBench.ticks`)
-					tr := br.traceMainThread(b, 5*time.Second)
+					tr := br.traceMainThread(b, 5*time.Second, "bench-base")
 					c1 := br.readClocks(b, `planeBench.ticks`)
 					wall, ticks := c1.at.Sub(c0.at).Seconds(), max(c1.ticks-c0.ticks, 1)
 					ms, n := br.evalFloat(`planeBench.paintMs`)-ms0, br.evalFloat(`planeBench.paints`)-n0
