@@ -23,13 +23,15 @@ import (
 //
 //   - frames/s: the page's requestAnimationFrame ticks over the wall time;
 //   - busy-ms/frame: the main thread's CPU time a frame takes at 50
-//     frames/s, from a trace of its tasks (each task's thread time): the
-//     tasks that ran an animation frame, on average, and a fiftieth of a
-//     second's other tasks (the stream's frames read, timers). This is
-//     the honest figure on a loaded machine, where the page waits for a
-//     core and its frame rate says more about the other processes than
-//     about the page: below 20 ms, 50 frames/s are within one idle
-//     core's reach;
+//     frames/s, from a trace of its tasks (each task's thread time): an
+//     animation frame's own work, and a fiftieth of a second's work that
+//     comes with the stream rather than with the frames (the planes'
+//     bases redrawn, told apart by a fit over the traced frames, and the
+//     other tasks: the stream's frames read, timers); see
+//     mainThreadCost.at. This is the honest figure on a loaded machine,
+//     where the page waits for a core and its frame rate says more about
+//     the other processes than about the page: below 20 ms, 50 frames/s
+//     are within one idle core's reach;
 //   - browser-cpu-%: all of Chromium's processes' CPU time (the
 //     compositor's and the display's too, from /proc) over the wall time,
 //     in percent of one core;
