@@ -94,10 +94,12 @@ func TestBrowserPlaneView(t *testing.T) {
 // reports the frames per second the page got (its requestAnimationFrame
 // ticks), the main thread's busy share (the growth of Chromium's
 // TaskDuration over the wall time, as in
-// BenchmarkBrowserMainThreadVIvsMCMC), the main thread's CPU time per
-// frame (ThreadTime's growth over the ticks: on a loaded machine the wall
-// time of a paint counts the other processes' turns too, this does not),
-// and the wall time of one paint. Run alone with -benchtime 1x.
+// BenchmarkBrowserMainThreadVIvsMCMC), the main thread's CPU time a frame
+// takes at 50 frames/s (busy-ms/frame, traced as in
+// BenchmarkBrowserGallery: on a loaded machine the wall time of a paint
+// counts the other processes' turns too, this does not), all the
+// browser's processes' CPU time in percent of a core, and the wall time
+// of one paint. Run alone with -benchtime 1x.
 func BenchmarkBrowserPlane(b *testing.B) {
 	br := startBrowserTest(b)
 	// and a phone's screen at its device pixel ratio of 3 (the view draws
@@ -111,30 +113,32 @@ func BenchmarkBrowserPlane(b *testing.B) {
 				}); err != nil {
 					b.Fatal(err)
 				}
+				br.eval(markBases(`[planeBench.view]`))
 				time.Sleep(time.Second) // past the first paint's contour tracing
-				const window = 5 * time.Second
-				var fps, busy, cpu, paint float64
+				var fps, busy, cpu, all, paint float64
 				for range b.N {
-					task0, thread0 := planeMetric(b, br, "TaskDuration"), planeMetric(b, br, "ThreadTime")
-					ticks0, ms0, n0 := br.evalFloat(`planeBench.ticks`), br.evalFloat(`planeBench.paintMs`), br.evalFloat(`planeBench.paints`)
+					ms0, n0 := br.evalFloat(`planeBench.paintMs`), br.evalFloat(`planeBench.paints`)
 					bases0 := br.evalFloat(`planeBench.bases()`)
-					start := time.Now()
-					time.Sleep(window)
-					wall := time.Since(start).Seconds()
-					task, thread := planeMetric(b, br, "TaskDuration")-task0, planeMetric(b, br, "ThreadTime")-thread0
-					ticks, ms, n := br.evalFloat(`planeBench.ticks`)-ticks0, br.evalFloat(`planeBench.paintMs`)-ms0, br.evalFloat(`planeBench.paints`)-n0
+					c0 := br.readClocks(b, `planeBench.ticks`)
+					time.Sleep(5 * time.Second)
+					c1 := br.readClocks(b, `planeBench.ticks`)
+					wall, ticks := c1.at.Sub(c0.at).Seconds(), max(c1.ticks-c0.ticks, 1)
+					ms, n := br.evalFloat(`planeBench.paintMs`)-ms0, br.evalFloat(`planeBench.paints`)-n0
 					bases := br.evalFloat(`planeBench.bases()`) - bases0
+					tr := br.traceMainThread(b, 5*time.Second, "bench-base") // after: tracing costs frames
 					fps += ticks / wall
-					busy += 100 * task / wall
-					cpu += 1000 * thread / max(ticks, 1)
+					busy += 100 * (c1.task - c0.task) / wall
+					cpu += tr.at(50)
+					all += 100 * (c1.all - c0.all) / wall
 					paint += ms / max(n, 1)
-					b.Logf("%s %s: %.1f frames/s, main thread busy %.0f%%, its CPU %.1f ms a frame, %.1f ms (wall) a paint; %.0f paints, %.0f bases drawn",
-						s.name, mode.name, ticks/wall, 100*task/wall, 1000*thread/max(ticks, 1), ms/max(n, 1), n, bases)
+					b.Logf("%s %s: %.1f frames/s, main thread busy %.0f%%, its CPU %.1f ms a frame at 50/s (%.1f a tick as measured), all the browser's CPU %.0f%% of a core, %.1f ms (wall) a paint; %.0f paints, %.0f bases drawn",
+						s.name, mode.name, ticks/wall, 100*(c1.task-c0.task)/wall, tr.at(50), 1000*(c1.thread-c0.thread)/ticks, 100*(c1.all-c0.all)/wall, ms/max(n, 1), n, bases)
 				}
 				k := float64(b.N)
 				b.ReportMetric(fps/k, "frames/s")
 				b.ReportMetric(busy/k, "busy-%")
-				b.ReportMetric(cpu/k, "cpu-ms/frame")
+				b.ReportMetric(cpu/k, "busy-ms/frame")
+				b.ReportMetric(all/k, "browser-cpu-%")
 				b.ReportMetric(paint/k, "ms/paint")
 				b.ReportMetric(0, "ns/op")
 			})
@@ -142,7 +146,7 @@ func BenchmarkBrowserPlane(b *testing.B) {
 	}
 }
 
-func planeMetric(b *testing.B, br *browser, name string) float64 {
+func planeMetric(b testing.TB, br *browser, name string) float64 {
 	v, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (float64, error) {
 		res, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
 		if err != nil {

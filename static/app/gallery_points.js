@@ -21,29 +21,38 @@ export class Points {
     this.count = 0;
   }
 
-  add(p) {
+  // add adds the points p (x, y and chain arrays), from index start on.
+  add(p, start = 0) {
     const chain = chainsOf(p.chain);
-    const n = Math.min(p.x.length, this.cap);
+    const n = Math.min(p.x.length - start, this.cap);
     const from = p.x.length - n;
+    this.room(n);
+    for (let i = from; i < p.x.length; i++) this.put(p.x[i], p.y[i], chain?.[i] ?? 0);
+  }
+
+  // room drops the oldest points so that n ≤ cap more fit.
+  room(n) {
     const drop = Math.max(0, this.count + n - this.cap);
-    if (drop > 0) {
-      this.x.copyWithin(0, drop, this.count);
-      this.y.copyWithin(0, drop, this.count);
-      this.chain?.copyWithin(0, drop, this.count);
-      this.count -= drop;
-    }
-    for (let i = 0; i < n; i++) {
-      this.x[this.count + i] = p.x[from + i];
-      this.y[this.count + i] = p.y[from + i];
-      if (this.chain) this.chain[this.count + i] = chain?.[from + i] ?? 0;
-    }
-    this.count += n;
+    if (drop === 0) return;
+    this.x.copyWithin(0, drop, this.count);
+    this.y.copyWithin(0, drop, this.count);
+    this.chain?.copyWithin(0, drop, this.count);
+    this.count -= drop;
+  }
+
+  // put appends one point where room was made for it.
+  put(x, y, c) {
+    const k = this.count++;
+    this.x[k] = x;
+    this.y[k] = y;
+    if (this.chain) this.chain[k] = c;
   }
 
   // addNumbered adds the draws p of a plane numbered by each chain's
   // total (from, totals) that the buffer does not have yet, and returns
   // how many were sent in planes this reader never got. A payload whose
-  // size disagrees with its numbering is added whole.
+  // size disagrees with its numbering is added whole. The new draws are
+  // written straight into the buffer, a frame allocating nothing here.
   addNumbered(p, from, totals) {
     const x = p?.x ?? [];
     let sent = 0;
@@ -54,21 +63,29 @@ export class Points {
     }
     this.have ??= [];
     const chain = chainsOf(p?.chain);
-    const keep = { x: [], y: [], chain: [] };
     let missed = 0;
-    let i = 0;
+    let fresh = 0;
     for (let c = 0; c < totals.length; c++) {
       const have = this.have[c] ?? 0;
       missed += Math.max(0, from[c] - have);
+      fresh += Math.max(0, totals[c] - Math.max(have, from[c]));
+    }
+    // more new draws than the buffer holds: the oldest of them go first
+    let skip = Math.max(0, fresh - this.cap);
+    this.room(fresh - skip);
+    let i = 0;
+    for (let c = 0; c < totals.length; c++) {
+      const have = this.have[c] ?? 0;
       for (let n = from[c]; n < totals[c]; n++, i++) {
         if (n < have) continue;
-        keep.x.push(x[i]);
-        keep.y.push(p.y[i]);
-        keep.chain.push(chain?.[i] ?? c);
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        this.put(x[i], p.y[i], chain?.[i] ?? c);
       }
       this.have[c] = Math.max(have, totals[c]);
     }
-    if (keep.x.length) this.add(keep);
     return missed;
   }
 
@@ -82,7 +99,7 @@ export class Points {
     }
     const have = this.haveAll ?? 0;
     const skip = Math.max(0, have - from);
-    if (skip < x.length) this.add({ x: x.slice(skip), y: p.y.slice(skip) });
+    if (skip < x.length) this.add(p, skip);
     this.haveAll = Math.max(have, total);
     return Math.max(0, from - have);
   }

@@ -194,13 +194,23 @@ export function drawBase(ctx, frame, view, w, h) {
   return L;
 }
 
-// drawTransitionLayer draws the frame's transition, its first
-// view.revealed points, inside the plot of layout L.
-export function drawTransitionLayer(ctx, frame, view, L) {
-  if (!frame?.box || !frame.transition) return;
+// drawTransitionLayer draws a transition (the frame's unless given), its
+// first view.revealed points, inside the plot of layout L.
+export function drawTransitionLayer(ctx, frame, view, L, transition = frame?.transition) {
+  if (!frame?.box || !transition) return;
   clipTo(ctx, L.plot);
-  drawTransition(ctx, decode(frame.transition), transform(frame.box, L.plot), view.revealed ?? Infinity, marks(view), L.plot);
+  drawTransition(ctx, decoded(transition), transform(frame.box, L.plot), view.revealed ?? Infinity, marks(view), L.plot);
   ctx.restore();
+}
+
+const decodings = new WeakMap(); // transition → decode(transition)
+
+// decoded is decode(t), once per transition object: a reveal repaints the
+// same transition on every animation frame.
+function decoded(t) {
+  let d = decodings.get(t);
+  if (!d) decodings.set(t, (d = decode(t)));
+  return d;
 }
 
 // blit draws a canvas of the same device size over ctx, pixel for pixel.
@@ -285,6 +295,17 @@ function paintSquares(ctx, d, T, from, to, size, alpha) {
   ctx.globalAlpha = 1;
 }
 
+// drawsCount is how many draws a frame holds.
+const drawsCount = (f) => f?.draws?.count ?? f?.draws?.x?.length ?? 0;
+
+// setPx sets el's style[k] to v pixels unless at[k], its last value, is v
+// already (read each animation frame, the style is written only on a move).
+function setPx(el, at, k, v) {
+  if (at[k] === v) return;
+  at[k] = v;
+  el.style[k] = `${v}px`;
+}
+
 // makeOverlay lays a canvas over canvas, letting clicks through.
 function makeOverlay(canvas) {
   const top = document.createElement("canvas");
@@ -367,7 +388,7 @@ export class PlaneView {
       reveal,
       (shown) => {
         this.revealed = reveal.state === "done" ? Infinity : shown;
-        this.paint();
+        this.update();
       },
       sched,
     );
@@ -399,8 +420,57 @@ export class PlaneView {
     this.queued = true;
     requestAnimationFrame(() => {
       this.queued = false;
-      this.paint();
+      this.update();
     });
+  }
+
+  // size is the canvas's size now: CSS pixels w × h at device pixel ratio
+  // dpr, W × H device pixels.
+  size() {
+    const c = this.canvas;
+    const dpr = Math.min(this.maxDpr, globalThis.devicePixelRatio || 1);
+    const w = Math.max(200, c.clientWidth || 400);
+    const h = Math.max(200, c.clientHeight || 400);
+    return { dpr, w, h, W: Math.round(w * dpr), H: Math.round(h * dpr) };
+  }
+
+  // drawn is the transition a paint draws: the one being revealed, else
+  // the frame's (which a stream renews while a reveal runs).
+  drawn() {
+    return this.run?.transition ?? this.frame?.transition;
+  }
+
+  // remember is what a paint at size sz shows, for update to compare
+  // with.
+  remember({ dpr, W, H }) {
+    const f = this.frame;
+    return { frame: f, transition: this.drawn(), revealed: this.revealed, presentation: this.presentation, highlight: this.highlight, count: drawsCount(f), dpr, W, H };
+  }
+
+  // update paints unless the canvas already shows what a paint would
+  // (this.painted, as the last paint left it): a reveal at 12 points a
+  // second changes one animation frame in five, and a reveal's tick and a
+  // new frame in the same animation frame are painted once. It allocates
+  // nothing when there is nothing to paint.
+  update() {
+    const c = this.canvas;
+    if (!c?.getContext) return;
+    this.placeOverlay();
+    const p = this.painted;
+    const f = this.frame;
+    const dpr = Math.min(this.maxDpr, globalThis.devicePixelRatio || 1);
+    const same =
+      p &&
+      p.frame === f &&
+      p.transition === this.drawn() &&
+      p.revealed === this.revealed &&
+      p.presentation === this.presentation &&
+      p.highlight === this.highlight &&
+      p.count === drawsCount(f) &&
+      p.dpr === dpr &&
+      p.W === Math.round(Math.max(200, c.clientWidth || 400) * dpr) &&
+      p.H === Math.round(Math.max(200, c.clientHeight || 400) * dpr);
+    if (!same) this.paint();
   }
 
   // placeOverlay lays the overlay exactly over the canvas, wherever the
@@ -410,15 +480,16 @@ export class PlaneView {
     const c = this.canvas;
     const top = this.overlay;
     if (!top) return;
-    const place = { left: `${c.offsetLeft}px`, top: `${c.offsetTop}px`, width: `${c.clientWidth}px`, height: `${c.clientHeight}px` };
-    for (const [k, v] of Object.entries(place)) if (top.style[k] !== v) top.style[k] = v;
+    const at = (this.placed ??= {});
+    setPx(top, at, "left", c.offsetLeft);
+    setPx(top, at, "top", c.offsetTop);
+    setPx(top, at, "width", c.clientWidth);
+    setPx(top, at, "height", c.clientHeight);
   }
 
-  // paintOverlay places the overlay over the canvas and draws the
-  // frame's transition on it alone.
-  paintOverlay(f, view, W, H, dpr) {
+  // paintOverlay draws a transition alone on the overlay, sized W × H.
+  paintOverlay(f, view, W, H, dpr, transition) {
     const top = this.overlay;
-    this.placeOverlay();
     if (top.width !== W || top.height !== H) {
       top.width = W;
       top.height = H;
@@ -427,7 +498,7 @@ export class PlaneView {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, W, H);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawTransitionLayer(ctx, f, view, this.base.L);
+    drawTransitionLayer(ctx, f, view, this.base.L, transition);
   }
 
   // paint draws now, the canvas sized to its element at the device's
@@ -437,11 +508,8 @@ export class PlaneView {
   paint() {
     const c = this.canvas;
     if (!c?.getContext) return;
-    const dpr = Math.min(this.maxDpr, globalThis.devicePixelRatio || 1);
-    const w = Math.max(200, c.clientWidth || 400);
-    const h = Math.max(200, c.clientHeight || 400);
-    const W = Math.round(w * dpr);
-    const H = Math.round(h * dpr);
+    const sz = this.size();
+    const { dpr, w, h, W, H } = sz;
     if (c.width !== W || c.height !== H) {
       c.width = W;
       c.height = H;
@@ -449,7 +517,8 @@ export class PlaneView {
     this.layers ??= new Layers((w, h) => Object.assign(document.createElement("canvas"), { width: w, height: h }));
     const view = { revealed: this.revealed, presentation: this.presentation, highlight: this.highlight, layers: this.layers, dpr };
     const f = this.frame;
-    const key = [W, H, dpr, this.presentation, this.highlight, f?.draws?.count ?? f?.draws?.x?.length ?? 0].join(" ");
+    const shown = this.remember(sz);
+    const key = [W, H, dpr, this.presentation, this.highlight, shown.count].join(" ");
     if (this.overlay) {
       if (!this.base || this.base.frame !== f || this.base.key !== key) {
         const bctx = c.getContext("2d");
@@ -467,14 +536,23 @@ export class PlaneView {
       this.base = { canvas, frame: f, key, L };
       this.baseDraws++;
     }
-    if (this.overlay) this.paintOverlay(f, view, W, H, dpr);
-    else {
+    if (this.overlay) {
+      // the overlay anew only when what it shows changed, not with the base
+      this.placeOverlay();
+      const o = this.overlaid;
+      const same = o && o.transition === shown.transition && o.revealed === shown.revealed && o.box === f?.box && o.W === W && o.H === H && o.dpr === dpr && o.presentation === this.presentation;
+      if (!same) {
+        this.paintOverlay(f, view, W, H, dpr, shown.transition);
+        this.overlaid = { transition: shown.transition, revealed: shown.revealed, box: f?.box, W, H, dpr, presentation: this.presentation };
+      }
+    } else {
       const ctx = c.getContext("2d");
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.drawImage(this.base.canvas, 0, 0);
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawTransitionLayer(ctx, f, view, this.base.L);
+      drawTransitionLayer(ctx, f, view, this.base.L, shown.transition);
     }
+    this.painted = shown;
     this.draws++;
     c.dataset.revealed = String(this.revealed === Infinity ? "all" : this.revealed);
     if (this.described !== f) {

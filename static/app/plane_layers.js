@@ -67,24 +67,19 @@ export function rasterSquares(data, w, pts, colours, alpha, size, clip) {
   const { x0, y0, x1, y1 } = clip;
   const half = size / 2;
   const m = colours.length;
-  const R = colours.map((c) => c[0]);
-  const G = colours.map((c) => c[1]);
-  const B = colours.map((c) => c[2]);
-  // The result depends on the stored opacity a (0…255) only through
-  // oa = α + (a/255)(1 − α) and put = α/oa: tabulated once, not divided
-  // per pixel (over an opaque fill, a is always 255).
-  const PUT = new Float64Array(256);
-  const OUT = new Float64Array(256);
-  for (let a = 0; a < 256; a++) {
-    const oa = alpha + (a / 255) * (1 - alpha);
-    PUT[a] = alpha / oa;
-    OUT[a] = 255 * oa;
-  }
   // Over an opaque pixel (the usual case: the fill is opaque) the rule is
-  // d ← d + α(c − d) in each channel, done on whole 32-bit pixels in
-  // integers (α in 256ths); little-endian RGBA, as every browser's is.
+  // d ← d + α(c − d) in each channel, done in integers with α in 256ths:
+  // d + ⌊A(c − d)/256⌋ = ⌊((256 − A)d + Ac)/256⌋, each term below 2¹⁶, so
+  // red and blue (bytes 0 and 2 of a little-endian RGBA pixel, as every
+  // browser's is) go through one multiplication side by side, and green
+  // through another; Ac is per chain.
   const u32 = new Uint32Array(data.buffer, data.byteOffset, data.length >> 2);
   const A = Math.round(alpha * 256);
+  const keepA = 256 - A;
+  const RB = colours.map(([r, , b]) => A * r + A * b * 65536);
+  const G = colours.map(([, g]) => A * g * 256);
+  let PUT = null; // the tables for a pixel not opaque, made when one is met
+  let OUT = null;
   for (let k = from; k < to; k++) {
     const i0 = Math.max(x0, Math.round(ax + bx * x[k] - half));
     const j0 = Math.max(y0, Math.round(ay + by * y[k] - half));
@@ -92,28 +87,43 @@ export function rasterSquares(data, w, pts, colours, alpha, size, clip) {
     const j1 = Math.min(y1, j0 + size);
     if (!(i1 > i0 && j1 > j0)) continue; // outside, or not finite
     const c = chain ? chain[k] % m : 0;
-    const r = R[c];
+    const rb = RB[c];
     const g = G[c];
-    const b = B[c];
     for (let j = j0; j < j1; j++) {
       for (let p = j * w + i0, end = j * w + i1; p < end; p++) {
         const v = u32[p];
         if (v >>> 24 === 255) {
-          const dr = v & 255;
-          const dg = (v >>> 8) & 255;
-          const db = (v >>> 16) & 255;
-          u32[p] = (0xff000000 | ((db + ((A * (b - db)) >> 8)) << 16) | ((dg + ((A * (g - dg)) >> 8)) << 8) | (dr + ((A * (r - dr)) >> 8))) >>> 0;
+          u32[p] = (0xff000000 | ((((v & 0xff00ff) * keepA + rb) >>> 8) & 0xff00ff) | ((((v & 0xff00) * keepA + g) >>> 8) & 0xff00)) >>> 0;
           continue;
         }
+        // The result depends on the stored opacity a (0…255) only through
+        // oa = α + (a/255)(1 − α) and put = α/oa: tabulated, not divided
+        // per pixel.
+        if (!PUT) [PUT, OUT] = opacityTables(alpha);
         const o = 4 * p;
         const a = data[o + 3];
         const put = PUT[a];
         const keep = 1 - put;
-        data[o] = r * put + data[o] * keep;
-        data[o + 1] = g * put + data[o + 1] * keep;
-        data[o + 2] = b * put + data[o + 2] * keep;
+        const col = colours[c];
+        data[o] = col[0] * put + data[o] * keep;
+        data[o + 1] = col[1] * put + data[o + 1] * keep;
+        data[o + 2] = col[2] * put + data[o + 2] * keep;
         data[o + 3] = OUT[a];
       }
     }
   }
+}
+
+// opacityTables returns, for each stored opacity a of a pixel under a
+// square of opacity alpha, the share put of the square's colour and the
+// opacity 255·oa of the result (source-over, not premultiplied).
+function opacityTables(alpha) {
+  const PUT = new Float64Array(256);
+  const OUT = new Float64Array(256);
+  for (let a = 0; a < 256; a++) {
+    const oa = alpha + (a / 255) * (1 - alpha);
+    PUT[a] = alpha / oa;
+    OUT[a] = 255 * oa;
+  }
+  return [PUT, OUT];
 }

@@ -167,6 +167,42 @@ test("draws: chains sent as Go's base64 bytes or as numbers land in the buffer; 
   assert.deepEqual(Array.from(p.chain), [1, 2, 3]);
 });
 
+// The buffer against a plain model of it: every draw numbered past what a
+// chain has is appended, in the plane's order, and the newest cap are
+// kept. Planes carry tails already held, skip numbers (frames lost) and
+// bring more than the buffer holds.
+test("draws: numbered planes land in the buffer as in a plain list of the newest", async () => {
+  const { rng } = await import("../app/plane_synth.js");
+  const u = rng(11);
+  const cap = 40;
+  const pts = new Points(cap, true);
+  const model = [];
+  const have = [0, 0, 0];
+  const totals = [0, 0, 0];
+  for (let step = 0; step < 300; step++) {
+    const from = [];
+    const p = { x: [], y: [], chain: [] };
+    for (let c = 0; c < 3; c++) {
+      totals[c] += Math.floor(u() * (step % 50 === 0 ? 60 : 6)); // now and then more than cap
+      from[c] = Math.max(0, totals[c] - Math.floor(u() * 10)); // a tail, or a gap
+      for (let n = from[c]; n < totals[c]; n++) {
+        const v = c * 1e6 + n;
+        p.x.push(v);
+        p.y.push(-v);
+        p.chain.push(c);
+        if (n >= have[c]) model.push(v);
+      }
+    }
+    const missed = pts.addNumbered(p, from, totals.slice());
+    assert.equal(missed, from.reduce((m, f, c) => m + Math.max(0, f - have[c]), 0));
+    for (let c = 0; c < 3; c++) have[c] = Math.max(have[c], totals[c]);
+    const want = model.slice(-cap);
+    assert.deepEqual([...pts.x.slice(0, pts.count)], want, `step ${step}`);
+    assert.deepEqual([...pts.y.slice(0, pts.count)], want.map((v) => -v));
+    assert.deepEqual([...pts.chain.slice(0, pts.count)], want.map((v) => Math.floor(v / 1e6)));
+  }
+});
+
 test("draws: a plane's numbered draws are added once, and a reader that skipped frames loses nothing or counts what it lost", () => {
   const pts = new Points(100, true);
   // Two chains: chain 0 has draws 0–2, chain 1 draws 0–1.

@@ -311,6 +311,44 @@ test("PlaneView: slow motion queues the newest transition and cancel stops", asy
   assert.equal(await view.step(null), "done");
 });
 
+// PlaneView.update paints only when the canvas would change: a reveal's
+// animation frames that show no new point, and a stream's frames that
+// renew the transition while another is being revealed, draw nothing
+// anew; the tree drawn is always the one being revealed.
+test("PlaneView: update paints what changed, the revealed transition", async () => {
+  const s = scheduler();
+  const canvas = { getContext: () => ({}), clientWidth: 400, clientHeight: 300 };
+  const view = new PlaneView(canvas, { rate: 10, sched: s });
+  const drawn = []; // the transition each paint drew, and how much of it
+  view.paint = function () {
+    drawn.push([this.drawn(), this.revealed]);
+    this.painted = this.remember(this.size());
+  };
+  const t1 = nutsTree({ dirs: [1, -1] }); // 4 points
+  const t2 = nutsTree({ dirs: [1, -1, 1] });
+  const frame = { transition: t1 };
+  view.setFrame(frame);
+  view.update();
+  view.update();
+  assert.deepEqual(drawn, [[t1, Infinity]], "a second update with nothing changed paints nothing");
+  view.setSlow(true);
+  view.step(t1);
+  assert.deepEqual(drawn.at(-1), [t1, 1], "the reveal begins with its start");
+  const paints = drawn.length;
+  for (let k = 0; k < 4; k++) s.advance(20); // 80 ms at 10 points a second: no new point
+  assert.equal(drawn.length, paints, "animation frames that show no new point paint nothing");
+  view.setFrame({ transition: t2 }); // a stream's next frame, mid-reveal
+  view.update();
+  assert.deepEqual(drawn.at(-1), [t1, 1], "the new frame drawn with the tree being revealed, not its own");
+  s.advance(30);
+  assert.deepEqual(drawn.at(-1), [t1, 2]);
+  canvas.clientWidth = 500;
+  const before = drawn.length;
+  view.update();
+  assert.equal(drawn.length, before + 1, "a resized canvas is painted");
+  view.cancel();
+});
+
 test("contoursOf: traced once per grid and box value", () => {
   const g = gridOf((x, y) => -0.5 * (x * x + y * y), { x: [-5, 5], y: [-5, 5] }, 64);
   const a = contoursOf(g, { x: [-5, 5], y: [-5, 5] });
@@ -373,6 +411,47 @@ test("rasterSquares: over an opaque fill, d + α(c − d) per channel", () => {
   const want = [200 + 0.35 * (0 - 200), 100 + 0.35 * (114 - 100), 50 + 0.35 * (178 - 50), 255];
   Array.from(data.slice(o, o + 4)).forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1, `channel ${i}: ${v} against ${want[i]}`));
   assert.deepEqual(Array.from(data.slice(0, 4)), [200, 100, 50, 255], "the pixels around are kept");
+});
+
+// Over an opaque image, every pixel as the per-channel rule in integers
+// gives it, d + ⌊A(c − d)/256⌋ with A = round(256α), square by square in
+// order: random squares, overlapping, of random colours and opacities,
+// some partly outside the clip.
+test("rasterSquares: over an opaque image, exactly d + ⌊A(c − d)/256⌋ per channel, in order", () => {
+  const u = rng(5);
+  const w = 23;
+  const h = 17;
+  for (let trial = 0; trial < 20; trial++) {
+    const data = new Uint8ClampedArray(4 * w * h);
+    for (let o = 0; o < data.length; o += 4) data.set([255 * u(), 255 * u(), 255 * u(), 255], o);
+    const colours = [0, 1, 2].map(() => [0, 1, 2].map(() => Math.floor(256 * u())));
+    const alpha = trial === 0 ? 1 : u();
+    const size = 1 + Math.floor(4 * u());
+    const n = 40;
+    const pts = { x: [], y: [], chain: [], ax: 0, bx: 1, ay: 0, by: 1, from: 0, to: n };
+    for (let k = 0; k < n; k++) {
+      pts.x.push(-3 + (w + 6) * u());
+      pts.y.push(-3 + (h + 6) * u());
+      pts.chain.push(Math.floor(3 * u()));
+    }
+    const clip = { x0: 2, y0: 1, x1: w - 1, y1: h - 2 };
+    const want = data.slice();
+    const A = Math.round(alpha * 256);
+    for (let k = 0; k < n; k++) {
+      const i0 = Math.max(clip.x0, Math.round(pts.x[k] - size / 2));
+      const j0 = Math.max(clip.y0, Math.round(pts.y[k] - size / 2));
+      for (let j = j0; j < Math.min(clip.y1, j0 + size); j++) {
+        for (let i = i0; i < Math.min(clip.x1, i0 + size); i++) {
+          for (let ch = 0; ch < 3; ch++) {
+            const o = 4 * (j * w + i) + ch;
+            want[o] = want[o] + Math.floor((A * (colours[pts.chain[k]][ch] - want[o])) / 256);
+          }
+        }
+      }
+    }
+    rasterSquares(data, w, pts, colours, alpha, size, clip);
+    assert.deepEqual(Array.from(data), Array.from(want), `trial ${trial}: α ${alpha}, size ${size}`);
+  }
 });
 
 test("divergences held in a growing buffer count only the filled part", () => {
