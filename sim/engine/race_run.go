@@ -15,6 +15,7 @@ import (
 type account struct {
 	spent spent
 	lane  *lane // nil: in no group
+	hold  hold  // how long the run waits for its group, for Frame.Held
 }
 
 // join makes the account a member of g, counting what it has spent,

@@ -51,8 +51,13 @@ func (r *Run) steps(ctx context.Context) {
 	defer r.acct.leave()
 	for {
 		r.syncRace()
-		r.cores.count(r.st.active() && r.acct.may())
+		active, may := r.st.active(), r.acct.may()
+		r.cores.count(active && may)
 		now := time.Now()
+		r.acct.hold.wait(active && !may, now)
+		if r.acct.hold.waiting() {
+			r.pace.dirty = true // a frame says it is held (wait)
+		}
 		// A stale method (its step interrupted) is not published: the
 		// recorders would read a half-finished step. The reset that
 		// interrupted it comes next and publishes.

@@ -19,6 +19,7 @@ func (r *Run) publish(now time.Time) {
 	r.pace.rate(now, r.st.step, r.st.active())
 	f.StepsPerSec = r.pace.perSec
 	f.Evals, f.CPU = r.acct.spent.evals, r.acct.spent.cpu
+	f.Held = r.acct.hold.at(now) && r.st.active()
 	if f.Marks == nil {
 		f.Marks = []wire.Mark{}
 	}
