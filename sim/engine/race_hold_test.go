@@ -25,7 +25,7 @@ func (m evalsFake) Step() sim.StepStats {
 // against a dear one (10 evaluations in 20 ms) at equal evaluations, on
 // the fake clock, beside the cheap one unpaced. The cheap racer may step
 // only once the dear one has spent as much, so it waits 19 ms of every
-// 20: every frame of it once it runs says held. The dear one is the least
+// 20: every frame of it after the first 2 s says held. The dear one is the least
 // and never waits; the unpaced one never waits for anyone: no frame of
 // either says held.
 func TestHeldRunSaysSo(t *testing.T) { synctest.Test(t, testHeldRunSaysSo) }
@@ -58,13 +58,13 @@ func testHeldRunSaysSo(t *testing.T) {
 	frames := make([]int, len(runs))
 	seen := make([]uint64, len(runs))
 	// One frame is due every 20 ms; reading every 5 ms sees each. The
-	// first frames after play (the first 100 ms) are left out: they count
-	// from before the race began.
-	for i := range 400 {
+	// frames of the first 2 s are left out: held averages over about a
+	// second (holdMemory), from before the race began.
+	for i := range 800 {
 		time.Sleep(5 * time.Millisecond)
 		for j, r := range runs {
 			f := r.Latest()
-			if f.Seq == seen[j] || i < 20 || f.Status != StatusRunning {
+			if f.Seq == seen[j] || i < 400 || f.Status != StatusRunning {
 				continue
 			}
 			seen[j] = f.Seq
@@ -95,35 +95,61 @@ func testHeldRunSaysSo(t *testing.T) {
 	}
 }
 
-// TestHoldMargin steps hold through frames 100 ms apart, waiting a given
-// share of each: held from more than half, and then until less than a
-// quarter, so a run near the line does not flash.
+// TestHoldMargin steps hold through blocks of 60 frames 100 ms apart,
+// waiting a given share of each frame, one block after the other. A
+// steady share over a half makes it held, and it stays held until the
+// share falls under a quarter. Runs taking turns, waiting through some
+// frames and stepping through others, read their average share: held
+// changes at most once a block, never back and forth.
 func TestHoldMargin(t *testing.T) {
-	var h hold
-	t0 := time.Unix(0, 0)
-	if h.at(t0) {
-		t.Fatal("the first frame says held")
-	}
 	const frame = 100 * time.Millisecond
-	for i, c := range []struct {
-		waited time.Duration
-		want   bool
-	}{
-		{40 * time.Millisecond, false}, // under half
-		{60 * time.Millisecond, true},  // over half
-		{30 * time.Millisecond, true},  // held, and over a quarter
-		{20 * time.Millisecond, false}, // under a quarter
-		{50 * time.Millisecond, false}, // exactly half is not more
-		{100 * time.Millisecond, true}, // the whole frame, still waiting at its end
-	} {
-		start := t0.Add(time.Duration(i) * frame)
-		h.wait(true, start)
-		h.wait(c.waited == frame, start.Add(c.waited)) // the last one still waits
-		if got := h.at(start.Add(frame)); got != c.want {
-			t.Errorf("frame %d, waited %v of %v: held %v, want %v", i+1, c.waited, frame, got, c.want)
+	t0 := time.Unix(0, 0)
+	var h hold
+	h.at(t0)
+	n := 0
+	// frames runs k frames waiting share(i) of frame i and returns how
+	// often held changed and what the last frame said.
+	frames := func(k int, share func(i int) float64) (flips int, last bool) {
+		last = h.held
+		for i := range k {
+			start := t0.Add(time.Duration(n) * frame)
+			n++
+			w := time.Duration(share(i) * float64(frame))
+			h.wait(true, start)
+			h.wait(w == frame, start.Add(w)) // a whole frame's wait is still on at its end
+			got := h.at(start.Add(frame))
+			if !h.from.IsZero() {
+				h.wait(false, start.Add(frame))
+			}
+			if got != last {
+				flips++
+			}
+			last = got
 		}
-		if !h.from.IsZero() {
-			h.wait(false, start.Add(frame))
+		return flips, last
+	}
+	steady := func(s float64) func(int) float64 { return func(int) float64 { return s } }
+	// 60 frames are 6 s, six times holdMemory: the average is within
+	// e^-6 of the share.
+	for _, c := range []struct {
+		what      string
+		share     func(int) float64
+		flips     int
+		wantFinal bool
+	}{
+		{"a steady 45%", steady(0.45), 0, false},
+		{"a steady 60%", steady(0.6), 1, true},
+		{"then 30%", steady(0.3), 0, true},
+		{"then 10%", steady(0.1), 1, false},
+		{"turns of a frame, 80% and none", func(i int) float64 { return 0.8 * float64(i%2) }, 0, false},
+		{"turns of 3 frames, 80% and none", func(i int) float64 { return 0.8 * float64(i/3%2) }, 0, false},
+		{"turns of a frame, all and none: on the line, held once", func(i int) float64 { return float64(i % 2) }, 1, true},
+		{"waiting through 2 frames of 3", func(i int) float64 { return float64(min(i%3, 1)) }, 0, true},
+		{"turns of 3 frames, all and none", func(i int) float64 { return float64(i / 3 % 2) }, 0, true},
+		{"then 10% again", steady(0.1), 1, false},
+	} {
+		if flips, last := frames(60, c.share); flips != c.flips || last != c.wantFinal {
+			t.Errorf("%s: held changed %d times, ending %v; want %d, ending %v (average share %.3f)", c.what, flips, last, c.flips, c.wantFinal, h.share)
 		}
 	}
 }

@@ -268,7 +268,7 @@ export class Panel {
     }
     const held = f.held && f.status === "running"; // waits for the slowest of a race at equal budget
     if (f.status) this.statusText = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${held ? HELD.text : f.status} · step ${this.step.toLocaleString("en-US")}`;
-    this.status.title = held ? HELD.title : (f.message ?? "");
+    this.statusTitle = held ? HELD.title : (f.message ?? ""); // written with the text (showText)
     if (f.status) this.running = this.replayTo == null && f.status === "running"; // held too: its text is throttled as a running one's
     // drawn: something the plane shows changed, so it needs a new frame
     // (a new frame object redraws the plane's base)
@@ -362,6 +362,7 @@ export class Panel {
     }
     this.textAt = now + TEXT_EVERY;
     if (this.statusText && this.status.textContent !== this.statusText) this.status.textContent = this.statusText;
+    if (this.statusTitle != null && this.status.title !== this.statusTitle) this.status.title = this.statusTitle;
     if (this.last) this.showMeasure();
     if (this.frame) this.key.textContent = describe(this.frame, this.view);
   }

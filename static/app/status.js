@@ -7,7 +7,7 @@ import { fmtCount } from "./format.js";
 // race at equal budget (the frame's held): it has spent more than the
 // slowest and steps again once that one has spent as much.
 export const HELD = {
-  text: "⏸ waiting for the slowest",
+  text: "❚❚ waiting for the slowest",
   title: "equal budget: this run has spent more than the slowest panel and waits for it to spend as much",
 };
 
