@@ -61,5 +61,5 @@ func (o *frameWriter) frame(f *engine.Frame, cur *engine.Cursor, traceNames []st
 func stateFrame(f *engine.Frame, full bool, step int64) wire.Frame {
 	return wire.Frame{Type: "frame", Full: full, Epoch: f.Epoch, Step: step, Status: string(f.Status), Message: f.Message,
 		Budget: f.Budget, Controls: f.Controls, Speed: f.Speed, Marks: f.Marks, Diagnostics: f.Diagnostics, StepsPerSec: f.StepsPerSec,
-		Evals: f.Evals, CPUSeconds: f.CPU.Seconds()}
+		Evals: f.Evals, CPUSeconds: f.CPU.Seconds(), Held: f.Held}
 }

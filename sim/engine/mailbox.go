@@ -32,8 +32,12 @@ type Frame struct {
 	// CPU time on the run's thread (for a method stepping in several
 	// goroutines, unless paced by CPU time or crowded, the wall time of
 	// its batches). A chart may take either as its x-axis.
-	Evals       int64
-	CPU         time.Duration
+	Evals int64
+	CPU   time.Duration
+	// Held: the run is paced by a Group and waited for the others (it
+	// was ahead of the least spent) for most of the time since the last
+	// frame (hold says how much is most).
+	Held        bool
 	Predictive  *wire.Band // nil until a band could be drawn
 	Marks       []wire.Mark
 	Diagnostics map[string]float64 // finite values only

@@ -378,28 +378,20 @@ func (r *Run) sendOp(ctx context.Context, name string, c command) error {
 // The effects of the ops without a file of their own, on the run goroutine.
 
 func (r *Run) play(command) error {
-	if err := r.stopped(); err != nil {
+	if err := r.st.play(); err != nil {
 		return err
 	}
-	r.status, r.pending = StatusRunning, 0
 	r.rebaseSpeed(time.Now())
 	return nil
 }
 
 func (r *Run) pause(command) error {
-	if r.status == StatusRunning || r.status == StatusSettled {
-		r.status, r.message = StatusPaused, ""
-	}
-	r.pending = 0
+	r.st.pause()
 	return nil
 }
 
 func (r *Run) stepCmd(c command) error {
-	if err := r.stopped(); err != nil {
-		return err
-	}
-	r.status, r.pending = StatusPaused, c.n
-	return nil
+	return r.st.stepN(c.n)
 }
 
 func (r *Run) reset(command) error {
@@ -408,7 +400,7 @@ func (r *Run) reset(command) error {
 		// Another reset waits in the mailbox (or the run is ending) and
 		// interrupted this one's Init: that reset starts the method
 		// again, so this one is not a failure.
-		r.stale = true
+		r.st.stale = true
 		return nil
 	}
 	if err != nil {

@@ -8,6 +8,57 @@ import (
 	"github.com/posterior-playground/playground/sim/cputime"
 )
 
+// account is the budget a run has spent since its last initialisation,
+// and its place in the pacing group (race.go) that paces it by that
+// budget. It is owned by the run goroutine; the group reads the lane's
+// copy under its own lock.
+type account struct {
+	spent spent
+	lane  *lane // nil: in no group
+	hold  hold  // how long the run waits for its group, for Frame.Held
+}
+
+// join makes the account a member of g, counting what it has spent,
+// leaving any group it was in; nil leaves.
+func (a *account) join(g *Group, racing bool) {
+	a.leave()
+	if g != nil {
+		a.lane = g.join(a.spent.in(g.unit), racing)
+	}
+}
+
+// leave leaves the account's pacing group, if any.
+func (a *account) leave() {
+	if a.lane != nil {
+		a.lane.leave()
+		a.lane = nil
+	}
+}
+
+// sync tells the account's group what it has spent and whether it races.
+func (a *account) sync(racing bool) {
+	if a.lane != nil {
+		a.lane.update(a.spent.in(a.lane.g.unit), racing)
+	}
+}
+
+// may reports whether the account's group lets its run step now (always,
+// in none).
+func (a *account) may() bool { return a.lane == nil || a.lane.may() }
+
+// wake is the channel the account's group wakes its run on; nil (never
+// ready) in none.
+func (a *account) wake() <-chan struct{} {
+	if a.lane == nil {
+		return nil
+	}
+	return a.lane.wake
+}
+
+// perStep reports whether the run is paced by CPU time, so that its
+// group must know what it spent after every step.
+func (a *account) perStep() bool { return a.lane != nil && a.lane.g.unit == UnitCPU }
+
 // spent is the budget a run has spent since its last initialisation.
 type spent struct {
 	evals int64         // sim.StepStats.Evals, summed
@@ -34,52 +85,12 @@ func (r *Run) Pace(ctx context.Context, g *Group) error {
 }
 
 func (r *Run) paceCmd(c command) error {
-	r.leaveRace()
-	if c.group != nil {
-		r.race = c.group.join(r.spent.in(c.group.unit), r.racing())
-	}
+	r.acct.join(c.group, r.st.racing())
 	return nil
 }
 
-// leaveRace leaves the run's pacing group, if any.
-func (r *Run) leaveRace() {
-	if r.race != nil {
-		r.race.leave()
-		r.race = nil
-	}
-}
-
-// racing reports whether the run counts in its group's least spent: it
-// has not stopped (a diverged or done run, a settled closed form, spends
-// no more). A paused run counts: it holds the race until it plays again,
-// so runs played one after the other start level.
-func (r *Run) racing() bool {
-	switch r.status {
-	case StatusDiverged, StatusDone, StatusSettled:
-		return false
-	}
-	return true
-}
-
 // syncRace tells the run's group what it has spent and whether it races.
-func (r *Run) syncRace() {
-	if r.race != nil {
-		r.race.update(r.spent.in(r.race.g.unit), r.racing())
-	}
-}
-
-// mayStep reports whether the run's group lets it step now (always, in
-// none).
-func (r *Run) mayStep() bool { return r.race == nil || r.race.may() }
-
-// raceWake is the channel the run's group wakes it on; nil (never ready)
-// in none.
-func (r *Run) raceWake() <-chan struct{} {
-	if r.race == nil {
-		return nil
-	}
-	return r.race.wake
-}
+func (r *Run) syncRace() { r.acct.sync(r.st.racing()) }
 
 // oneThread makes a method that steps in several goroutines
 // (a spec with sim.Parallel: a sampler's chains) step on the run's thread alone while
@@ -104,9 +115,9 @@ func (r *Run) stepTimed(perStep bool) bool {
 	w0 := time.Now()
 	more := r.stepOnce()
 	if t1, ok1 := cputime.Thread(); ok && ok1 {
-		r.spent.cpu += t1 - t0
+		r.acct.spent.cpu += t1 - t0
 	} else {
-		r.spent.cpu += time.Since(w0) // no thread clock: the wall's
+		r.acct.spent.cpu += time.Since(w0) // no thread clock: the wall's
 	}
 	r.syncRace()
 	return more

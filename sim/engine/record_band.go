@@ -43,8 +43,8 @@ func (b *bandRec) reset(e change) {
 
 func (b *bandRec) contribute(f *Frame, now time.Time) {
 	r := b.r
-	stale := !b.fresh || b.step != r.step
-	if r.ready && r.status != StatusDiverged && stale && (!r.active() || !now.Before(b.next)) {
+	stale := !b.fresh || b.step != r.st.step
+	if r.st.shows() && stale && (!r.st.active() || !now.Before(b.next)) {
 		t0 := time.Now()
 		b.draw()
 		b.next = t0.Add(max(r.cores.frame, minBandInterval, time.Since(t0)*bandCostShare))
@@ -61,7 +61,7 @@ func (b *bandRec) draw() {
 	r := b.r
 	var p sim.Predictive
 	if es, ok := r.m.(sim.EvalSeeder); ok {
-		es.SeedEval(sim.EvalSeed(r.seed, r.step)) // the band depends on the step, not on how many were drawn
+		es.SeedEval(sim.EvalSeed(r.seed, r.st.step)) // the band depends on the step, not on how many were drawn
 	}
 	if err := r.safely("Predict", func() { p = b.m.Predict(r.prob.d.Grid, r.opt.BandSamples) }); err != nil {
 		r.diverge(err.Error())
@@ -76,7 +76,7 @@ func (b *bandRec) draw() {
 		b.ratio = bandInbetween(p, r.prob.d)
 		b.band = band
 	}
-	b.step, b.fresh = r.step, true
+	b.step, b.fresh = r.st.step, true
 }
 
 // makeBand summarises sampled functions (model units) as mean ± 2 std in

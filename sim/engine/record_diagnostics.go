@@ -21,7 +21,7 @@ func (diagnosticsRec) observe(int64, float64, []float64) {}
 
 func (g diagnosticsRec) contribute(f *Frame, _ time.Time) {
 	r, out := g.r, f.Diagnostics
-	if r.status == StatusDiverged || !r.ready {
+	if !r.st.shows() {
 		return
 	}
 	if g.noise != nil && r.prob.d != nil {

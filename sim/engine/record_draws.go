@@ -181,7 +181,7 @@ func (d *drawsRec) observe(_ int64, _ float64, tr []float64) {
 }
 
 func (d *drawsRec) contribute(f *Frame, now time.Time) {
-	if !d.r.ready {
+	if !d.r.st.ready {
 		return
 	}
 	d.out.add(f, d.r.opt.Log, "draws", d.set(now))
@@ -221,11 +221,11 @@ func (d *drawsRec) set(now time.Time) *wire.DrawSet {
 	if rec == nil {
 		return nil
 	}
-	if rec.n == 0 || !rec.dirty || (d.r.active() && now.Before(rec.next)) {
+	if rec.n == 0 || !rec.dirty || (d.r.st.active() && now.Before(rec.next)) {
 		return rec.set
 	}
 	t0 := time.Now()
-	rec.refresh(d.r.step)
+	rec.refresh(d.r.st.step)
 	rec.next = now.Add(max(drawsInterval, time.Since(t0)*drawsCostShare))
 	return rec.set
 }

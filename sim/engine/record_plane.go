@@ -58,7 +58,7 @@ func (p *planeRec) reset(change) { p.stale = true }
 
 func (p *planeRec) contribute(f *Frame, now time.Time) {
 	r := p.r
-	if !r.ready || r.status == StatusDiverged {
+	if !r.st.shows() {
 		return
 	}
 	var ex any
@@ -66,13 +66,13 @@ func (p *planeRec) contribute(f *Frame, now time.Time) {
 		return
 	}
 	p.exact.add(f, r.opt.Log, PlaneExactKey, ex)
-	if p.plane == nil || p.stale || p.step != r.step || p.epoch != r.box.epoch {
+	if p.plane == nil || p.stale || p.step != r.st.step || p.epoch != r.box.epoch {
 		var v any
 		if err := r.safely("Plane", func() { v = p.m.Plane(now) }); err != nil {
 			return
 		}
 		p.plane = makeExtra(r.opt.Log, PlaneKey, v)
-		p.step, p.epoch, p.stale = r.step, r.box.epoch, false
+		p.step, p.epoch, p.stale = r.st.step, r.box.epoch, false
 		var h any
 		n := -1
 		if err := r.safely("PlaneHistory", func() { h, n = p.m.PlaneHistory() }); err == nil && (p.hist == nil || n != p.histN) {

@@ -44,11 +44,11 @@ func (v *viewsRec) current() bool {
 	if v.band != nil {
 		return v.of == v.band.band
 	}
-	return !v.stale && v.step == v.r.step && v.epoch == v.r.box.epoch
+	return !v.stale && v.step == v.r.st.step && v.epoch == v.r.box.epoch
 }
 
 func (v *viewsRec) contribute(f *Frame, now time.Time) {
-	if !v.r.ready {
+	if !v.r.st.ready {
 		return
 	}
 	v.ask(now)
@@ -59,13 +59,13 @@ func (v *viewsRec) contribute(f *Frame, now time.Time) {
 // due.
 func (v *viewsRec) ask(now time.Time) {
 	r := v.r
-	if v.get == nil || r.status == StatusDiverged {
+	if v.get == nil || r.st.status == StatusDiverged {
 		return
 	}
 	if v.current() {
 		return
 	}
-	if r.active() && now.Before(v.next) {
+	if r.st.active() && now.Before(v.next) {
 		return
 	}
 	t0 := time.Now()
@@ -86,6 +86,6 @@ func (v *viewsRec) ask(now time.Time) {
 	if v.band != nil {
 		v.of = v.band.band
 	}
-	v.step, v.epoch, v.stale = r.step, r.box.epoch, false
+	v.step, v.epoch, v.stale = r.st.step, r.box.epoch, false
 	v.next = now.Add(max(viewsInterval, time.Since(t0)*viewsCostShare))
 }

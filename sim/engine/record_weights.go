@@ -70,7 +70,7 @@ func (w *weightsRec) choose(i int64) error {
 }
 
 func (w *weightsRec) contribute(f *Frame, now time.Time) {
-	if !w.r.ready {
+	if !w.r.st.ready {
 		return
 	}
 	w.out.add(f, w.r.opt.Log, "weights", w.current(now))
@@ -81,14 +81,14 @@ func (w *weightsRec) contribute(f *Frame, now time.Time) {
 // last is old enough (at once while paused or after a change of index).
 func (w *weightsRec) current(now time.Time) *wire.WeightSet {
 	r := w.r
-	if r.status == StatusDiverged {
+	if r.st.status == StatusDiverged {
 		return w.set
 	}
-	moved := w.set == nil || w.step != r.step || w.epoch != r.box.epoch
+	moved := w.set == nil || w.step != r.st.step || w.epoch != r.box.epoch
 	if !moved && !w.stale {
 		return w.set
 	}
-	if !w.stale && r.active() && now.Before(w.next) {
+	if !w.stale && r.st.active() && now.Before(w.next) {
 		return w.set
 	}
 	t0 := time.Now()
@@ -96,7 +96,7 @@ func (w *weightsRec) current(now time.Time) *wire.WeightSet {
 	if err := r.safely("Marginal", func() { s = w.make() }); err != nil {
 		return w.set
 	}
-	w.set, w.step, w.epoch, w.stale = s, r.step, r.box.epoch, false
+	w.set, w.step, w.epoch, w.stale = s, r.st.step, r.box.epoch, false
 	w.next = now.Add(max(weightsInterval, time.Since(t0)*weightsCostShare))
 	return w.set
 }
@@ -110,7 +110,7 @@ func (w *weightsRec) make() *wire.WeightSet {
 	}
 	i := min(w.index, n-1)
 	m := w.r.m.(sim.Weights) // n > 0
-	s := &wire.WeightSet{Step: w.r.step, Index: i, NumWeights: n, Name: m.WeightName(i)}
+	s := &wire.WeightSet{Step: w.r.st.step, Index: i, NumWeights: n, Name: m.WeightName(i)}
 	q, ok := m.Marginal(i, WeightDraws)
 	switch {
 	case !ok:

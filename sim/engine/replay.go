@@ -88,7 +88,7 @@ var errReplaySettled = errors.New("the method has nothing to iterate")
 // with the next frame) and whether its method has nothing to iterate.
 func replayState(ctx context.Context, r *Run) (step int64, settled bool, err error) {
 	err = r.Inspect(ctx, func(m sim.Stepper, _ *sim.Dataset) {
-		step = r.step
+		step = r.st.step
 		if s := sim.ExtrasOf(m).Settled; s != nil {
 			_, settled = s()
 		}

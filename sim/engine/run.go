@@ -37,22 +37,13 @@ type Run struct {
 
 	cost admission // the run's workload against its registry's budget (budget.go)
 
-	// Owned by the run goroutine (and NewRun before Start): the status
-	// machine.
-	ready      bool // the method was initialised: it may be asked for bands, traces and extras
-	stale      bool // a step was interrupted: the method must be initialised again before it steps
-	status     Status
-	message    string
-	step       int64
-	pending    int64 // steps left from a step command
-	budget     int64 // step at which the run is done; 0 unlimited (Continue raises it)
-	unrecorded bool  // the method changed (Init, Set) since its last step
-	ctl        controls
-	pace       pace
-	spent      spent // the budget spent since the last initialisation
-	race       *lane // the run's place in a pacing group (race.go); nil: none
-	cores      cores
-	rec        recorders
+	// Owned by the run goroutine (and NewRun before Start).
+	st    state // the status machine (run_state.go)
+	ctl   controls
+	pace  pace
+	acct  account // the budget spent, and the pacing group that paces by it (race_run.go)
+	cores cores
+	rec   recorders
 }
 
 // controls are the run's controls, the ones it was last initialised with
@@ -102,7 +93,7 @@ func newReadyRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c si
 	if err := r.initMethod(r.ctl.now); err != nil {
 		return nil, err
 	}
-	r.ready, r.status = true, StatusPaused
+	r.st.initialised()
 	r.publish(time.Now())
 	return r, nil
 }
@@ -117,8 +108,9 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 	opt.Log = opt.Log.With("run", id)
 	r := &Run{
 		id: id, m: m, seed: seed, opt: opt,
-		ctl: controls{now: cloneControls(c), start: cloneControls(c)}, status: StatusPreparing,
-		budget: opt.MaxSteps, unrecorded: true, pace: pace{speed: opt.Speed}, cores: newCores(opt),
+		ctl:  controls{now: cloneControls(c), start: cloneControls(c)},
+		st:   state{status: StatusPreparing, budget: opt.MaxSteps, unrecorded: true},
+		pace: pace{speed: opt.Speed}, cores: newCores(opt),
 		halt: new(atomic.Int64),
 	}
 	r.offerEnv()
@@ -140,20 +132,20 @@ func newRun(id string, m sim.Stepper, d *sim.Dataset, t target.Target, c sim.Con
 // goroutine before any command, and publishes the outcome: paused, or
 // diverged with Init's error (a set or a reset tries again).
 func (r *Run) prepare() {
-	if r.status != StatusPreparing {
+	if r.st.status != StatusPreparing {
 		return
 	}
 	if err := r.initMethod(r.ctl.now); err != nil {
 		name := r.Spec().Name
 		if r.interrupted() { // deleted or reset while it started: not the controls' fault
-			r.stale = true
-			r.status, r.message = StatusDiverged, "interrupted while starting; reset to start again"
+			r.st.stale = true
+			r.st.diverge("interrupted while starting; reset to start again")
 			return
 		}
 		r.opt.Log.Warn("run could not start", "method", name, "err", err)
-		r.status, r.message = StatusDiverged, fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", name, err)
+		r.st.diverge(fmt.Sprintf("%s could not start with these controls: %v; change a control, or delete the run", name, err))
 	} else {
-		r.ready, r.status = true, StatusPaused
+		r.st.initialised()
 	}
 	r.publish(time.Now())
 }
@@ -219,7 +211,7 @@ func (r *Run) initMethod(c sim.Controls) error {
 		return perr
 	}
 	if err == nil {
-		r.stale = false
+		r.st.stale = false
 	}
 	return err
 }

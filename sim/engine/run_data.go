@@ -136,7 +136,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 	}
 	next := clampControls(spec, r.ctl.now)
 	ds, canSet := r.m.(sim.DataSetter)
-	if canSet && r.ready && r.status != StatusDiverged && r.status != StatusDone && r.liveClamp(spec, next) {
+	if canSet && r.st.shows() && r.st.status != StatusDone && r.liveClamp(spec, next) {
 		var err error
 		if perr := r.safely("SetData", func() { err = ds.SetData(d) }); perr != nil {
 			r.diverge(perr.Error())
@@ -146,7 +146,7 @@ func (r *Run) setData(d *sim.Dataset) error {
 			r.prob.d = d
 			r.prob.spec.Store(&spec)
 			r.prob.points.Store(dataPoints(d))
-			r.addMark(dataMark(r.step, d))
+			r.addMark(dataMark(r.st.step, d))
 			r.changed(changeData) // a sampler's kept draws were of the old target
 			return nil
 		}
@@ -194,7 +194,7 @@ func (r *Run) liveClamp(spec sim.MethodSpec, next sim.Controls) bool {
 		c := cloneControls(r.ctl.now)
 		c[name] = v
 		r.ctl.now = c
-		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
+		r.addMark(wire.Mark{Step: r.st.step, Name: name, Value: v})
 	}
 	return true
 }
@@ -220,8 +220,8 @@ func (r *Run) setInducing(i int, xUser float64) error {
 	if move == nil || r.prob.d == nil {
 		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("%s has no inducing inputs to move", r.Spec().Name)}
 	}
-	if r.status == StatusDiverged || !r.ready {
-		return r.stopped()
+	if !r.st.shows() {
+		return r.st.stopped()
 	}
 	lo, hi := r.prob.d.Grid[0], r.prob.d.Grid[len(r.prob.d.Grid)-1]
 	x := r.prob.d.XScale.ToModel(xUser)
@@ -237,7 +237,7 @@ func (r *Run) setInducing(i int, xUser float64) error {
 	if err != nil {
 		return asFieldError("n", err)
 	}
-	r.addMark(wire.Mark{Step: r.step, Name: InducingMark, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
+	r.addMark(wire.Mark{Step: r.st.step, Name: InducingMark, Value: sim.Choice(fmt.Sprintf("#%d → %.3g", i, xUser))})
 	r.changed(changeControl)
 	return nil
 }

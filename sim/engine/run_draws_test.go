@@ -225,13 +225,13 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 	if set := r.rec.draws.set(time.Now()); set != nil {
 		t.Fatalf("a draw set during warm-up: %+v", set)
 	}
-	r.status = StatusRunning
+	r.st.status = StatusRunning
 	t0 := time.Now()
 	sets := map[*wire.DrawSet]bool{}
 	const frames = 200 // 4 s of frames at 50 per second
 	for i := range frames {
 		steps(t, r, 3)
-		r.step += 3
+		r.st.step += 3
 		if s := r.rec.draws.set(t0.Add(time.Duration(i) * 20 * time.Millisecond)); s != nil {
 			sets[s] = true
 		}
@@ -239,7 +239,7 @@ func TestDrawSetsAtABoundedRate(t *testing.T) {
 	if max := 1 + int(4*time.Second/drawsInterval); len(sets) > max || len(sets) < max/2 {
 		t.Errorf("%d draw sets over 4 s of frames, want between %d and %d", len(sets), max/2, max)
 	}
-	r.status = StatusPaused
+	r.st.status = StatusPaused
 	before := r.rec.draws.set(t0.Add(5 * time.Second))
 	steps(t, r, 1)
 	if after := r.rec.draws.set(t0.Add(5 * time.Second)); after == before || after.Retained != before.Retained+1 {
@@ -350,6 +350,6 @@ func BenchmarkDrawSetRefresh(b *testing.B) {
 	steps(b, r, StatsWindow)
 	b.ReportAllocs()
 	for b.Loop() {
-		r.rec.draws.rec.refresh(r.step)
+		r.rec.draws.rec.refresh(r.st.step)
 	}
 }

@@ -48,15 +48,20 @@ func (r *Run) steps(ctx context.Context) {
 	timer.Stop()
 	defer timer.Stop()
 	defer r.cores.count(false)
-	defer r.leaveRace()
+	defer r.acct.leave()
 	for {
 		r.syncRace()
-		r.cores.count(r.active() && r.mayStep())
+		active, may := r.st.active(), r.acct.may()
+		r.cores.count(active && may)
 		now := time.Now()
+		r.acct.hold.wait(active && !may, now)
+		if r.acct.hold.waiting() {
+			r.pace.dirty = true // a frame says it is held (wait)
+		}
 		// A stale method (its step interrupted) is not published: the
 		// recorders would read a half-finished step. The reset that
 		// interrupted it comes next and publishes.
-		if r.pace.dirty && !r.stale && !now.Before(r.pace.nextFrame) {
+		if r.pace.dirty && !r.st.stale && !now.Before(r.pace.nextFrame) {
 			r.publish(now)
 		}
 		if d := r.wait(now); d != 0 {
@@ -71,7 +76,7 @@ func (r *Run) steps(ctx context.Context) {
 			case c := <-r.box.ctrl:
 				r.handle(c)
 			case <-tick:
-			case <-r.raceWake(): // the least spent in the group reached this run
+			case <-r.acct.wake(): // the least spent in the group reached this run
 			}
 			timer.Stop()
 			continue
@@ -86,31 +91,26 @@ func (r *Run) steps(ctx context.Context) {
 				more = false
 			}
 		}
-		if r.active() {
+		if r.st.active() {
 			r.batch(now)
 		}
 		runtime.Gosched() // let viewers' writers and other runs in between batches
 	}
 }
 
-// active reports whether the run should be stepping.
-func (r *Run) active() bool {
-	return r.status == StatusRunning || (r.status == StatusPaused && r.pending > 0)
-}
-
 // wait returns 0 to step now, a positive duration to sleep at most that
 // long, or a negative one to sleep until a command arrives.
 func (r *Run) wait(now time.Time) time.Duration {
 	p := &r.pace
-	if r.active() && !r.mayStep() { // ahead of its pacing group: wait for the others
+	if r.st.active() && !r.acct.may() { // ahead of its pacing group: wait for the others
 		if p.dirty {
 			return max(p.nextFrame.Sub(now), 1) // positive: loop published otherwise
 		}
 		return -1
 	}
-	if r.active() {
-		if r.pending == 0 && p.speed > 0 {
-			next := p.base.Add(time.Duration(float64(r.step-p.baseStep+1) / p.speed * float64(time.Second)))
+	if r.st.active() {
+		if r.st.pending == 0 && p.speed > 0 {
+			next := p.base.Add(time.Duration(float64(r.st.step-p.baseStep+1) / p.speed * float64(time.Second)))
 			if d := next.Sub(now); d > 0 {
 				if p.dirty {
 					d = min(d, p.nextFrame.Sub(now))
@@ -136,23 +136,23 @@ func (r *Run) batch(start time.Time) {
 	}()
 	limit := int64(math.MaxInt64)
 	switch {
-	case r.pending > 0:
-		limit = r.pending
+	case r.st.pending > 0:
+		limit = r.st.pending
 	case r.pace.speed > 0:
 		p := &r.pace
-		allowed := int64(start.Sub(p.base).Seconds()*p.speed) - (r.step - p.baseStep)
+		allowed := int64(start.Sub(p.base).Seconds()*p.speed) - (r.st.step - p.baseStep)
 		if allowed > int64(p.speed)+1 { // fell behind by over a second: do not race to catch up
 			r.rebaseSpeed(start)
 			allowed = 1
 		}
 		limit = max(1, allowed)
 	}
-	if r.budget > 0 {
-		limit = min(limit, r.budget-r.step)
+	if r.st.budget > 0 {
+		limit = min(limit, r.st.budget-r.st.step)
 	}
 	sh := r.cores.share()
 	r.cores.tell(r.m, sh)
-	perStep := r.race != nil && r.race.g.unit == UnitCPU // a CPU-paced run counts each step
+	perStep := r.acct.perStep() // a CPU-paced run counts each step
 	if perStep {
 		r.oneThread()
 	}
@@ -179,7 +179,7 @@ func (r *Run) batch(start time.Time) {
 	deadline := start.Add(budget)
 	wall := time.Now()
 	for i := int64(0); i < limit; i++ {
-		if !r.mayStep() {
+		if !r.acct.may() {
 			break // ahead of its pacing group
 		}
 		if !r.stepTimed(perStep) || !time.Now().Before(deadline) {
@@ -190,7 +190,7 @@ func (r *Run) batch(start time.Time) {
 	if measured {
 		if cpu1, ok := cputime.Thread(); ok {
 			if !counted {
-				r.spent.cpu += cpu1 - cpu0
+				r.acct.spent.cpu += cpu1 - cpu0
 				counted = true
 			}
 			if sh.crowded() {
@@ -199,18 +199,10 @@ func (r *Run) batch(start time.Time) {
 		}
 	}
 	if !counted {
-		r.spent.cpu += time.Since(wall) // no thread clock, or a threaded method unlocked: the wall's
+		r.acct.spent.cpu += time.Since(wall) // no thread clock, or a threaded method unlocked: the wall's
 	}
 	r.pace.dirty = true
-	r.checkBudget()
-}
-
-// checkBudget ends a run that reached its step budget as done.
-func (r *Run) checkBudget() {
-	if r.budget > 0 && r.step >= r.budget && r.status != StatusDiverged {
-		r.status, r.pending = StatusDone, 0
-		r.message = fmt.Sprintf("step budget of %d steps spent: continue for another %d, or reset", r.opt.MaxSteps, r.opt.MaxSteps)
-	}
+	r.st.checkBudget(r.opt.MaxSteps)
 }
 
 // settle applies sim.Extras.Settled after a command: a method with nothing to
@@ -221,7 +213,7 @@ func (r *Run) checkBudget() {
 // asked is true after a control change.
 func (r *Run) settle(asked bool) {
 	ask := sim.ExtrasOf(r.m).Settled
-	if ask == nil || !r.ready || r.status == StatusDiverged || r.status == StatusDone {
+	if ask == nil || !r.st.shows() || r.st.status == StatusDone {
 		return
 	}
 	var why string
@@ -231,22 +223,17 @@ func (r *Run) settle(asked bool) {
 		return
 	}
 	if !settled {
-		if r.status == StatusSettled {
-			r.status, r.message = StatusRunning, ""
+		if r.st.unsettled() {
 			r.rebaseSpeed(time.Now())
 		}
 		return
 	}
-	asked = asked || r.status == StatusRunning || r.status == StatusSettled || r.pending > 0
-	if asked && r.unrecorded && (r.budget <= 0 || r.step < r.budget) {
+	asked = asked || r.st.status == StatusRunning || r.st.status == StatusSettled || r.st.pending > 0
+	if asked && r.st.unrecorded && r.st.inBudget() {
 		r.stepGuarded()
-		r.checkBudget()
+		r.st.checkBudget(r.opt.MaxSteps)
 	}
-	r.pending = 0
-	switch r.status {
-	case StatusRunning, StatusSettled:
-		r.status, r.message = StatusSettled, why
-	}
+	r.st.settled(why)
 }
 
 // stepGuarded is one stepOnce outside a batch, a panic diverging the run.
@@ -263,49 +250,46 @@ func (r *Run) stepGuarded() {
 // it diverged. The trace is asked for only when a recorder needs it, and
 // once for all: HMC's Trace on linreg costs 8% of its step.
 func (r *Run) stepOnce() bool {
-	if r.stale {
+	if r.st.stale {
 		return false
 	}
 	want := r.rec.before()
 	st := r.m.Step()
 	obj := st.Objective
-	r.spent.evals += st.Evals
+	r.acct.spent.evals += st.Evals
 	if r.interrupted() {
-		r.stale = true // half a step: a reset or the end of the run follows
+		r.st.stale = true // half a step: a reset or the end of the run follows
 		return false
 	}
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
-		r.diverge(fmt.Sprintf("the objective became %v at step %d: stepping stopped, showing the last good state; reset to start again (a smaller step size may help)", obj, r.step+1))
+		r.diverge(fmt.Sprintf("the objective became %v at step %d: stepping stopped, showing the last good state; reset to start again (a smaller step size may help)", obj, r.st.step+1))
 		return false
 	}
-	r.step++
+	r.st.stepped()
 	r.counts.taken.Add(1)
-	r.unrecorded = false
-	if r.pending > 0 {
-		r.pending--
-	}
 	var tr []float64
 	if want {
 		tr = r.m.Trace()
 	}
-	r.rec.observe(r.step, obj, tr)
+	r.rec.observe(r.st.step, obj, tr)
 	r.syncRace()
 	return true
 }
 
 func (r *Run) diverge(msg string) {
-	r.opt.Log.Warn("run diverged", "method", r.Spec().Name, "step", r.step, "reason", msg)
-	r.status, r.message, r.pending, r.pace.dirty = StatusDiverged, msg, 0, true
+	r.opt.Log.Warn("run diverged", "method", r.Spec().Name, "step", r.st.step, "reason", msg)
+	r.st.diverge(msg)
+	r.pace.dirty = true
 }
 
 // recovered logs a panic from the method with its stack and returns an
 // error for the UI.
 func (r *Run) recovered(call string, p any) error {
-	r.opt.Log.Error("panic in method", "method", r.Spec().Name, "call", call, "step", r.step, "panic", p, "stack", string(debug.Stack()))
+	r.opt.Log.Error("panic in method", "method", r.Spec().Name, "call", call, "step", r.st.step, "panic", p, "stack", string(debug.Stack()))
 	return fmt.Errorf("internal error in the method's %s: %v (details are in the server log)", call, p)
 }
 
-func (r *Run) rebaseSpeed(now time.Time) { r.pace.base, r.pace.baseStep = now, r.step }
+func (r *Run) rebaseSpeed(now time.Time) { r.pace.base, r.pace.baseStep = now, r.st.step }
 
 // handle applies one command and answers it.
 func (r *Run) handle(c command) {
@@ -321,30 +305,10 @@ func (r *Run) handle(c command) {
 
 // extend grants a done run another step budget and plays it.
 func (r *Run) extend(command) error {
-	switch {
-	case r.status == StatusDiverged:
-		return r.stopped()
-	case r.status != StatusDone:
-		left := "no step budget"
-		if r.budget > 0 {
-			left = fmt.Sprintf("%d of its budget's steps left", r.budget-r.step)
-		}
-		return &sim.FieldError{Field: "op", Message: fmt.Sprintf("nothing to continue: the run has not spent its step budget (%s); play runs it", left)}
+	if err := r.st.extend(r.opt.MaxSteps); err != nil {
+		return err
 	}
-	r.budget = min(r.budget, math.MaxInt64-r.opt.MaxSteps) + r.opt.MaxSteps
-	r.status, r.message, r.pending = StatusRunning, "", 0
 	r.rebaseSpeed(time.Now())
-	return nil
-}
-
-// stopped returns an error when the run cannot step until it is reset.
-func (r *Run) stopped() error {
-	switch r.status {
-	case StatusDiverged:
-		return &sim.FieldError{Field: "op", Message: "the run diverged (" + r.message + "); reset it to start again"}
-	case StatusDone:
-		return &sim.FieldError{Field: "op", Message: r.message}
-	}
 	return nil
 }
 
@@ -365,9 +329,9 @@ func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
 	next := cloneControls(r.ctl.now)
 	next[name] = v
 	switch {
-	case spec.Live && r.status == StatusDone:
+	case spec.Live && r.st.status == StatusDone:
 		return &sim.FieldError{Field: name, Message: fmt.Sprintf("not applied: the step budget of %d steps is spent, so a change would not act; continue (another %d steps) or reset first", r.opt.MaxSteps, r.opt.MaxSteps)}
-	case spec.Live && r.status == StatusDiverged:
+	case spec.Live && r.st.status == StatusDiverged:
 		r.ctl.now = next // the broken method is left alone; reset applies it
 	case spec.Live:
 		var err error
@@ -379,14 +343,14 @@ func (r *Run) set(name string, v sim.Value, checked *sim.MethodSpec) error {
 			return asFieldError(name, err)
 		}
 		r.ctl.now = next
-		r.addMark(wire.Mark{Step: r.step, Name: name, Value: v})
+		r.addMark(wire.Mark{Step: r.st.step, Name: name, Value: v})
 		r.changed(changeControl)
 	default: // not live: start again with the new value
 		err := r.reinit(next, true)
 		if err != nil && r.interrupted() {
 			// A queued reset (or the run's end) interrupted Init: keep the
 			// new value for that reset to start the method with.
-			r.ctl.now, r.stale = next, true
+			r.ctl.now, r.st.stale = next, true
 			return nil
 		}
 		if err != nil {
@@ -420,14 +384,10 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 	if err := r.initMethod(c); err != nil {
 		return err
 	}
-	r.ready = true
-	if !keepRunning || (r.status != StatusRunning && r.status != StatusSettled) {
-		r.status = StatusPaused
-	}
+	r.st.restarted(keepRunning, r.opt.MaxSteps)
 	r.ctl.now, r.ctl.start = cloneControls(c), cloneControls(c)
-	r.step, r.pending, r.message, r.ctl.marks = 0, 0, "", nil
-	r.spent = spent{}
-	r.budget = r.opt.MaxSteps
+	r.ctl.marks = nil
+	r.acct.spent = spent{}
 	r.pace.rateStep, r.pace.rateTime = 0, time.Time{}
 	r.rebaseSpeed(time.Now())
 	r.box.newEpoch()
@@ -439,6 +399,6 @@ func (r *Run) reinit(c sim.Controls, keepRunning bool) error {
 // changed records that the method changed between steps: it is
 // unrecorded (sim.Extras.Settled), and its recorders are told.
 func (r *Run) changed(e change) {
-	r.unrecorded = true
+	r.st.changed()
 	r.rec.reset(e)
 }

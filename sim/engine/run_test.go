@@ -478,7 +478,7 @@ func TestRunReadDuringReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No goroutine: drive the loop's pieces by hand.
-	r.pending = 5
+	r.st.pending = 5
 	r.batch(time.Now())
 	r.publish(time.Now())
 	var c Cursor
@@ -488,7 +488,7 @@ func TestRunReadDuringReset(t *testing.T) {
 	if err := r.reinit(r.ctl.now, false); err != nil {
 		t.Fatal(err)
 	}
-	r.pending = 2
+	r.st.pending = 2
 	r.batch(time.Now())
 	if f, _ := r.Read(&c); len(c.Objective) != 0 || c.Full || f.Epoch != 0 {
 		t.Fatalf("before the reset frame: %d points, full %v, epoch %d", len(c.Objective), c.Full, f.Epoch)

@@ -31,9 +31,13 @@ type Frame struct {
 	// last initialised: the evaluations its steps reported (gradient
 	// evaluations; density evaluations for a gradient-free sampler) and
 	// their CPU seconds. Charts may take either as their x-axis.
-	Evals      int64       `json:"evals"`
-	CPUSeconds float64     `json:"cpu_seconds"`
-	Data       *DataPoints `json:"data,omitempty"`
+	Evals      int64   `json:"evals"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	// Held: the run races in a group at equal budget and waited for the
+	// slowest member for most of the time since the last frame; absent
+	// when it did not.
+	Held bool        `json:"held,omitempty"`
+	Data *DataPoints `json:"data,omitempty"`
 
 	// Sealed by the run and shared by every viewer. encoding/json would
 	// re-scan a Marshaler's output for every viewer (it validates and

@@ -16,6 +16,7 @@ import { planeMeasure } from "./gallery_claim.js";
 import { latestK, latestMeasures, measureParts } from "./gallery_measure.js";
 import { Points } from "./gallery_points.js";
 import { PlaneView, describe } from "./plane.js";
+import { HELD } from "./status.js";
 
 // Bounds of what a panel keeps: the engine's kept draws, and the
 // divergences it marks.
@@ -265,8 +266,10 @@ export class Panel {
       this.replayTo = null;
       if (this.lastControls) setControls(this.controls, this.lastControls); // the replayed changes' values
     }
-    if (f.status) this.statusText = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${f.status} · step ${this.step.toLocaleString("en-US")}`;
-    this.status.title = f.message ?? "";
+    const held = f.held && f.status === "running"; // waits for the slowest of a race at equal budget
+    if (f.status) this.statusText = this.replayTo != null ? `replaying ${this.step.toLocaleString("en-US")} / ${this.replayTo.toLocaleString("en-US")}` : `${held ? HELD.text : f.status} · step ${this.step.toLocaleString("en-US")}`;
+    this.statusTitle = held ? HELD.title : (f.message ?? ""); // written with the text (showText)
+    if (f.status) this.running = this.replayTo == null && f.status === "running"; // held too: its text is throttled as a running one's
     // drawn: something the plane shows changed, so it needs a new frame
     // (a new frame object redraws the plane's base)
     let drawn = !this.frame;
@@ -312,7 +315,7 @@ export class Panel {
     // most every BASE_EVERY ms; a transition in between is drawn over the
     // kept base (the same frame object), as a paused run's state is at once.
     const now = performance.now();
-    if (this.frame && (!drawn || (this.statusText?.startsWith("running") && now < this.baseAt))) {
+    if (this.frame && (!drawn || (this.running && now < this.baseAt))) {
       this.frame.transition = this.transition ?? undefined;
       this.view.setFrame(this.frame);
       if (drawn) this.baseLater ??= setTimeout(() => ((this.baseLater = null), this.rebuild()), this.baseAt - now);
@@ -350,8 +353,7 @@ export class Panel {
   // page a style and layout pass each time and no one reads it that fast.
   showText() {
     const now = performance.now();
-    const running = this.statusText?.startsWith("running");
-    if (running && now < (this.textAt ?? 0)) {
+    if (this.running && now < (this.textAt ?? 0)) {
       this.textLater ??= setTimeout(() => {
         this.textLater = null;
         this.showText();
@@ -360,6 +362,7 @@ export class Panel {
     }
     this.textAt = now + TEXT_EVERY;
     if (this.statusText && this.status.textContent !== this.statusText) this.status.textContent = this.statusText;
+    if (this.statusTitle != null && this.status.title !== this.statusTitle) this.status.title = this.statusTitle;
     if (this.last) this.showMeasure();
     if (this.frame) this.key.textContent = describe(this.frame, this.view);
   }

@@ -437,7 +437,7 @@ export class Panel {
       v.onExtra(f[key]);
     }
     if (f.controls) this.syncControls(f.controls);
-    this.setStatus(f.status ?? this.status, f.message, f.budget, f.step ?? this.step);
+    this.setStatus(f.status ?? this.status, f.message, f.budget, f.step ?? this.step, f.held);
     if (Array.isArray(f.marks)) this.serverMarks = f.marks;
     if (this.replayTo != null) {
       // A method with nothing to iterate (the exact GP) never reaches the
@@ -747,9 +747,9 @@ export class Panel {
 
   // setStatus shows the run's status in words; a spent budget adds a
   // Continue button and greys the live controls, which could not act.
-  setStatus(s, message = "", budget = 0, step = this.step) {
+  setStatus(s, message = "", budget = 0, step = this.step, held = false) {
     this.status = s;
-    const line = statusLine(s, message, budget, step, this.spec?.family === "exact");
+    const line = statusLine(s, message, budget, step, this.spec?.family === "exact", held);
     const el = this.role("status");
     if (el.dataset.status !== s || el.textContent !== line.text || el.title !== line.title) {
       el.textContent = line.text; // only on a change: every frame reports the status

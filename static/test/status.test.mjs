@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { statusLine } from "../app/status.js";
+import { HELD, statusLine } from "../app/status.js";
 
 test("status line: a spent budget is named, offers continue, live controls cannot act", () => {
   const msg = "step budget of 10000000 steps spent: continue for another 10000000, or reset";
@@ -47,4 +47,15 @@ test("status line: paused before the first step is not started", () => {
   assert.equal(statusLine("paused", "", 0, 12).text, "paused");
   assert.equal(statusLine("paused").text, "paused", "no step known: the engine's word");
   assert.equal(statusLine("paused", "", 0, 0, true).text, "closed form", "an exact method before its step");
+});
+
+test("status line: a running run held back by its race says it waits, and still plays", () => {
+  const s = statusLine("running", "", 0, 120, false, true);
+  assert.equal(s.text, HELD.text);
+  assert.match(s.title, /equal budget/);
+  assert.equal(s.playing, true);
+  assert.equal(s.liveActs, true);
+  assert.equal(s.canContinue, false);
+  assert.equal(statusLine("running", "", 0, 120, false, false).text, "running");
+  for (const st of ["paused", "done", "settled", "diverged"]) assert.notEqual(statusLine(st, "", 0, 120, false, true).text, HELD.text, st); // only a running run is held
 });
