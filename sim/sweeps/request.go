@@ -22,7 +22,17 @@ import (
 // values (as the CLI reads them: "1,2,5", "linspace:a:b:n",
 // "logspace:a:b:n"), each value trained for steps on seeds seeds and
 // evaluated with eval_reps repetitions of iwbo_samples importance samples.
+//
+// With Target set it is a sweep over a gallery target's control instead:
+// param is the target's control, controls the target's others, and at
+// each value every arm of Arms runs to Budget evaluations on seeds seeds
+// and is measured against that value's exact answer (steps, eval_reps and
+// iwbo_samples are not read).
 type Request struct {
+	Target string `json:"target,omitempty"`
+	Arms   []Arm  `json:"methods,omitempty"`
+	Budget int64  `json:"budget,omitempty"`
+
 	Data        string       `json:"data"`
 	Method      string       `json:"method"`
 	Model       string       `json:"model,omitempty"`
@@ -48,10 +58,12 @@ const (
 // Limits caps what one browser sweep may ask for. Zero values take the
 // defaults.
 type Limits struct {
-	MaxSteps       int // training steps per run, default 20,000
-	MaxRuns        int // values × seeds, default 50
-	MaxEvalReps    int // default 50
-	MaxIWBOSamples int // default 2000
+	MaxSteps       int   // training steps per run, default 20,000
+	MaxRuns        int   // values × seeds, default 50
+	MaxEvalReps    int   // default 50
+	MaxIWBOSamples int   // default 2000
+	MaxBudget      int64 // a target sweep's evaluations per run, default 1,000,000
+	MaxArms        int   // a target sweep's methods, default 6
 }
 
 func (l Limits) withDefaults() Limits {
@@ -67,6 +79,12 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxIWBOSamples <= 0 {
 		l.MaxIWBOSamples = 2000
 	}
+	if l.MaxBudget <= 0 {
+		l.MaxBudget = 1_000_000
+	}
+	if l.MaxArms <= 0 {
+		l.MaxArms = 6
+	}
 	return l
 }
 
@@ -75,7 +93,9 @@ type plan struct {
 	req    Request
 	base   experiment.Config
 	values []float64
-	logX   bool // the control is on a log scale (prior_scale): plot it so
+	logX   bool        // the control is on a log scale (prior_scale): plot it so
+	runs   int         // values × seeds, × arms for a target sweep
+	tgt    *targetPlan // a target sweep's; nil for a data set's
 }
 
 // check validates r against l without running anything. Every error is a
@@ -140,7 +160,7 @@ func check(r Request, l Limits) (*plan, error) {
 			return nil, bad("values", "%s = %g: %s", r.Param, v, msg)
 		}
 	}
-	return &plan{req: r, base: base, values: values, logX: spec.Log && spec.Min > 0 && allPositive(values)}, nil
+	return &plan{req: r, base: base, values: values, logX: spec.Log && spec.Min > 0 && allPositive(values), runs: len(values) * r.Seeds}, nil
 }
 
 // controlsField names a control error by its place in the request
