@@ -1,0 +1,148 @@
+// GallerySweepPlot draws a target sweep with uPlot: one line per method of
+// a measure against the swept value (an sd ratio, KL on the grid, an error
+// of the moments), each point as its value completes, over an x axis that
+// spans every value from the start. On the Gaussian the sd ratio has a
+// closed form for mean-field, √(1−ρ²) (its optimum matches the precision's
+// diagonal), drawn as a dashed line, and 1 (the exact answer) as a thin
+// one: full-rank and the samplers should sit on it.
+
+import { extent } from "./history.js";
+import { compactTicks, destroy, NO_DRAG, sized } from "./plots.js";
+
+export const ARM_COLORS = ["#2563eb", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0891b2"];
+const CLOSED = "#111827";
+
+const LABELS = {
+  sd_ratio: "sd ÷ exact sd",
+  kl_exact: "KL(q‖p), nats",
+  mean_error: "error of the mean, sds",
+  cov_error: "error of the covariance",
+};
+
+// CURVE is the closed form's resolution: points across the x axis.
+const CURVE = 97;
+
+// measureOf reads a method's measure from its entry in a point: "sd_ratio:i"
+// is coordinate i's sd ratio; null where the method has none (KL for a
+// sampler) or the runs had no draws yet.
+export function measureOf(arm, measure) {
+  if (!arm) return null;
+  const [key, i] = measure.split(":");
+  const v = key === "sd_ratio" ? arm.params?.[Number(i)]?.sd_ratio : arm[key];
+  return Number.isFinite(v) ? v : null;
+}
+
+// closedForm returns mean-field's sd ratio as a function of the swept value
+// on the Gaussian (either coordinate: with unit correlation structure the
+// optimum's sd is √(1−ρ²) of each exact sd, whatever the scale ratio), or
+// null where there is none.
+export function closedForm(target, param, controls, measure) {
+  if (target !== "gaussian" || !measure.startsWith("sd_ratio")) return null;
+  if (param === "rho") return (x) => Math.sqrt(1 - x * x);
+  const rho = Number(controls?.rho ?? 0);
+  return () => Math.sqrt(1 - rho * rho);
+}
+
+export class GallerySweepPlot {
+  constructor(host, key) {
+    this.host = host;
+    this.key = key;
+    this.points = [];
+    this.sweep = null;
+  }
+
+  // reset starts an empty plot over a new sweep.
+  reset(sweep) {
+    this.sweep = sweep;
+    this.points = [];
+    this.draw();
+  }
+
+  setMeasure(measure, points) {
+    if (!this.sweep) return;
+    this.sweep.measure = measure;
+    this.points = [...points];
+    this.draw();
+  }
+
+  // setPoints draws the finished points (any order).
+  setPoints(points) {
+    this.points = [...points].sort((a, b) => a.value - b.value);
+    this.u.setData(this.table());
+  }
+
+  draw() {
+    destroy(this.u);
+    const s = this.sweep;
+    let [lo, hi] = extent([s.values]) ?? [0, 1];
+    if (lo === hi) [lo, hi] = [lo - 1, hi + 1];
+    this.xRange = [lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo)];
+    this.closed = closedForm(s.target, s.param, s.controls, s.measure);
+    const yLabel = LABELS[s.measure.split(":")[0]];
+    const series = [{ label: s.label }];
+    s.labels.forEach((label, i) => {
+      const stroke = ARM_COLORS[i % ARM_COLORS.length];
+      series.push({ label, stroke, width: 2, spanGaps: true, points: { show: true, size: 8, stroke, fill: "#fff", width: 2 } });
+    });
+    if (this.closed) {
+      series.push({ label: "mean-field's optimum √(1−ρ²)", stroke: CLOSED, width: 1.5, dash: [6, 4], points: { show: false } });
+      series.push({ label: "exact", stroke: "#9ca3af", width: 1, points: { show: false } });
+    }
+    const opts = {
+      height: 300,
+      legend: { show: false },
+      cursor: { ...NO_DRAG, points: { show: false } },
+      scales: {
+        x: { time: false, range: () => this.xRange },
+        y: { range: (u, a, b) => yRange(a, b, s.measure) },
+      },
+      axes: [
+        { label: s.label, labelSize: 20, size: 40, values: compactTicks },
+        { label: yLabel, labelSize: 20, size: 56, values: compactTicks },
+      ],
+      series,
+    };
+    this.u = sized(this.host, opts, this.table(), 240);
+    this.renderKey(series.slice(1));
+  }
+
+  // table is the x values (the sweep's points, and the closed form's grid
+  // when there is one) and a column per method, null between its points.
+  table() {
+    const s = this.sweep;
+    const xs = new Set(this.points.map((p) => p.value));
+    if (this.closed) {
+      const [a, b] = this.xRange;
+      for (let i = 0; i < CURVE; i++) xs.add(a + ((b - a) * i) / (CURVE - 1));
+    }
+    const x = [...xs].sort((p, q) => p - q);
+    const at = new Map(this.points.map((p) => [p.value, p]));
+    const cols = [x];
+    s.labels.forEach((_, i) => cols.push(x.map((v) => measureOf(at.get(v)?.methods?.[i], s.measure))));
+    if (this.closed) {
+      cols.push(x.map((v) => (Math.abs(v) < 1 ? this.closed(v) : null)));
+      cols.push(x.map(() => 1));
+    }
+    return cols;
+  }
+
+  renderKey(series) {
+    this.key.replaceChildren(
+      ...series.map((se) => {
+        const item = document.createElement("span");
+        item.style.color = se.stroke; // the CSSOM: no inline style attribute under the CSP
+        item.textContent = `${se.dash ? "- -" : se.points?.show ? "●" : "—"} ${se.label}`;
+        return item;
+      }),
+    );
+  }
+}
+
+// yRange starts an sd ratio or an error at 0 and leaves 8% room above.
+function yRange(a, b, measure) {
+  const lo = Number.isFinite(a) ? Math.min(0, a) : 0;
+  let hi = Number.isFinite(b) ? b : 1;
+  if (measure.startsWith("sd_ratio")) hi = Math.max(hi, 1);
+  if (hi <= lo) hi = lo + 1;
+  return [lo, hi + 0.08 * (hi - lo)];
+}
