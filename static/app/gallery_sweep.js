@@ -10,6 +10,7 @@
 
 import { APIError, discard, request } from "./api.js";
 import { saveBlob } from "./download.js";
+import { armLabel, defaultValues, shortLabel } from "./gallery_sweep_data.js";
 
 // page is the gallery's (gallery.js), set when this module starts.
 let page;
@@ -31,22 +32,6 @@ function loadPlot() {
     document.head.append(s);
   }).then(() => import("./gallery_sweep_plot.js"));
   return plotModule;
-}
-
-// shortLabel is a control's symbol when its label ends in one ("correlation
-// ρ" → ρ), else the label.
-export function shortLabel(spec) {
-  const last = spec.label.split(" ").at(-1);
-  return last.length <= 2 && spec.label.includes(" ") ? last : spec.label;
-}
-
-// defaultValues is a sweep over spec's range: ρ from 0 to 0.99 (its
-// negative half mirrors the positive), an on/off control both ways,
-// else eight values from its least to its most.
-export function defaultValues(spec) {
-  if (spec.name === "rho") return "linspace:0:0.99:12";
-  if (spec.toggle) return "0,1";
-  return `linspace:${spec.min}:${spec.max}:8`;
 }
 
 class GallerySweep {
@@ -149,8 +134,7 @@ class GallerySweep {
       cb.type = "checkbox";
       cb.checked = true;
       cb.value = key;
-      const div = arm.controls.divergence && arm.controls.divergence !== "reverse_kl" ? `, ${arm.controls.divergence.replace("_", " ")}` : "";
-      label.append(cb, ` ${p.spec?.label ?? arm.method}${div}`);
+      label.append(cb, ` ${armLabel(p.spec?.label ?? arm.method, arm.controls)}`);
       items.push(label);
     }
     box.replaceChildren(legend, ...items);
@@ -206,11 +190,7 @@ class GallerySweep {
   }
 
   methodLabels(methods) {
-    return methods.map((m) => {
-      const label = page.methods.get(m.method)?.label ?? m.method;
-      const d = m.controls?.divergence;
-      return d && d !== "reverse_kl" ? `${label} (${d.replace("_", " ")})` : label;
-    });
+    return methods.map((m) => armLabel(page.methods.get(m.method)?.label ?? m.method, m.controls));
   }
 
   // follow opens the event stream; EventSource resumes after the last

@@ -8,6 +8,7 @@
 
 import { extent } from "./history.js";
 import { compactTicks, destroy, NO_DRAG, sized } from "./plots.js";
+import { closedForm, measureOf } from "./gallery_sweep_data.js";
 
 export const ARM_COLORS = ["#2563eb", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0891b2"];
 const CLOSED = "#111827";
@@ -21,27 +22,6 @@ const LABELS = {
 
 // CURVE is the closed form's resolution: points across the x axis.
 const CURVE = 97;
-
-// measureOf reads a method's measure from its entry in a point: "sd_ratio:i"
-// is coordinate i's sd ratio; null where the method has none (KL for a
-// sampler) or the runs had no draws yet.
-export function measureOf(arm, measure) {
-  if (!arm) return null;
-  const [key, i] = measure.split(":");
-  const v = key === "sd_ratio" ? arm.params?.[Number(i)]?.sd_ratio : arm[key];
-  return Number.isFinite(v) ? v : null;
-}
-
-// closedForm returns mean-field's sd ratio as a function of the swept value
-// on the Gaussian (either coordinate: with unit correlation structure the
-// optimum's sd is √(1−ρ²) of each exact sd, whatever the scale ratio), or
-// null where there is none.
-export function closedForm(target, param, controls, measure) {
-  if (target !== "gaussian" || !measure.startsWith("sd_ratio")) return null;
-  if (param === "rho") return (x) => Math.sqrt(1 - x * x);
-  const rho = Number(controls?.rho ?? 0);
-  return () => Math.sqrt(1 - rho * rho);
-}
 
 export class GallerySweepPlot {
   constructor(host, key) {
