@@ -172,6 +172,31 @@ func prefixField(prefix string, err error) error {
 	return &sim.FieldError{Field: prefix + fe.Field, Message: fe.Message}
 }
 
+// RunTarget checks r, a target sweep, against l and runs it to the end on
+// workers goroutines (≤ 0: one), outside any registry: the command
+// line's sweep. progress, if not nil, is called as runs finish, with the
+// point when all of a value's runs are in. The points are in the order
+// of the values.
+func RunTarget(ctx context.Context, r Request, l Limits, cache *gallery.Cache, workers int, progress func(finished, total int, p *Point)) ([]Point, error) {
+	p, err := checkTarget(r, l.withDefaults(), cache)
+	if err != nil {
+		return nil, err
+	}
+	points := make([]Point, len(p.values))
+	err = runTarget(ctx, p, workers, func(finished int, pt *Point) {
+		if pt != nil {
+			points[pt.Index] = *pt
+		}
+		if progress != nil {
+			progress(finished, p.runs, pt)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return points, nil
+}
+
 // runTarget runs every (value, arm, seed) of a target sweep on workers
 // goroutines, values in order, and reports each value's point when all of
 // its runs are in. The exact answer of each value comes from the cache
