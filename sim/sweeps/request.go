@@ -3,6 +3,17 @@
 // bounded number of workers, records each point as its value completes, lets
 // viewers follow the progress, cancels on request, and forgets finished
 // sweeps after a while so memory stays bounded.
+//
+// A sweep is over a method's control on a data set (its points are the
+// ELBO and IWBO), or, with Request.Target, over a gallery target's control
+// (ρ of the correlated Gaussian, the mixture's separation, the funnel's
+// centring): at each value every arm (a method with its controls) runs to
+// the same budget of evaluations on each seed, and its point holds, per
+// arm, each coordinate's sd beside the exact one from the value's grid
+// (their ratio shows a fit too sure), KL(q‖p) on the grid or the energy
+// distance, and the errors of the moments. The exact answers come from a
+// gallery.Cache, computed once per value. RunTarget runs one outside the
+// registry, for the command line.
 package sweeps
 
 import (
@@ -106,7 +117,7 @@ func check(r Request, l Limits) (*plan, error) {
 	}
 	switch {
 	case r.Data == "":
-		return nil, bad("data", "required: one of %s", strings.Join(datasets.Names(), ", "))
+		return nil, bad("data", "required: one of %s (or target, to sweep a gallery target's control)", strings.Join(datasets.Names(), ", "))
 	case !slices.Contains(datasets.Names(), r.Data):
 		return nil, bad("data", "unknown data set %q; sweeps run on the built-in data sets (allowed: %s)", r.Data, strings.Join(datasets.Names(), ", "))
 	case r.Method == "":

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/posterior-playground/playground/sim"
 )
 
@@ -137,4 +139,34 @@ func TestTargetSweepBounds(t *testing.T) {
 		t.Fatalf("rho among the controls: %v", err)
 	}
 	g.Cancel(t.Context(), s.ID())
+}
+
+// TestTargetSweepCancels: a target sweep cancelled after its first run
+// ends at once for its viewers, its workers stop (each run checks the
+// context before every step), and no goroutine is left behind.
+func TestTargetSweepCancels(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	g := New(Config{Log: quiet(), Workers: 1})
+	defer g.Close()
+	// Each value's first run is cheap, its second (a million evaluations
+	// of NUTS) is not: the cancel lands inside it.
+	s, err := g.Create(Request{Target: "gaussian", Param: "rho", Values: "0,0.5,0.9",
+		Arms: []Arm{{Method: "mfvi", Controls: sim.Controls{"samples": sim.Num(1)}}, {Method: "nuts"}}, Budget: 1_000_000, Seeds: 1, Seed: 1}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		evs, changed, _ := s.Events(0)
+		if evs[len(evs)-1].Finished >= 1 {
+			break
+		}
+		<-changed
+	}
+	if _, err := g.Cancel(t.Context(), s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	<-s.Done()
+	if in := s.Info(); in.Status != Cancelled || in.Finished >= in.Total || len(in.Points) != 0 {
+		t.Errorf("after the cancel: %s, %d of %d runs, %d points", in.Status, in.Finished, in.Total, len(in.Points))
+	}
 }
