@@ -20,13 +20,25 @@ export function defaultValues(spec) {
 }
 
 // measureOf reads a method's measure from its entry in a point: "sd_ratio:i"
-// is coordinate i's sd ratio; null where the method has none (KL for a
+// is coordinate i's sd ratio, "mean:i" its mean; null where the method has none (KL for a
 // sampler) or the runs had no draws yet.
 export function measureOf(arm, measure) {
   if (!arm) return null;
   const [key, i] = measure.split(":");
-  const v = key === "sd_ratio" ? arm.params?.[Number(i)]?.sd_ratio : arm[key];
+  const v = i === undefined ? arm[key] : arm.params?.[Number(i)]?.[key];
   return Number.isFinite(v) ? v : null;
+}
+
+// exactOf is the exact answer's value of a measure at a point: a mean's
+// exact mean (from the grid), an sd ratio's 1, a distance's or an
+// error's 0.
+export function exactOf(point, measure) {
+  const [key, i] = measure.split(":");
+  if (key === "mean") {
+    const v = point?.methods?.[0]?.params?.[Number(i)]?.exact_mean;
+    return Number.isFinite(v) ? v : null;
+  }
+  return key === "sd_ratio" ? 1 : 0;
 }
 
 // closedForm returns mean-field's sd ratio as a function of the swept value

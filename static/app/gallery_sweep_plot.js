@@ -3,18 +3,20 @@
 // of the moments), each point as its value completes, over an x axis that
 // spans every value from the start. On the Gaussian the sd ratio has a
 // closed form for mean-field, √(1−ρ²) (its optimum matches the precision's
-// diagonal), drawn as a dashed line, and 1 (the exact answer) as a thin
-// one: full-rank and the samplers should sit on it.
+// diagonal), drawn as a dashed line; the exact answer's value (1, 0, or
+// the exact mean at each point) is a grey line, where full-rank and the
+// samplers should sit.
 
 import { extent } from "./history.js";
 import { compactTicks, destroy, NO_DRAG, sized } from "./plots.js";
-import { closedForm, measureOf } from "./gallery_sweep_data.js";
+import { closedForm, exactOf, measureOf } from "./gallery_sweep_data.js";
 
 export const ARM_COLORS = ["#2563eb", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0891b2"];
 const CLOSED = "#111827";
 
 const LABELS = {
   sd_ratio: "sd ÷ exact sd",
+  mean: "mean",
   kl_exact: "KL(q‖p), nats",
   mean_error: "error of the mean, sds",
   cov_error: "error of the covariance",
@@ -64,10 +66,8 @@ export class GallerySweepPlot {
       const stroke = ARM_COLORS[i % ARM_COLORS.length];
       series.push({ label, stroke, width: 2, spanGaps: true, points: { show: true, size: 8, stroke, fill: "#fff", width: 2 } });
     });
-    if (this.closed) {
-      series.push({ label: "mean-field's optimum √(1−ρ²)", stroke: CLOSED, width: 1.5, dash: [6, 4], points: { show: false } });
-      series.push({ label: "exact", stroke: "#9ca3af", width: 1, points: { show: false } });
-    }
+    if (this.closed) series.push({ label: "mean-field's optimum √(1−ρ²)", stroke: CLOSED, width: 1.5, dash: [6, 4], points: { show: false } });
+    series.push({ label: "exact", stroke: "#9ca3af", width: 1.5, spanGaps: true, points: { show: false } });
     const opts = {
       height: 300,
       legend: { show: false },
@@ -99,10 +99,11 @@ export class GallerySweepPlot {
     const at = new Map(this.points.map((p) => [p.value, p]));
     const cols = [x];
     s.labels.forEach((_, i) => cols.push(x.map((v) => measureOf(at.get(v)?.methods?.[i], s.measure))));
-    if (this.closed) {
-      cols.push(x.map((v) => (Math.abs(v) < 1 ? this.closed(v) : null)));
-      cols.push(x.map(() => 1));
-    }
+    if (this.closed) cols.push(x.map((v) => (Math.abs(v) < 1 ? this.closed(v) : null)));
+    // The exact answer: a constant across the axis, or (a mean) a line
+    // through its values at the points in.
+    const mean = s.measure.startsWith("mean");
+    cols.push(x.map((v) => (mean ? (at.has(v) ? exactOf(at.get(v), s.measure) : null) : exactOf(null, s.measure))));
     return cols;
   }
 
@@ -118,8 +119,13 @@ export class GallerySweepPlot {
   }
 }
 
-// yRange starts an sd ratio or an error at 0 and leaves 8% room above.
+// yRange starts an sd ratio or an error at 0 and leaves 8% room above; a
+// mean's range is its own.
 function yRange(a, b, measure) {
+  if (measure.startsWith("mean")) {
+    const [lo, hi] = Number.isFinite(a) && Number.isFinite(b) && b > a ? [a, b] : [-1, 1];
+    return [lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)];
+  }
   const lo = Number.isFinite(a) ? Math.min(0, a) : 0;
   let hi = Number.isFinite(b) ? b : 1;
   if (measure.startsWith("sd_ratio")) hi = Math.max(hi, 1);

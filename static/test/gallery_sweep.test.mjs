@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { armLabel, closedForm, defaultValues, measureOf, shortLabel } from "../app/gallery_sweep_data.js";
+import { armLabel, closedForm, defaultValues, exactOf, measureOf, shortLabel } from "../app/gallery_sweep_data.js";
 
 // The targets' controls as sim/target's Specs gives them.
 const rho = { name: "rho", label: "correlation ρ", min: -0.99, max: 0.99 };
@@ -26,6 +26,16 @@ test("a method's measure: a coordinate's sd ratio, KL, or null where it has none
   assert.equal(measureOf({ params: [{ sd_ratio: null }] }, "sd_ratio:0"), null); // a sampler still warming up
   assert.equal(measureOf({ params: [] }, "kl_exact"), null); // a sampler has no KL
   assert.equal(measureOf(undefined, "kl_exact"), null);
+  assert.equal(measureOf({ params: [{ mean: -1.2 }] }, "mean:0"), -1.2);
+});
+
+test("the exact answer's value: the grid's mean, 1 for an sd ratio, 0 for a distance", () => {
+  const point = { methods: [{ params: [{ exact_mean: 0.8 }, { exact_mean: 0 }] }] };
+  assert.equal(exactOf(point, "mean:0"), 0.8);
+  assert.equal(exactOf(point, "mean:1"), 0);
+  assert.equal(exactOf(undefined, "mean:0"), null);
+  assert.equal(exactOf(point, "sd_ratio:1"), 1);
+  assert.equal(exactOf(point, "kl_exact"), 0);
 });
 
 test("mean-field's closed form: √(1−ρ²) on the Gaussian's sd ratio, none elsewhere", () => {
