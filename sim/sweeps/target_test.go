@@ -130,6 +130,13 @@ func TestTargetSweepBounds(t *testing.T) {
 			t.Errorf("%s: %v, want a field error on %s saying %q", tc.name, err, tc.field, tc.say)
 		}
 	}
+	// The page's default ρ sweep ends at the range's end exactly (the
+	// interpolated last value was a rounding error past it, and refused).
+	r0 := good()
+	r0.Values = "linspace:0:0.99:12"
+	if p, err := checkTarget(r0, g.Config().Limits, g.Config().Gallery); err != nil || p.values[11] != 0.99 {
+		t.Errorf("linspace:0:0.99:12: %v", err)
+	}
 	// The swept control's entry among the others is ignored, as a data
 	// sweep's is.
 	r := good()
