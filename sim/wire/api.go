@@ -127,9 +127,9 @@ type Upload struct {
 // the target's other controls; data, model, steps, eval_reps and
 // iwbo_samples are then not given.
 type CreateSweep struct {
-	Target      string          `json:"target"`
-	Methods     []SweepArm      `json:"methods"`
-	Budget      *int64          `json:"budget"`
+	Target      string       `json:"target"`
+	Methods     []SweepArm   `json:"methods"`
+	Budget      *int64       `json:"budget"`
 	Data        string       `json:"data"`
 	Method      string       `json:"method"`
 	Model       string       `json:"model"`
