@@ -1,16 +1,15 @@
 // The gallery's sweep over a target control (templates/gallery_sweep.templ):
 // the target's Sweep button opens it on the target's first control; Run
-// posts a target sweep to POST /api/sweeps (the target, the control and its
-// values, the ticked panels' methods with their controls now, a budget of
-// evaluations per run), follows it as Server-Sent Events as the 1-D sweep
-// card does (sweep.js), and plots the chosen measure of each method against
-// the value with uPlot (gallery_sweep_plot.js, loaded with uPlot on the
-// first sweep: the gallery does not load uPlot otherwise). Cancel is
-// DELETE /api/sweeps/{id}; leaving the page cancels too.
+// posts a target sweep (the target, the control and its values, the ticked
+// panels' methods with their controls now, a budget of evaluations per
+// run), which sweep_card.js follows and cancels as for the 1-D page's
+// card, and the chosen measure of each method is plotted against the value
+// with uPlot (gallery_sweep_plot.js, loaded with uPlot on first use: the
+// gallery does not load uPlot otherwise).
 
-import { APIError, discard, request } from "./api.js";
-import { saveBlob } from "./download.js";
+import { APIError } from "./api.js";
 import { armLabel, defaultValues, shortLabel } from "./gallery_sweep_data.js";
+import { SweepCard } from "./sweep_card.js";
 
 // page is the gallery's (gallery.js), set when this module starts.
 let page;
@@ -34,52 +33,18 @@ function loadPlot() {
   return plotModule;
 }
 
-class GallerySweep {
+class GallerySweep extends SweepCard {
   constructor(el) {
-    this.el = el;
-    this.form = this.role("sweep-form");
+    super(el);
     this.param = this.role("sweep-param");
     this.measure = this.role("sweep-measure");
-    this.id = null;
-    this.status = "not started";
-    this.finished = 0;
-    this.total = 0;
-    this.values = [];
-    this.points = [];
-    this.request = null;
     this.plot = null;
-    this.es = null;
     this.open = document.querySelector("[data-role=sweep-open]");
     this.open?.addEventListener("click", () => this.show());
-    page?.target.addEventListener("change", () => this.syncTarget());
+    page.target.addEventListener("change", () => this.syncTarget());
     this.param.addEventListener("change", () => (this.input("values").value = defaultValues(this.spec())));
     this.measure.addEventListener("change", () => this.plot?.setMeasure(this.measure.value, this.points));
-    this.form.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      this.start();
-    });
-    this.role("sweep-cancel").addEventListener("click", () => this.cancel());
-    this.role("sweep-json").addEventListener("click", () => this.exportJSON());
-    addEventListener("pagehide", () => {
-      if (this.running()) discard(this.url());
-    });
     this.syncTarget();
-  }
-
-  role(name) {
-    return this.el.querySelector(`[data-role="${name}"]`);
-  }
-
-  input(name) {
-    return this.form.querySelector(`[name="${name}"]`);
-  }
-
-  url(suffix = "") {
-    return `/api/sweeps/${encodeURIComponent(this.id)}${suffix}`;
-  }
-
-  running() {
-    return this.id !== null && this.status === "running";
   }
 
   specs() {
@@ -159,149 +124,39 @@ class GallerySweep {
     return body;
   }
 
+  // start loads the plot (a sweep whose plot cannot be drawn is not
+  // started), then posts the sweep.
   async start() {
     if (this.running()) return;
-    this.showError(null);
-    const body = this.body();
-    const run = this.role("sweep-run");
-    run.disabled = true;
-    let res, mod;
+    let mod;
     try {
       mod = await loadPlot();
-      res = await request("POST", "/api/sweeps", body);
     } catch (e) {
-      run.disabled = false;
-      this.showError(e);
-      return;
+      return this.showError(e);
     }
-    this.id = res.id;
-    this.request = body;
-    this.values = res.values;
-    this.total = res.total;
-    this.finished = 0;
-    this.points = [];
+    const body = this.body();
     const spec = this.spec();
-    this.role("sweep-title").textContent = spec.label;
-    this.plot ??= new mod.GallerySweepPlot(this.el.querySelector(".plot-host"), this.role("sweep-key"));
-    this.plot.reset({ values: res.values, label: spec.label, target: body.target, param: body.param, controls: body.controls, methods: body.methods, measure: this.measure.value, labels: this.methodLabels(body.methods) });
-    this.setStatus("running");
-    this.render();
-    this.follow(res.stream);
+    await this.post(body, async (res) => {
+      this.role("sweep-title").textContent = spec.label;
+      this.plot ??= new mod.GallerySweepPlot(this.el.querySelector(".plot-host"), this.role("sweep-key"));
+      this.plot.reset({ values: res.values, label: spec.label, target: body.target, param: body.param, controls: body.controls, methods: body.methods, measure: this.measure.value, labels: this.methodLabels(body.methods) });
+    });
   }
 
   methodLabels(methods) {
     return methods.map((m) => armLabel(page.methods.get(m.method)?.label ?? m.method, m.controls));
   }
 
-  // follow opens the event stream; EventSource resumes after the last
-  // event it saw when the connection drops.
-  follow(url) {
-    this.es?.close();
-    const es = new EventSource(url);
-    this.es = es;
-    es.addEventListener("progress", (ev) => this.onEvent(JSON.parse(ev.data)));
-    es.addEventListener("end", (ev) => {
-      es.close();
-      this.onEvent(JSON.parse(ev.data));
-    });
-    es.onerror = () => {
-      if (es !== this.es) return;
-      if (es.readyState === EventSource.CLOSED) this.resync();
-    };
-  }
-
-  onEvent(ev) {
-    this.finished = ev.finished;
-    this.total = ev.total;
-    if (ev.point && !this.points.some((p) => p.index === ev.point.index)) {
-      this.points.push(ev.point);
-      this.plot.setPoints(this.points);
-    }
-    if (ev.type === "end") {
-      this.setStatus(ev.status);
-      if (ev.status === "failed") this.showError(new APIError(0, "", ev.message || "the sweep failed"));
-    }
-    this.render();
-  }
-
-  async resync() {
-    this.es = null;
-    try {
-      this.apply(await request("GET", this.url()));
-    } catch (e) {
-      this.setStatus("error");
-      this.showError(e);
-    }
-  }
-
-  apply(info) {
-    this.finished = info.finished;
-    this.total = info.total;
-    this.points = info.points;
+  drawPoints() {
     this.plot.setPoints(this.points);
-    this.setStatus(info.status);
-    this.render();
   }
 
-  async cancel() {
-    if (!this.running()) return;
-    this.role("sweep-cancel").disabled = true;
-    this.es?.close();
-    this.es = null;
-    try {
-      this.apply(await request("DELETE", this.url()));
-    } catch (e) {
-      this.showError(e);
-      this.setStatus("cancelled");
-    }
+  record() {
+    return {};
   }
 
-  setStatus(s) {
-    this.status = s;
-    const el = this.role("sweep-status");
-    el.textContent = s;
-    el.dataset.status = { cancelled: "paused", failed: "error" }[s] ?? s;
-    const running = s === "running";
-    this.role("sweep-run").disabled = running;
-    this.role("sweep-cancel").disabled = !running;
-    this.role("sweep-json").disabled = this.id === null;
-    for (const input of this.form.querySelectorAll("input, select")) input.disabled = running;
-    this.render();
-  }
-
-  render() {
-    const bar = this.role("sweep-progress");
-    bar.max = Math.max(1, this.total);
-    bar.value = this.finished;
-    const pct = Math.round((100 * this.finished) / Math.max(1, this.total));
-    this.role("sweep-count").textContent = `${this.finished} / ${this.total} runs · ${this.points.length} / ${this.values.length} values · ${pct}%`;
-  }
-
-  showError(e) {
-    const el = this.role("sweep-error");
-    for (const input of this.form.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
-    if (!e) {
-      el.hidden = true;
-      return;
-    }
-    el.hidden = false;
-    el.textContent = e.field ? `${e.field}: ${e.message}` : e.message;
-    if (e.field && /^\w+$/.test(e.field)) this.input(e.field)?.setAttribute("aria-invalid", "true");
-  }
-
-  exportJSON() {
-    const record = {
-      sweep: this.id,
-      status: this.status,
-      request: this.request,
-      values: this.values,
-      finished: this.finished,
-      total: this.total,
-      points: [...this.points].sort((a, b) => a.value - b.value),
-      link: location.href,
-      exported_at: new Date().toISOString(),
-    };
-    saveBlob(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }), `sweep-${this.request?.target}-${this.request?.param}.json`);
+  filename() {
+    return `sweep-${this.request?.target}-${this.request?.param}.json`;
   }
 }
 
