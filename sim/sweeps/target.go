@@ -85,6 +85,14 @@ func checkTarget(r Request, l Limits, cache *gallery.Cache) (*plan, error) {
 	}
 	i := slices.IndexFunc(spec.Controls, func(c sim.ControlSpec) bool { return c.Name == r.Param })
 	switch {
+	case len(names) == 0:
+		var with []string
+		for _, s := range target.Specs() {
+			if len(s.Controls) > 0 {
+				with = append(with, s.Name)
+			}
+		}
+		return nil, bad("param", "%s has no controls to sweep (targets with controls: %s)", r.Target, strings.Join(with, ", "))
 	case r.Param == "":
 		return nil, bad("param", "required: the control of %s to sweep (allowed: %s)", r.Target, strings.Join(names, ", "))
 	case i < 0:

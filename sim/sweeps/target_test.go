@@ -107,6 +107,7 @@ func TestTargetSweepBounds(t *testing.T) {
 		{"unknown target", func(r *Request) { r.Target = "cube" }, "target", "gaussian, banana"},
 		{"no param", func(r *Request) { r.Param = "" }, "param", "rho, scale_ratio"},
 		{"unknown param", func(r *Request) { r.Param = "curvature" }, "param", "rho, scale_ratio"},
+		{"a target without controls", func(r *Request) { r.Target = "squiggle" }, "param", "gaussian, banana"},
 		{"value out of range", func(r *Request) { r.Values = "0,1.5" }, "values", "[-0.99, 0.99]"},
 		{"bad values", func(r *Request) { r.Values = "linspace:0:1" }, "values", "linspace"},
 		{"too many points", func(r *Request) { r.Values = "linspace:0:0.9:51" }, "values", "at most 50"},
