@@ -82,6 +82,9 @@ func TestBrowserGallerySweep(t *testing.T) {
 		if w, vw := b.evalInt(`document.querySelector("#gallery-sweep").scrollWidth`), b.evalInt(`document.documentElement.clientWidth`); w > vw {
 			t.Errorf("%s: the sweep card is %d px wide in a %d px page", s.name, w, vw)
 		}
+		if n := b.evalInt(`document.querySelectorAll("#gallery-sweep figcaption button.png").length`); n != 1 {
+			t.Errorf("%s: the sweep plot has %d PNG buttons, want 1", s.name, n)
+		}
 		b.shot("gallery-sweep-" + s.name)
 		b.elementShot("gallery-sweep-card-"+s.name, "#gallery-sweep")
 	}

@@ -8,7 +8,7 @@
 // samplers should sit.
 
 import { extent } from "./history.js";
-import { compactTicks, destroy, NO_DRAG, sized } from "./plots.js";
+import { addPNGButton, compactTicks, destroy, NO_DRAG, sized } from "./plots.js";
 import { closedForm, exactOf, measureOf } from "./gallery_sweep_data.js";
 
 export const ARM_COLORS = ["#2563eb", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0891b2"];
@@ -31,6 +31,11 @@ export class GallerySweepPlot {
     this.key = key;
     this.points = [];
     this.sweep = null;
+    addPNGButton(key.parentElement, () => this.u, () => {
+      const s = this.sweep;
+      const measure = this.host.closest("figure").querySelector("select")?.selectedOptions[0]?.textContent ?? s.measure;
+      return [`${s.target}: ${measure} against ${s.label}`, `sweep-${s.target}-${s.param}.png`];
+    });
   }
 
   // reset starts an empty plot over a new sweep.
