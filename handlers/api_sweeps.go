@@ -19,7 +19,9 @@ import (
 	"github.com/posterior-playground/playground/sim/wire"
 )
 
-// Sweeps in the browser: POST /api/sweeps starts one, GET /api/sweeps/{id}
+// Sweeps in the browser: POST /api/sweeps starts one (of a method's
+// control on a data set, or with "target" of a gallery target's control
+// with several methods), GET /api/sweeps/{id}
 // reports it, DELETE /api/sweeps/{id} cancels it, and
 // GET /api/sweeps/{id}/stream follows it as Server-Sent Events.
 //
@@ -33,7 +35,7 @@ import (
 // lifts the read deadline while the handler runs), and the stream ends when
 // the API's streams close at shutdown, so Shutdown need not wait for it.
 
-const sweepFields = "data, method, model, param, values, steps, seeds, eval_reps, iwbo_samples, seed, controls"
+const sweepFields = "data, method, model, param, values, steps, seeds, eval_reps, iwbo_samples, seed, controls, target, methods, budget"
 
 // sweepRoutes registers the sweep routes when the API has a registry: the
 // event stream outside middleware.Timeout (it lives as long as the sweep).
@@ -62,6 +64,19 @@ func (a *API) createSweep(w http.ResponseWriter, r *http.Request) {
 		Seed: 1, Controls: in.Controls}
 	if in.Seed != nil {
 		req.Seed = *in.Seed
+	}
+	switch {
+	case in.Target == "" && len(in.Methods) > 0:
+		a.writeSweepErr(w, r, &sim.FieldError{Field: "methods", Message: "methods belong to a target sweep: give target (a data set's sweep takes one method)"})
+		return
+	case in.Target == "" && in.Budget != nil:
+		a.writeSweepErr(w, r, &sim.FieldError{Field: "budget", Message: "budget belongs to a target sweep: give target (a data set's sweep takes steps)"})
+		return
+	case in.Target != "":
+		if err := targetSweep(&req, in); err != nil {
+			a.writeSweepErr(w, r, err)
+			return
+		}
 	}
 	if in.Values == "" {
 		a.writeSweepErr(w, r, &sim.FieldError{Field: "values", Message: `required: "1,2,5", "linspace:a:b:n" or "logspace:a:b:n"`})
@@ -201,6 +216,29 @@ func (a *API) writeSweepErr(w http.ResponseWriter, r *http.Request, err error) {
 	default:
 		writeErr(w, r, a.log, err)
 	}
+}
+
+// targetSweep makes req a sweep over in.Target's control: its methods and
+// budget; the fields of a data set's sweep are refused, naming them.
+func targetSweep(req *sweeps.Request, in wire.CreateSweep) error {
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{{"method", in.Method != ""}, {"model", in.Model != ""}, {"steps", in.Steps != nil},
+		{"eval_reps", in.EvalReps != nil}, {"iwbo_samples", in.IWBOSamples != nil}} {
+		if f.given {
+			return &sim.FieldError{Field: f.name, Message: "a target sweep takes methods and budget; " + f.name + " belongs to a data set's sweep"}
+		}
+	}
+	req.Target, req.Budget = in.Target, sweeps.DefaultBudget
+	if in.Budget != nil {
+		req.Budget = *in.Budget
+	}
+	for _, m := range in.Methods {
+		req.Arms = append(req.Arms, sweeps.Arm{Method: m.Method, Controls: m.Controls})
+	}
+	req.Steps, req.EvalReps, req.IWBOSamples = 0, 0, 0
+	return nil
 }
 
 func orInt(p *int, def int) int {

@@ -137,7 +137,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ">Density <textarea name=\"density\" data-role=\"typed\" rows=\"3\" cols=\"36\" spellcheck=\"false\" aria-label=\"A log density over two parameters in Stan's notation\">a ~ normal(0, 1); b ~ normal(a * a, 0.5);</textarea> <button type=\"button\" data-role=\"typed-run\">Use it</button></label> <span class=\"plane-controls\" data-role=\"target-controls\"></span> <span class=\"buttons\"><button type=\"button\" class=\"primary\" data-role=\"play\">▶ Play</button> <button type=\"button\" data-role=\"pause\">❚❚ Pause</button> <button type=\"button\" data-role=\"step\" title=\"One transition, drawn point by point\">Step</button> <label class=\"slow\"><input type=\"checkbox\" data-role=\"slow\"> slow motion</label></span> <span class=\"buttons plane-share\"><button type=\"button\" data-role=\"copy-state\" title=\"Copy a link that reopens every panel at its step, replayed from the seed\">Link to state</button> <button type=\"button\" data-role=\"share-live\" title=\"Copy a link whose openers watch these runs live, read-only, and may fork them\">Share live</button> <button type=\"button\" data-role=\"present\" aria-pressed=\"false\" title=\"Presentation mode: larger type, no prose (key P)\">Present</button></span></form><p class=\"plane-share-status\" data-role=\"share-status\" aria-live=\"polite\"></p><p class=\"error\" data-role=\"error\" role=\"alert\"></p></section><section class=\"plane-panels\" aria-label=\"Methods\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ">Density <textarea name=\"density\" data-role=\"typed\" rows=\"3\" cols=\"36\" spellcheck=\"false\" aria-label=\"A log density over two parameters in Stan's notation\">a ~ normal(0, 1); b ~ normal(a * a, 0.5);</textarea> <button type=\"button\" data-role=\"typed-run\">Use it</button></label> <span class=\"plane-controls\" data-role=\"target-controls\"></span> <button type=\"button\" data-role=\"sweep-open\" title=\"Sweep one of the target's controls: every panel's method run at each value, against the exact answer\">Sweep…</button> <span class=\"buttons\"><button type=\"button\" class=\"primary\" data-role=\"play\">▶ Play</button> <button type=\"button\" data-role=\"pause\">❚❚ Pause</button> <button type=\"button\" data-role=\"step\" title=\"One transition, drawn point by point\">Step</button> <label class=\"slow\"><input type=\"checkbox\" data-role=\"slow\"> slow motion</label></span> <span class=\"buttons plane-share\"><button type=\"button\" data-role=\"copy-state\" title=\"Copy a link that reopens every panel at its step, replayed from the seed\">Link to state</button> <button type=\"button\" data-role=\"share-live\" title=\"Copy a link whose openers watch these runs live, read-only, and may fork them\">Share live</button> <button type=\"button\" data-role=\"present\" aria-pressed=\"false\" title=\"Presentation mode: larger type, no prose (key P)\">Present</button></span></form><p class=\"plane-share-status\" data-role=\"share-status\" aria-live=\"polite\"></p><p class=\"error\" data-role=\"error\" role=\"alert\"></p></section><section class=\"plane-panels\" aria-label=\"Methods\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -149,7 +149,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(i))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 74, Col: 53}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 75, Col: 53}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
@@ -162,7 +162,7 @@ func GalleryPage(g GalleryView) templ.Component {
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs("Method of panel " + itoa(i+1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 76, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 77, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
@@ -180,7 +180,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					var templ_7745c5c3_Var8 string
 					templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(o.Value)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 78, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 79, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 					if templ_7745c5c3_Err != nil {
@@ -203,7 +203,7 @@ func GalleryPage(g GalleryView) templ.Component {
 					var templ_7745c5c3_Var9 string
 					templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(o.Label)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 78, Col: 70}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/gallery.templ`, Line: 79, Col: 70}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 					if templ_7745c5c3_Err != nil {
@@ -219,7 +219,15 @@ func GalleryPage(g GalleryView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</section><link rel=\"stylesheet\" href=\"/static/app/gallery.css\"><script type=\"module\" src=\"/static/app/gallery.js\"></script>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</section>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = GallerySweep().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, " <link rel=\"stylesheet\" href=\"/static/app/gallery.css\"><script type=\"module\" src=\"/static/app/gallery.js\"></script>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -152,6 +152,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 		Registry: reg, Uploads: uploads, Specs: cfg.Specs, AllowedOrigins: cfg.AllowedOrigins,
 		RequestTimeout: cfg.RequestTimeout, Stream: cfg.Stream, Log: log,
 		Sweeps: sw, Observer: m, Clients: cfg.Clients, Exports: cfg.Exports,
+		Gallery: sw.Config().Gallery, // one cache of exact answers, bounded once, for the runs and the sweeps
 	})
 	if err != nil {
 		reg.Close()

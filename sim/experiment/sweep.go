@@ -250,6 +250,10 @@ func ParseValues(s string) ([]float64, error) {
 		default:
 			return nil, bad(fmt.Sprintf("unknown spacing %q", kind))
 		}
+		// The ends are a and b exactly: interpolated, the last can land a
+		// rounding error past b (linspace:0:0.99:12 gave 0.9900000000000001),
+		// outside a control's range that ends at b.
+		out[0], out[n-1] = a, b
 		return out, nil
 	}
 	var out []float64

@@ -15,6 +15,7 @@ import (
 	"github.com/posterior-playground/playground/sim"
 	"github.com/posterior-playground/playground/sim/engine"
 	"github.com/posterior-playground/playground/sim/experiment"
+	"github.com/posterior-playground/playground/sim/gallery"
 )
 
 // ErrNotFound is an unknown or expired sweep.
@@ -30,6 +31,9 @@ type Config struct {
 	KeepFor time.Duration // a finished sweep is kept this long, default 15 min
 	MaxKept int           // finished sweeps kept at most (oldest go first), default 32
 	Limits  Limits
+	// Gallery holds the exact answers of a target sweep's values; nil: a
+	// cache of its own with gallery.CacheConfig's defaults, made by New.
+	Gallery *gallery.Cache
 	Log     *slog.Logger
 	Now     func() time.Time // default time.Now; tests move the clock
 }
@@ -88,6 +92,10 @@ type Registry struct {
 
 // New returns an empty registry. Close stops its sweeps.
 func New(cfg Config) *Registry {
+	if cfg.Gallery == nil {
+		// A zero CacheConfig is valid: NewCache cannot fail on it.
+		cfg.Gallery, _ = gallery.NewCache(gallery.CacheConfig{})
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Registry{cfg: cfg.withDefaults(), ctx: ctx, cancel: cancel,
 		sweeps: map[string]*Sweep{}, perClient: map[string]int{}}
@@ -100,7 +108,13 @@ func (g *Registry) Config() Config { return g.cfg }
 // *sim.FieldError for a bad request, a *engine.LimitError when a cap is
 // reached, engine.ErrRegistryClosed after Close.
 func (g *Registry) Create(r Request, client string) (*Sweep, error) {
-	p, err := check(r, g.cfg.Limits)
+	var p *plan
+	var err error
+	if r.Target != "" {
+		p, err = checkTarget(r, g.cfg.Limits, g.cfg.Gallery)
+	} else {
+		p, err = check(r, g.cfg.Limits)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -133,11 +147,16 @@ func (g *Registry) run(ctx context.Context, s *Sweep) {
 	defer s.cancel()
 	p := s.plan
 	start := time.Now()
-	_, err := experiment.Sweep(ctx, p.base, p.req.Param, p.values, p.req.Seeds, s.workers, s.progress)
+	var err error
+	if p.tgt != nil {
+		err = runTarget(ctx, p, s.workers, s.progress)
+	} else {
+		_, err = experiment.Sweep(ctx, p.base, p.req.Param, p.values, p.req.Seeds, s.workers, s.dataProgress)
+	}
 	switch {
 	case err == nil:
 		s.end(Done, "")
-		g.cfg.Log.Info("sweep done", "sweep", s.id, "param", p.req.Param, "runs", s.total, "duration", time.Since(start).Round(time.Millisecond))
+		g.cfg.Log.Info("sweep done", "sweep", s.id, "target", p.req.Target, "param", p.req.Param, "runs", s.total, "duration", time.Since(start).Round(time.Millisecond))
 	case ctx.Err() != nil:
 		s.end(Cancelled, "cancelled")
 	default:

@@ -3,6 +3,17 @@
 // bounded number of workers, records each point as its value completes, lets
 // viewers follow the progress, cancels on request, and forgets finished
 // sweeps after a while so memory stays bounded.
+//
+// A sweep is over a method's control on a data set (its points are the
+// ELBO and IWBO), or, with Request.Target, over a gallery target's control
+// (ρ of the correlated Gaussian, the mixture's separation, the funnel's
+// centring): at each value every arm (a method with its controls) runs to
+// the same budget of evaluations on each seed, and its point holds, per
+// arm, each coordinate's sd beside the exact one from the value's grid
+// (their ratio shows a fit too sure), KL(q‖p) on the grid or the energy
+// distance, and the errors of the moments. The exact answers come from a
+// gallery.Cache, computed once per value. RunTarget runs one outside the
+// registry, for the command line.
 package sweeps
 
 import (
@@ -22,7 +33,17 @@ import (
 // values (as the CLI reads them: "1,2,5", "linspace:a:b:n",
 // "logspace:a:b:n"), each value trained for steps on seeds seeds and
 // evaluated with eval_reps repetitions of iwbo_samples importance samples.
+//
+// With Target set it is a sweep over a gallery target's control instead:
+// param is the target's control, controls the target's others, and at
+// each value every arm of Arms runs to Budget evaluations on seeds seeds
+// and is measured against that value's exact answer (steps, eval_reps and
+// iwbo_samples are not read).
 type Request struct {
+	Target string `json:"target,omitempty"`
+	Arms   []Arm  `json:"methods,omitempty"`
+	Budget int64  `json:"budget,omitempty"`
+
 	Data        string       `json:"data"`
 	Method      string       `json:"method"`
 	Model       string       `json:"model,omitempty"`
@@ -48,10 +69,12 @@ const (
 // Limits caps what one browser sweep may ask for. Zero values take the
 // defaults.
 type Limits struct {
-	MaxSteps       int // training steps per run, default 20,000
-	MaxRuns        int // values × seeds, default 50
-	MaxEvalReps    int // default 50
-	MaxIWBOSamples int // default 2000
+	MaxSteps       int   // training steps per run, default 20,000
+	MaxRuns        int   // values × seeds, default 50
+	MaxEvalReps    int   // default 50
+	MaxIWBOSamples int   // default 2000
+	MaxBudget      int64 // a target sweep's evaluations per run, default 1,000,000
+	MaxArms        int   // a target sweep's methods, default 6
 }
 
 func (l Limits) withDefaults() Limits {
@@ -67,6 +90,12 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxIWBOSamples <= 0 {
 		l.MaxIWBOSamples = 2000
 	}
+	if l.MaxBudget <= 0 {
+		l.MaxBudget = 1_000_000
+	}
+	if l.MaxArms <= 0 {
+		l.MaxArms = 6
+	}
 	return l
 }
 
@@ -75,7 +104,9 @@ type plan struct {
 	req    Request
 	base   experiment.Config
 	values []float64
-	logX   bool // the control is on a log scale (prior_scale): plot it so
+	logX   bool        // the control is on a log scale (prior_scale): plot it so
+	runs   int         // values × seeds, × arms for a target sweep
+	tgt    *targetPlan // a target sweep's; nil for a data set's
 }
 
 // check validates r against l without running anything. Every error is a
@@ -86,7 +117,7 @@ func check(r Request, l Limits) (*plan, error) {
 	}
 	switch {
 	case r.Data == "":
-		return nil, bad("data", "required: one of %s", strings.Join(datasets.Names(), ", "))
+		return nil, bad("data", "required: one of %s (or target, to sweep a gallery target's control)", strings.Join(datasets.Names(), ", "))
 	case !slices.Contains(datasets.Names(), r.Data):
 		return nil, bad("data", "unknown data set %q; sweeps run on the built-in data sets (allowed: %s)", r.Data, strings.Join(datasets.Names(), ", "))
 	case r.Method == "":
@@ -140,7 +171,7 @@ func check(r Request, l Limits) (*plan, error) {
 			return nil, bad("values", "%s = %g: %s", r.Param, v, msg)
 		}
 	}
-	return &plan{req: r, base: base, values: values, logX: spec.Log && spec.Min > 0 && allPositive(values)}, nil
+	return &plan{req: r, base: base, values: values, logX: spec.Log && spec.Min > 0 && allPositive(values), runs: len(values) * r.Seeds}, nil
 }
 
 // controlsField names a control error by its place in the request

@@ -1,6 +1,7 @@
 package sweeps
 
 import (
+	"encoding/json"
 	"slices"
 	"sync"
 	"time"
@@ -20,8 +21,27 @@ const (
 	Failed    Status = "failed"
 )
 
-// Point is one finished value of a sweep.
-type Point = experiment.SweepPoint
+// Point is one finished value of a sweep: a data set's bounds (the
+// SweepPoint's), or a target sweep's arms, each against the exact answer
+// at that value.
+type Point struct {
+	experiment.SweepPoint
+	Arms []ArmPoint `json:"methods,omitempty"`
+}
+
+// MarshalJSON writes a target sweep's point without the bounds it has
+// not: its index, value, seeds and methods.
+func (p Point) MarshalJSON() ([]byte, error) {
+	if p.Arms == nil {
+		return json.Marshal(p.SweepPoint)
+	}
+	return json.Marshal(struct {
+		Index int        `json:"index"`
+		Value float64    `json:"value"`
+		Seeds int        `json:"seeds"`
+		Arms  []ArmPoint `json:"methods"`
+	}{p.Index, p.Value, p.Seeds, p.Arms})
+}
 
 // Event is one step of a sweep's progress as a viewer receives it: a run
 // finished (with the point when all seeds of its value are in), or the
@@ -77,7 +97,7 @@ type Sweep struct {
 }
 
 func newSweep(id, client string, p *plan, workers int, now func() time.Time) *Sweep {
-	s := &Sweep{id: id, client: client, plan: p, total: len(p.values) * p.req.Seeds, workers: workers,
+	s := &Sweep{id: id, client: client, plan: p, total: p.runs, workers: workers,
 		created: now(), done: make(chan struct{}), now: now, status: Running,
 		changed: make(chan struct{})}
 	s.record(Event{Type: "progress"})
@@ -134,10 +154,19 @@ func (s *Sweep) record(ev Event) {
 	s.changed = make(chan struct{})
 }
 
-// progress is the experiment.SweepProgress: it records a finished run and,
-// when all seeds of a value are in, its point. Runs that finish after a
-// cancel are not recorded: the sweep has ended for its viewers.
-func (s *Sweep) progress(finished, _ int, p *experiment.SweepPoint) {
+// dataProgress is the experiment.SweepProgress of a data set's sweep.
+func (s *Sweep) dataProgress(finished, _ int, p *experiment.SweepPoint) {
+	var pt *Point
+	if p != nil {
+		pt = &Point{SweepPoint: *p}
+	}
+	s.progress(finished, pt)
+}
+
+// progress records a finished run and, when all runs of a value are in,
+// its point. Runs that finish after a cancel are not recorded: the sweep
+// has ended for its viewers.
+func (s *Sweep) progress(finished int, p *Point) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.status != Running {

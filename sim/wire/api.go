@@ -121,8 +121,15 @@ type Upload struct {
 }
 
 // CreateSweep is the body of POST /api/sweeps; numbers left out take the
-// defaults (sweeps.DefaultSteps and friends, seed 1).
+// defaults (sweeps.DefaultSteps and friends, seed 1). With target set it
+// sweeps a gallery target's control (param) instead of a method's: each
+// of methods runs to budget evaluations at each value, controls holding
+// the target's other controls; data, model, steps, eval_reps and
+// iwbo_samples are then not given.
 type CreateSweep struct {
+	Target      string       `json:"target"`
+	Methods     []SweepArm   `json:"methods"`
+	Budget      *int64       `json:"budget"`
 	Data        string       `json:"data"`
 	Method      string       `json:"method"`
 	Model       string       `json:"model"`
@@ -134,6 +141,12 @@ type CreateSweep struct {
 	IWBOSamples *int         `json:"iwbo_samples"`
 	Seed        *uint64      `json:"seed"`
 	Controls    sim.Controls `json:"controls"`
+}
+
+// SweepArm is one method of a target sweep, with its controls.
+type SweepArm struct {
+	Method   string       `json:"method"`
+	Controls sim.Controls `json:"controls"`
 }
 
 // SweepCreated is POST /api/sweeps's answer.

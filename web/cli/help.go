@@ -25,6 +25,9 @@ const usage = `usage:
                    [--steps N] [--seed S] [--data-seed S] [--seeds K] [--eval-reps R] [--iwbo-samples K] [--json]
                    [--shard K/N [--out FILE]]   one part of the sweep, for a batch engine
   playground sweep merge [--json] PART...      the parts' output, as the whole sweep prints it
+  playground sweep --target NAME --param CONTROL --values LIST --methods M[:NAME=VALUE...],...
+                   [--budget N] [--seeds K] [--seed S] [--<target control> VALUE ...] [--json]
+                   each method at each value of a 2-D target's control, against the exact answer
   playground run   --target NAME|'EXPR' --method NAME [--steps N | --budget-grads N] [--chains K]
                    [--seed S] [--<control> VALUE ...] [--json]   a 2-D target against its exact answer
   playground help [serve|run|sweep]     a command's flags, methods and data sets
@@ -46,7 +49,8 @@ var synopses = map[string]string{
 		"Runs one method for each value of one numeric control and prints both bounds per value.\n" +
 		`LIST is "1,2,5", "linspace:a:b:n" or "logspace:a:b:n".` + "\n" +
 		"With --shard K/N it runs only every N-th (value, seed) pair from the K-th and prints that part as JSON;\n" +
-		"\"playground sweep merge PART...\" combines the N parts into exactly the whole sweep's output.\n",
+		"\"playground sweep merge PART...\" combines the N parts into exactly the whole sweep's output.\n" +
+		"playground sweep --target NAME --help: a sweep over a 2-D target's control.\n",
 }
 
 // wantsHelp reports whether args ask for help as the flag package

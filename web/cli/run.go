@@ -139,6 +139,9 @@ func sweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return sweepMerge(args[1:], stdout)
 	}
+	if hasFlag(args, "target") {
+		return sweepTarget(ctx, args, stdout, stderr) // target_sweep.go
+	}
 	cfg := experiment.DefaultConfig()
 	fs := newFlagSet("sweep")
 	experimentFlags(fs, &cfg)
