@@ -59,9 +59,14 @@ load: assets
 	PLAYGROUND_LOAD=$(LOAD) PLAYGROUND_CLASSROOM=$(CLASSROOM) $(GO) test -count=1 -timeout 15m \
 		-run '^(TestLoad|TestLecture|TestLab|TestStreamStalledReaderNeitherSlowsNorGrows)$$' -v ./web ./handlers
 
-## race: the whole module under the race detector, in -short mode
+## race: the race detector, in -short mode, over every package whose tests can race: those whose
+## test binary may run the module's code on two goroutines at once (.ci/race-packages lists them
+## from the source: a go statement, a parallel test, an HTTP server… in the package, its tests or
+## the module packages it imports). The rest run one goroutine at a time, so the detector cannot
+## find anything there; it only made them five to ten times slower (the pure numerics).
 race:
-	$(GO) test -count=1 -race -short ./...
+	@pkgs=$$(.ci/race-packages) && test -n "$$pkgs" && echo "race: $$(echo $$pkgs | wc -w) of $$($(GO) list ./... | wc -l) packages" && \
+		$(GO) test -count=1 -race -short $$pkgs
 
 ## bench-compare: the key benchmarks at BASE (default: the merge-base with origin/main) against
 ## HEAD, interleaved; fails when one is more than 25% slower beyond its noise (.ci/bench-compare)
