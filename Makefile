@@ -41,8 +41,8 @@ test: assets
 ## seeds 1–5 at nine steps up to five times the claim step, fBNN's band against the exact GP on ten
 ## cases, the samplers on the BNN, fastblas's large shapes) and the end-to-end tests that drive
 ## chromium, haproxy or the built binary in real time. The whole module rather than a list of the
-## long tests, so a new test that cuts itself under -short is never left out; the short tests it
-## runs again cost a few CPU-minutes.
+## long tests, so a new test that cuts itself under -short is never left out; it runs every test
+## make test does, in full, so CI runs it in place of make test's Go tests (.ci/run).
 check: assets
 	$(GO) test -count=1 -timeout 40m $(PKGS)
 
@@ -59,9 +59,14 @@ load: assets
 	PLAYGROUND_LOAD=$(LOAD) PLAYGROUND_CLASSROOM=$(CLASSROOM) $(GO) test -count=1 -timeout 15m \
 		-run '^(TestLoad|TestLecture|TestLab|TestStreamStalledReaderNeitherSlowsNorGrows)$$' -v ./web ./handlers
 
-## race: the whole module under the race detector, in -short mode
+## race: the race detector, in -short mode, over every package whose tests can race: those whose
+## test binary may run the module's code on two goroutines at once (.ci/race-packages lists them
+## from the source: a go statement, a parallel test, an HTTP server… in the package, its tests or
+## the module packages it imports). The rest run one goroutine at a time, so the detector cannot
+## find anything there; it only made them five to ten times slower (the pure numerics).
 race:
-	$(GO) test -count=1 -race -short ./...
+	@pkgs=$$(.ci/race-packages) && test -n "$$pkgs" && echo "race: $$(echo $$pkgs | wc -w) of $$($(GO) list ./... | wc -l) packages" && \
+		$(GO) test -count=1 -race -short $$pkgs
 
 ## bench-compare: the key benchmarks at BASE (default: the merge-base with origin/main) against
 ## HEAD, interleaved; fails when one is more than 25% slower beyond its noise (.ci/bench-compare)
@@ -72,16 +77,18 @@ bench-compare:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./numeric/... ./sim/...
 
-## fuzz: each fuzz target (CSV loader, stream messages, play-page links, run bodies, Dgemm) for a
-## fixed number of inputs (2–20 s each here). A count, not a duration: Go 1.26's fuzz coordinator can
-## fail a target with "context deadline exceeded" as a -fuzztime duration ends (go.dev/issue/75804,
-## fixed in Go 1.27), which it did in CI with no failing input.
-FUZZ_PKGS := ./sim/datasets/ ./handlers/ ./numeric/fastblas/
+## fuzz: every fuzz target in the module (today: the CSV loader, stream messages, play-page links,
+## run bodies, data edits, the Stan-notation parser, Dgemm), found in the test files so that a new
+## one is never left out, each for a fixed number of inputs (2–20 s each here). A count, not a
+## duration: Go 1.26's fuzz coordinator can fail a target with "context deadline exceeded" as a
+## -fuzztime duration ends (go.dev/issue/75804, fixed in Go 1.27), which it did in CI with no
+## failing input.
+FUZZ_PKGS ?= $(sort $(dir $(shell git ls-files '*_test.go' | xargs grep -l '^func Fuzz')))
 FUZZ_EXECS ?= 30000
 fuzz:
-	@for p in $(FUZZ_PKGS); do for t in $$($(GO) test -list '^Fuzz' $$p | grep ^Fuzz); do \
-		echo "fuzz $$p $$t"; \
-		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_EXECS)x -fuzzminimizetime 2s $$p || exit 1; done; done
+	@for p in $(FUZZ_PKGS); do for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$p*_test.go | cut -c6-); do \
+		echo "fuzz ./$$p $$t"; \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_EXECS)x -fuzzminimizetime 2s ./$$p || exit 1; done; done
 
 ## lint: formatting, vet, staticcheck (a tool dependency in go.mod), and generated files up to date
 lint:

@@ -104,17 +104,21 @@ func TestTargetScenariosAreWellFormed(t *testing.T) {
 // does, each panel a run of the engine on the scenario's seed, in step
 // commands (deterministic for a seed), and checks its claim at k·step/2
 // for k = 2…10 on seeds 1–5 (-short: at the claim step, on seed 1;
-// skipped under the race detector). Subtests are scenario/seed.
+// skipped under the race detector), every checked step read off one
+// trajectory per panel and seed. Subtests are scenario/seed, all parallel,
+// longest claim step first (as TestScenarioClaims).
 func TestTargetScenarioClaims(t *testing.T) {
 	if raceEnabled {
 		t.Skip("scenario claims: checked without the race detector (make test)")
 	}
+	t.Parallel() // beside TestScenarioClaims
 	seeds, checked := claimSeeds, checkedSteps
 	if testing.Short() {
 		seeds, checked = seeds[:1], func(c *Claim) []int64 { return []int64{c.Step} }
 	}
-	for _, s := range OnTargets() {
+	for _, s := range longestFirst(OnTargets()) {
 		t.Run(s.Slug, func(t *testing.T) {
+			t.Parallel()
 			for _, seed := range seeds {
 				t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 					t.Parallel()
