@@ -41,8 +41,8 @@ test: assets
 ## seeds 1–5 at nine steps up to five times the claim step, fBNN's band against the exact GP on ten
 ## cases, the samplers on the BNN, fastblas's large shapes) and the end-to-end tests that drive
 ## chromium, haproxy or the built binary in real time. The whole module rather than a list of the
-## long tests, so a new test that cuts itself under -short is never left out; it runs every test
-## make test does, in full, so CI runs it in place of make test's Go tests (.ci/run).
+## long tests, so a new test that cuts itself under -short is never left out; the short tests it
+## runs again cost a few CPU-minutes.
 check: assets
 	$(GO) test -count=1 -timeout 40m $(PKGS)
 
