@@ -81,11 +81,19 @@
 // The same machine loaded by other jobs (load average about 20 on its two
 // cores) reads two to three times slower: there the gip step measured
 // 0.60–1.06 ms of CPU time (median 0.93 ms, nine runs) and mean-field's
-// 108–143 µs (median 127 µs, eleven), and numeric/fastblas's
-// BenchmarkGIPGemmPeak put a GIP step's products at a median 63% (ΦᵀΛΦ,
-// TN; 53–81%), 63% (ΦᵀΛV, TN; 52–85%), 64% (ΦW, NN; 45–80%) and 61%
-// (dU·Wᵀ, NT; 55–81%) of the one-core FMA peak measured in the same run,
-// 37.6–47.9 GFLOP/s (fifteen runs).
+// 108–143 µs (median 127 µs, eleven).
+//
+// numeric/fastblas's BenchmarkGIPGemmPeak puts a GIP step's four products
+// against the one-core FMA peak BenchmarkFMAPeak measures in the same
+// process, 45–48 GFLOP/s on this machine idle (16 FLOP a cycle at about
+// 3 GHz). Idle, four runs each of the current kernels (medians, least–most):
+// ΦᵀΛΦ (TN, 51×100×51) 71% (63–75), ΦᵀΛV (TN, 51×100×50) 81% (67–104),
+// ΦW (NN, 100×51×50) 85% (74–92), dU·Wᵀ (NT, 100×50×51) 78% (74–93). The
+// spread is the machine's: a share above 100% is a run whose peak
+// measurement was slowed, and five runs in a row of the same binary ranged
+// 44–75%; only alternated runs compare two builds. Timed in short bursts,
+// the 6×8 main tiles run at the peak and the rest of a call is packing and
+// the narrow edge panels.
 //
 // The BNN gradient does about 0.63 MFLOP, not the dense 1.6: on data
 // sorted by x, each first-layer ReLU unit is active on one run of rows, and
@@ -103,10 +111,25 @@
 // measures one core's FMA ceiling, and BenchmarkGIPGemmPeak a GIP step's
 // products as a share of it.
 //
-// Two scripts compare with other implementations on identical data, by
-// CPU time on one core: .ci/bench/nuts-vs-stan/run, bulk ESS per
-// CPU-second of NUTS against Stan's (rstan) on the linear model, warm-up
-// included, with one ESS implementation for both; .ci/bench/vs-torch,
-// GIP's and mean-field's steps per CPU-second against PyTorch eager, with
-// a check that their ELBOs after training agree across seeds.
+// Three scripts compare with other implementations on identical data, by
+// CPU time on one core, and print the ratios:
+//
+//   - .ci/bench/nuts-vs-stan/run: bulk ESS per CPU-second of NUTS against
+//     Stan's (rstan) on the linear model, warm-up included, with one ESS
+//     implementation for both.
+//   - .ci/bench/nuts-vs-stan/targets: the same on the gallery's
+//     non-centred funnel and banana, seeds 1–5. Measured on a loaded
+//     machine (the ESS per draw is the same on both sides; the playground
+//     spends 0.12–0.18 CPU-seconds where rstan's sampling() spends
+//     0.71–0.99): funnel median 6.2× (4.8–6.7×), banana median 4.5×
+//     (0.6–10.6×). The banana's low seed is one chain caught in the far
+//     tail, where its step is too long for the narrow direction, for
+//     hundreds of transitions; Stan's chains are caught about as often
+//     (21 of ours, 14 of Stan's in 1,600 chains each) at other seeds.
+//   - .ci/bench/vs-torch: GIP's and mean-field's steps per CPU-second
+//     against PyTorch 1.13 eager, one thread each, with a check that their
+//     ELBOs after training agree across seeds. Idle, seven alternated
+//     pairs: GIP 15.7× (13.8–18.7×), mean-field 24.4× (21.7–34.7×); another
+//     idle run of three pairs, GIP 17.8× (17.7–20.1×) and mean-field
+//     20.1× (16.9–25.7×). PyTorch's own rate varies most between pairs.
 package numeric
