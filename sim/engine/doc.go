@@ -20,6 +20,7 @@
 // Run is the loop and its status machine (run.go, run_loop.go); its parts
 // are small types with one job each, owned by the run goroutine:
 //
+//	run_state.go    the status machine: status, step, the steps asked for, the budget
 //	mailbox.go      commands in, the latest frame and the histories out
 //	ops.go          the command table and Run.Do
 //	pace.go         the speed cap, when the next frame is due, steps per second
@@ -28,7 +29,9 @@
 //	record*.go      the recorders, one per view
 //	run_data.go     what the method is fitted to: data and edits, or a target
 //	replay.go       a shared link's steps and changes, played again
-//	race*.go        pacing groups: runs stepped at equal budgets (Group, Run.Pace)
+//	race*.go        pacing groups: runs stepped at equal budgets (Group, Run.Pace),
+//	                a run's account of what it spent, and when a frame says it is
+//	                held back by its group (Frame.Held)
 //	budget.go       admission by cost: the budget, a run's workload, refusals
 //
 // The goroutine repeats: take the waiting commands, step the method for
