@@ -77,7 +77,20 @@ func TestSweepShardsMergeToWholeSweep(t *testing.T) {
 // A merge refuses anything but all the parts of one sweep, once each, and
 // says which part is wrong.
 func TestMergeSweepRefuses(t *testing.T) {
-	fresh := func() []*SweepPart { return shardAll(t, 3) }
+	// The parts are computed once (each is a real sweep) and every case
+	// edits its own copy: parts carry float64 exactly through JSON, as a
+	// merge of files reads them.
+	whole, err := json.Marshal(shardAll(t, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := func() []*SweepPart {
+		var p []*SweepPart
+		if err := json.Unmarshal(whole, &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 	other := func() *SweepPart {
 		base, param, values, seeds := shardBase()
 		base.Steps++
